@@ -1,0 +1,138 @@
+"""SQLAlchemy 2 typed models. The schema itself is owned by the Alembic migrations."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from pgvector.sqlalchemy import Vector
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    Numeric,
+    SmallInteger,
+    Text,
+    func,
+)
+from sqlalchemy import Enum as SAEnum
+from sqlalchemy.dialects.postgresql import ARRAY, JSONB, TSVECTOR, UUID
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from repositories.types import Sweetness, WineType
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+def _enum(enum_cls: type, name: str) -> SAEnum:
+    return SAEnum(enum_cls, name=name, values_callable=lambda e: [m.value for m in e])
+
+
+class Wine(Base):
+    __tablename__ = "wines"
+
+    id: Mapped[uuid.UUID] = mapped_column(
+        UUID(as_uuid=True), primary_key=True, server_default=func.gen_random_uuid()
+    )
+    slug: Mapped[str] = mapped_column(Text, unique=True)
+    name: Mapped[str] = mapped_column(Text)
+    producer: Mapped[str] = mapped_column(Text)
+    vintage_year: Mapped[int | None] = mapped_column(Integer)
+    country: Mapped[str] = mapped_column(Text)
+    region: Mapped[str | None] = mapped_column(Text)
+    appellation: Mapped[str | None] = mapped_column(Text)
+    grape_varieties: Mapped[list[str]] = mapped_column(ARRAY(Text), default=list)
+    wine_type: Mapped[WineType] = mapped_column(_enum(WineType, "wine_type"))
+    sweetness: Mapped[Sweetness] = mapped_column(_enum(Sweetness, "sweetness"))
+    acidity: Mapped[int] = mapped_column(SmallInteger)
+    tannins: Mapped[int] = mapped_column(SmallInteger)
+    body: Mapped[int] = mapped_column(SmallInteger)
+    description: Mapped[str] = mapped_column(Text)
+    tasting_notes: Mapped[str] = mapped_column(Text)
+    food_pairings: Mapped[list[str]] = mapped_column(ARRAY(Text), default=list)
+    price_rub: Mapped[Decimal] = mapped_column(Numeric(12, 2))
+    image_url: Mapped[str | None] = mapped_column(Text)
+    embedding: Mapped[list[float] | None] = mapped_column(Vector(), deferred=True)
+    embedding_model: Mapped[str | None] = mapped_column(Text)
+    search_vector: Mapped[str | None] = mapped_column(TSVECTOR, deferred=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class User(Base):
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    first_name: Mapped[str | None] = mapped_column(Text)
+    last_name: Mapped[str | None] = mapped_column(Text)
+    username: Mapped[str | None] = mapped_column(Text)
+    language_code: Mapped[str | None] = mapped_column(Text)
+    age_confirmed: Mapped[bool] = mapped_column(Boolean, default=False)
+    age_confirmed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    taste_profile: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
+    is_active: Mapped[bool] = mapped_column(Boolean, default=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now(), onupdate=func.now()
+    )
+
+
+class Conversation(Base):
+    __tablename__ = "conversations"
+
+    id: Mapped[uuid.UUID] = mapped_column(
+        UUID(as_uuid=True), primary_key=True, server_default=func.gen_random_uuid()
+    )
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    last_activity_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class Message(Base):
+    __tablename__ = "messages"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
+    conversation_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("conversations.id", ondelete="CASCADE")
+    )
+    role: Mapped[str] = mapped_column(Text)
+    content: Mapped[str | None] = mapped_column(Text)
+    tool_calls: Mapped[list[dict[str, Any]] | None] = mapped_column(JSONB)
+    tool_call_id: Mapped[str | None] = mapped_column(Text)
+    wine_ids: Mapped[list[uuid.UUID] | None] = mapped_column(ARRAY(UUID(as_uuid=True)))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class Feedback(Base):
+    __tablename__ = "feedback"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    wine_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("wines.id", ondelete="CASCADE"))
+    vote: Mapped[int] = mapped_column(SmallInteger)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now(), onupdate=func.now()
+    )
+
+
+class Answer(Base):
+    """One row per answered message: what /stats reports on."""
+
+    __tablename__ = "answers"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
+    user_id: Mapped[int | None] = mapped_column(BigInteger)
+    path: Mapped[str] = mapped_column(Text)
+    llm_calls: Mapped[int] = mapped_column(SmallInteger, default=0)
+    duration_ms: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

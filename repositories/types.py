@@ -1,0 +1,106 @@
+"""Domain value types shared by the repositories and everything above them."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from decimal import Decimal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+
+class WineType(enum.StrEnum):
+    red = "red"
+    white = "white"
+    rose = "rose"
+    sparkling = "sparkling"
+    dessert = "dessert"
+    fortified = "fortified"
+
+
+class Sweetness(enum.StrEnum):
+    dry = "dry"
+    semi_dry = "semi_dry"
+    semi_sweet = "semi_sweet"
+    sweet = "sweet"
+
+
+WINE_TYPE_RU: dict[WineType, str] = {
+    WineType.red: "красное",
+    WineType.white: "белое",
+    WineType.rose: "розовое",
+    WineType.sparkling: "игристое",
+    WineType.dessert: "десертное",
+    WineType.fortified: "крепленое",
+}
+
+SWEETNESS_RU: dict[Sweetness, str] = {
+    Sweetness.dry: "сухое",
+    Sweetness.semi_dry: "полусухое",
+    Sweetness.semi_sweet: "полусладкое",
+    Sweetness.sweet: "сладкое",
+}
+
+
+class WineFilters(BaseModel):
+    """Structured catalog filters. Free-text values are matched tolerantly by the repository."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    wine_type: WineType | None = None
+    sweetness: Sweetness | None = None
+    grape_variety: str | None = None
+    food_pairing: str | None = None
+    country: str | None = None
+    region: str | None = None
+    price_min: Decimal | None = None
+    price_max: Decimal | None = None
+    body_min: int | None = Field(default=None)
+    body_max: int | None = Field(default=None)
+
+    def is_empty(self) -> bool:
+        return all(value is None for value in self.model_dump().values())
+
+
+class WineRecord(BaseModel):
+    """One catalog entry as it is loaded from a seed file: the natural key is `slug`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", str_strip_whitespace=True)
+
+    slug: str = Field(min_length=1, max_length=200, pattern=r"^[a-z0-9][a-z0-9-]*$")
+    name: str = Field(min_length=1, max_length=300)
+    producer: str = Field(min_length=1, max_length=300)
+    vintage_year: int | None = Field(default=None, ge=1800, le=2100)
+    country: str = Field(min_length=1, max_length=100)
+    region: str | None = Field(default=None, max_length=200)
+    appellation: str | None = Field(default=None, max_length=200)
+    grape_varieties: list[str] = Field(min_length=1, max_length=20)
+    wine_type: WineType
+    sweetness: Sweetness
+    acidity: int = Field(ge=1, le=5)
+    tannins: int = Field(ge=1, le=5)
+    body: int = Field(ge=1, le=5)
+    description: str = Field(min_length=1, max_length=4000)
+    tasting_notes: str = Field(min_length=1, max_length=4000)
+    food_pairings: list[str] = Field(default_factory=list, max_length=30)
+    price_rub: Decimal = Field(ge=0, le=10_000_000, decimal_places=2)
+    image_url: str | None = Field(default=None, max_length=2000, pattern=r"^https?://")
+
+    @field_validator("grape_varieties", "food_pairings")
+    @classmethod
+    def _lowercase_items(cls, items: list[str]) -> list[str]:
+        cleaned = [item.strip().lower().replace("ё", "е") for item in items]
+        if any(not item for item in cleaned):
+            raise ValueError("items must be non-empty strings")
+        return cleaned
+
+
+@dataclass(frozen=True)
+class UpsertReport:
+    inserted: int = 0
+    updated: int = 0
+    unchanged: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.inserted + self.updated + self.unchanged

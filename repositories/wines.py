@@ -1,0 +1,380 @@
+"""WineRepository: every query over the catalog. Values reach SQL only as bound parameters."""
+
+from __future__ import annotations
+
+import re
+import time
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Literal
+
+from pydantic import ValidationError
+from sqlalchemy import ColumnElement, Select, and_, func, literal_column, select, text, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from repositories.matching import (
+    FOOD_ALIASES,
+    GRAPE_ALIASES,
+    canonical_country,
+    fold,
+    matching_values,
+)
+from repositories.models import Wine
+from repositories.types import UpsertReport, WineFilters, WineRecord
+
+SearchOrder = Literal["price_asc", "price_desc", "name", "newest"]
+VOCABULARY_TTL_SECONDS = 60.0
+HNSW_EF_SEARCH = 100
+_TS_WORD = re.compile(r"[a-zа-я0-9]{2,}")
+_RECORD_FIELDS = tuple(WineRecord.model_fields)
+# Changing any of these makes a stored embedding stale.
+_EMBEDDED_FIELDS = frozenset(
+    {
+        "name",
+        "producer",
+        "country",
+        "region",
+        "grape_varieties",
+        "wine_type",
+        "sweetness",
+        "description",
+        "tasting_notes",
+        "food_pairings",
+    }
+)
+
+
+class CatalogFilterError(ValueError):
+    """A catalog filter is invalid; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class _Vocabulary:
+    grapes: frozenset[str]
+    foods: frozenset[str]
+    regions: frozenset[str]
+    loaded_at: float
+
+
+# Distinct array values per database, so tolerant matching can expand a term into exact values
+# that the GIN indexes serve. Refreshed after a TTL and whenever this process writes the catalog.
+_vocabularies: dict[str, _Vocabulary] = {}
+
+
+def validate_filters(filters: WineFilters | Mapping[str, Any] | None) -> WineFilters:
+    if filters is None:
+        return WineFilters()
+    if not isinstance(filters, WineFilters):
+        try:
+            filters = WineFilters.model_validate(dict(filters))
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            field = ".".join(str(p) for p in err["loc"]) or "filters"
+            raise CatalogFilterError(f"{field}: {err['msg']}") from None
+    for name in ("price_min", "price_max"):
+        value = getattr(filters, name)
+        if value is not None and value < 0:
+            raise CatalogFilterError(f"{name} must not be negative (got {value})")
+    for name in ("body_min", "body_max"):
+        value = getattr(filters, name)
+        if value is not None and not 1 <= value <= 5:
+            raise CatalogFilterError(f"{name} must be between 1 and 5 (got {value})")
+    for low, high in (("price_min", "price_max"), ("body_min", "body_max")):
+        low_value, high_value = getattr(filters, low), getattr(filters, high)
+        if low_value is not None and high_value is not None and low_value > high_value:
+            raise CatalogFilterError(f"{low} ({low_value}) is greater than {high} ({high_value})")
+    return filters
+
+
+class WineRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    # ---- vocabulary for tolerant matching -------------------------------------------------
+
+    def _vocabulary_key(self) -> str:
+        bind = self.session.bind
+        return str(bind.url) if bind is not None else "default"
+
+    async def _vocabulary(self) -> _Vocabulary:
+        key = self._vocabulary_key()
+        cached = _vocabularies.get(key)
+        if cached is not None and time.monotonic() - cached.loaded_at < VOCABULARY_TTL_SECONDS:
+            return cached
+        rows = await self.session.execute(
+            text(
+                "SELECT 'g', g FROM (SELECT DISTINCT unnest(grape_varieties) AS g FROM wines) a "
+                "UNION ALL SELECT 'f', f FROM (SELECT DISTINCT unnest(food_pairings) AS f "
+                "FROM wines) b "
+                "UNION ALL SELECT 'r', r FROM (SELECT DISTINCT lower(region) AS r FROM wines "
+                "WHERE region IS NOT NULL) c"
+            )
+        )
+        buckets: dict[str, set[str]] = {"g": set(), "f": set(), "r": set()}
+        for kind, value in rows:
+            buckets[kind].add(value)
+        vocab = _Vocabulary(
+            frozenset(buckets["g"]),
+            frozenset(buckets["f"]),
+            frozenset(buckets["r"]),
+            time.monotonic(),
+        )
+        _vocabularies[key] = vocab
+        return vocab
+
+    def forget_vocabulary(self) -> None:
+        _vocabularies.pop(self._vocabulary_key(), None)
+
+    # ---- filters ---------------------------------------------------------------------------
+
+    async def _conditions(self, filters: WineFilters) -> list[ColumnElement[bool]] | None:
+        """SQL conditions for the filters, or None when a text filter matches nothing."""
+        f = validate_filters(filters)
+        conds: list[ColumnElement[bool]] = []
+        if f.wine_type is not None:
+            conds.append(Wine.wine_type == f.wine_type)
+        if f.sweetness is not None:
+            conds.append(Wine.sweetness == f.sweetness)
+        if f.price_min is not None:
+            conds.append(Wine.price_rub >= f.price_min)
+        if f.price_max is not None:
+            conds.append(Wine.price_rub <= f.price_max)
+        if f.body_min is not None:
+            conds.append(Wine.body >= f.body_min)
+        if f.body_max is not None:
+            conds.append(Wine.body <= f.body_max)
+        if f.country:
+            conds.append(func.lower(Wine.country) == canonical_country(f.country).lower())
+        if f.grape_variety or f.food_pairing or f.region:
+            vocab = await self._vocabulary()
+            for term, column, values, aliases in (
+                (f.grape_variety, Wine.grape_varieties, vocab.grapes, GRAPE_ALIASES),
+                (f.food_pairing, Wine.food_pairings, vocab.foods, FOOD_ALIASES),
+            ):
+                if term:
+                    matched = matching_values(term, values, aliases)
+                    if not matched:
+                        return None
+                    conds.append(column.overlap(matched))
+            if f.region:
+                regions = matching_values(f.region, vocab.regions, {})
+                if not regions:
+                    return None
+                conds.append(func.lower(Wine.region).in_(regions))
+        return conds
+
+    @staticmethod
+    def _order(stmt: Select[Any], order: SearchOrder) -> Select[Any]:
+        orders = {
+            "price_asc": (Wine.price_rub.asc(), Wine.slug),
+            "price_desc": (Wine.price_rub.desc(), Wine.slug),
+            "name": (Wine.name, Wine.slug),
+            "newest": (Wine.vintage_year.desc().nulls_last(), Wine.slug),
+        }
+        if order not in orders:
+            raise CatalogFilterError(f"order must be one of {', '.join(orders)} (got {order!r})")
+        return stmt.order_by(*orders[order])
+
+    # ---- queries -----------------------------------------------------------------------------
+
+    async def search(
+        self,
+        filters: WineFilters | Mapping[str, Any] | None = None,
+        limit: int = 10,
+        offset: int = 0,
+        order: SearchOrder = "price_desc",
+    ) -> list[Wine]:
+        _check_limit(limit, offset)
+        conds = await self._conditions(validate_filters(filters))
+        if conds is None:
+            return []
+        stmt = self._order(select(Wine).where(*conds), order).limit(limit).offset(offset)
+        return list((await self.session.scalars(stmt)).all())
+
+    async def count_matching(self, filters: WineFilters | Mapping[str, Any] | None = None) -> int:
+        conds = await self._conditions(validate_filters(filters))
+        if conds is None:
+            return 0
+        return int(
+            await self.session.scalar(select(func.count()).where(*conds).select_from(Wine)) or 0
+        )
+
+    async def nearest(
+        self,
+        vector: Sequence[float],
+        filters: WineFilters | Mapping[str, Any] | None = None,
+        k: int = 10,
+        exact: bool = False,
+    ) -> list[tuple[Wine, float]]:
+        """Wines by cosine distance, nearest first, with the distance.
+
+        Unfiltered queries use the HNSW index. A filtered query scans the filtered set exactly:
+        pgvector 0.6 applies WHERE after the HNSW candidate list, so a selective filter would
+        return fewer than k rows; an exact scan of the filtered rows always returns k.
+        """
+        _check_limit(k, 0)
+        conds = await self._conditions(validate_filters(filters))
+        if conds is None:
+            return []
+        distance = Wine.embedding.cosine_distance(list(vector)).label("distance")
+        base = [Wine.embedding.is_not(None), *conds]
+        if conds or exact:
+            inner = (
+                select(Wine.id, distance)
+                .where(and_(*base))
+                .cte("scored")
+                .prefix_with("MATERIALIZED")
+            )
+            stmt = (
+                select(Wine, inner.c.distance)
+                .join(inner, inner.c.id == Wine.id)
+                .order_by(inner.c.distance, Wine.slug)
+                .limit(k)
+            )
+        else:
+            await self.session.execute(text(f"SET LOCAL hnsw.ef_search = {max(HNSW_EF_SEARCH, k)}"))
+            stmt = select(Wine, distance).where(*base).order_by(distance).limit(k)
+        rows = await self.session.execute(stmt)
+        return [(wine, float(dist)) for wine, dist in rows.all()]
+
+    async def text_search(
+        self,
+        query: str,
+        filters: WineFilters | Mapping[str, Any] | None = None,
+        k: int = 10,
+    ) -> list[Wine]:
+        """Russian full-text search; any query word may match, better matches rank first."""
+        _check_limit(k, 0)
+        words = _TS_WORD.findall(fold(query))
+        if not words:
+            return []
+        conds = await self._conditions(validate_filters(filters))
+        if conds is None:
+            return []
+        # Each word becomes its own plainto_tsquery so that no character of user text is ever
+        # parsed as tsquery syntax; the pieces are OR-ed.
+        tsq = func.plainto_tsquery(literal_column("'russian'::regconfig"), words[0])
+        for word in words[1:12]:
+            tsq = tsq.op("||")(func.plainto_tsquery(literal_column("'russian'::regconfig"), word))
+        rank = func.ts_rank_cd(Wine.search_vector, tsq)
+        stmt = (
+            select(Wine)
+            .where(Wine.search_vector.op("@@")(tsq), *conds)
+            .order_by(rank.desc(), Wine.slug)
+            .limit(k)
+        )
+        return list((await self.session.scalars(stmt)).all())
+
+    async def random(
+        self, n: int, filters: WineFilters | Mapping[str, Any] | None = None
+    ) -> list[Wine]:
+        _check_limit(n, 0, maximum=200)
+        conds = await self._conditions(validate_filters(filters))
+        if conds is None:
+            return []
+        stmt = select(Wine).where(*conds).order_by(func.random()).limit(n)
+        return list((await self.session.scalars(stmt)).all())
+
+    async def get_by_ids(self, ids: Iterable[uuid.UUID | str]) -> list[Wine]:
+        """Wines in the order asked for; unknown or malformed ids are skipped."""
+        wanted: list[uuid.UUID] = []
+        for raw in ids:
+            try:
+                wanted.append(raw if isinstance(raw, uuid.UUID) else uuid.UUID(str(raw)))
+            except ValueError:
+                continue
+        if not wanted:
+            return []
+        found = {
+            w.id: w for w in await self.session.scalars(select(Wine).where(Wine.id.in_(wanted)))
+        }
+        return [found[i] for i in dict.fromkeys(wanted) if i in found]
+
+    async def find_by_name(self, name: str) -> Wine | None:
+        folded = fold(name)
+        if not folded:
+            return None
+        stmt = select(Wine).where(func.lower(Wine.name) == name.strip().lower()).limit(1)
+        wine = await self.session.scalar(stmt)
+        if wine is not None:
+            return wine
+        hits = await self.text_search(name, k=1)
+        return hits[0] if hits else None
+
+    async def count(self) -> int:
+        return int(await self.session.scalar(select(func.count()).select_from(Wine)) or 0)
+
+    async def count_embedded(self, model: str | None = None) -> int:
+        stmt = select(func.count()).select_from(Wine).where(Wine.embedding.is_not(None))
+        if model is not None:
+            stmt = stmt.where(Wine.embedding_model == model)
+        return int(await self.session.scalar(stmt) or 0)
+
+    async def without_embedding(self, model: str, limit: int) -> list[Wine]:
+        """Wines whose vector is missing or was made by another model."""
+        stmt = (
+            select(Wine)
+            .where((Wine.embedding.is_(None)) | (Wine.embedding_model.is_distinct_from(model)))
+            .order_by(Wine.slug)
+            .limit(limit)
+        )
+        return list((await self.session.scalars(stmt)).all())
+
+    async def set_embedding(self, wine_id: uuid.UUID, vector: Sequence[float], model: str) -> None:
+        await self.session.execute(
+            update(Wine)
+            .where(Wine.id == wine_id)
+            .values(embedding=list(vector), embedding_model=model)
+        )
+
+    async def embedding_dimension(self) -> int | None:
+        """The dimension of the embedding column as declared in the schema."""
+        value = await self.session.scalar(
+            text(
+                "SELECT atttypmod FROM pg_attribute WHERE attrelid = 'wines'::regclass "
+                "AND attname = 'embedding'"
+            )
+        )
+        return int(value) if value is not None and value > 0 else None
+
+    async def upsert_many(self, records: Sequence[WineRecord]) -> UpsertReport:
+        """Insert new slugs, update changed ones, leave identical ones alone."""
+        by_slug = {r.slug: r for r in records}
+        existing = {
+            w.slug: w
+            for w in await self.session.scalars(select(Wine).where(Wine.slug.in_(list(by_slug))))
+        }
+        inserted = updated = unchanged = 0
+        for slug, record in by_slug.items():
+            values = record.model_dump()
+            current = existing.get(slug)
+            if current is None:
+                self.session.add(Wine(**values))
+                inserted += 1
+                continue
+            changed = {k: v for k, v in values.items() if _differs(getattr(current, k), v)}
+            if not changed:
+                unchanged += 1
+                continue
+            if _EMBEDDED_FIELDS & changed.keys():
+                changed.update(embedding=None, embedding_model=None)
+            await self.session.execute(update(Wine).where(Wine.id == current.id).values(**changed))
+            updated += 1
+        await self.session.flush()
+        self.forget_vocabulary()
+        return UpsertReport(inserted=inserted, updated=updated, unchanged=unchanged)
+
+
+def _differs(current: Any, new: Any) -> bool:
+    if isinstance(current, Decimal) or isinstance(new, Decimal):
+        return Decimal(str(current)) != Decimal(str(new))
+    return current != new
+
+
+def _check_limit(limit: int, offset: int, maximum: int = 1000) -> None:
+    if not 1 <= limit <= maximum:
+        raise CatalogFilterError(f"limit must be between 1 and {maximum} (got {limit})")
+    if offset < 0:
+        raise CatalogFilterError(f"offset must not be negative (got {offset})")

@@ -1,0 +1,106 @@
+"""The `sommelier` console command."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from repositories.wines import WineRepository
+from seeds.loader import DEFAULT_SEED_FILE, SeedFileError, load_seed_file
+from sommelier.database import DatabaseUnavailableError, resolve_location
+from sommelier.migrations import migrate
+from sommelier.runtime import open_runtime
+from sommelier.settings import Settings, SettingsError, get_settings
+
+Command = Callable[[argparse.Namespace, Settings], Awaitable[int]]
+
+
+def _print(text: str) -> None:
+    print(text, flush=True)
+
+
+async def cmd_migrate(args: argparse.Namespace, settings: Settings) -> int:
+    async with open_runtime(settings) as rt:
+        revision = await migrate(rt.engine, args.revision, settings.embedding_dim)
+    _print(f"database at revision {revision or 'base'}")
+    return 0
+
+
+async def cmd_seed(args: argparse.Namespace, settings: Settings) -> int:
+    records = load_seed_file(Path(args.file))
+    async with open_runtime(settings) as rt, rt.sessions() as session:
+        repo = WineRepository(session)
+        report = await repo.upsert_many(records)
+        await session.commit()
+        total = await repo.count()
+    _print(
+        f"seeded {report.total} wines: {report.inserted} inserted, {report.updated} updated, "
+        f"{report.unchanged} unchanged; catalog holds {total} wines"
+    )
+    return 0
+
+
+async def cmd_db_url(args: argparse.Namespace, settings: Settings) -> int:
+    _print(resolve_location(settings).masked())
+    return 0
+
+
+async def cmd_catalog(args: argparse.Namespace, settings: Settings) -> int:
+    async with open_runtime(settings) as rt:
+        await rt.ensure_ready()
+        async with rt.sessions() as session:
+            total = await WineRepository(session).count()
+    _print(f"catalog holds {total} wines")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="sommelier", description="A wine sommelier bot.")
+    parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("migrate", help="upgrade the database schema (to head by default)")
+    p.add_argument("--revision", default="head", help="target revision (e.g. head, base, 0001)")
+    p.set_defaults(handler=cmd_migrate)
+
+    p = sub.add_parser("seed", help="load (upsert) the wine catalog from a JSON file")
+    p.add_argument("--file", default=str(DEFAULT_SEED_FILE), help="seed file (JSON array)")
+    p.set_defaults(handler=cmd_seed)
+
+    p = sub.add_parser("db-url", help="print the database URL in use (password masked)")
+    p.set_defaults(handler=cmd_db_url)
+
+    p = sub.add_parser("catalog", help="migrate, seed when empty and print the catalog size")
+    p.set_defaults(handler=cmd_catalog)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s %(message)s",
+        stream=sys.stderr,
+    )
+    for noisy in ("pgserver", "httpx", "aiogram.event", "openai", "alembic"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+    try:
+        settings = get_settings()
+        handler: Command = args.handler
+        return asyncio.run(handler(args, settings))
+    except SettingsError as exc:
+        print(f"sommelier: {exc}", file=sys.stderr)
+        return 2
+    except (SeedFileError, DatabaseUnavailableError) as exc:
+        print(f"sommelier: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

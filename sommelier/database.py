@@ -1,0 +1,104 @@
+"""Where the database lives: an external PostgreSQL or the embedded pgserver one."""
+
+from __future__ import annotations
+
+import logging
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy import text
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+
+from sommelier.settings import Settings
+
+log = logging.getLogger(__name__)
+
+EMBEDDED_DATABASE = "sommelier"
+
+
+class DatabaseUnavailableError(Exception):
+    """The database cannot be reached or started; the message says why."""
+
+
+@dataclass(frozen=True)
+class DatabaseLocation:
+    url: URL  # sqlalchemy URL with the asyncpg driver
+    embedded: bool
+
+    def masked(self) -> str:
+        return self.url.set(drivername="postgresql").render_as_string(hide_password=True)
+
+
+def _asyncpg_url(raw: str | URL) -> URL:
+    url = make_url(raw) if isinstance(raw, str) else raw
+    return url.set(drivername="postgresql+asyncpg")
+
+
+def start_embedded_server(data_dir: Path) -> str:
+    """Start (or join) the embedded PostgreSQL in DATA_DIR/pg and return its libpq URI.
+
+    pgserver keeps a cross-process lock and a list of the processes holding the server, so a
+    second process on the same DATA_DIR shares the running server instead of starting another;
+    the last process to exit stops it.
+    """
+    warnings.filterwarnings("ignore", module="platformdirs")
+    import pgserver
+
+    pgdata = data_dir / "pg"
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        server = pgserver.get_server(pgdata, cleanup_mode="stop")
+    except Exception as exc:
+        raise DatabaseUnavailableError(
+            f"could not start the embedded PostgreSQL in {pgdata}: {exc}"
+        ) from exc
+    log.info("embedded PostgreSQL data lives in %s", pgdata)
+    return server.get_uri()
+
+
+def resolve_location(settings: Settings, database: str = EMBEDDED_DATABASE) -> DatabaseLocation:
+    if settings.database_url:
+        return DatabaseLocation(_asyncpg_url(settings.database_url), embedded=False)
+    uri = start_embedded_server(settings.data_dir)
+    base = make_url(uri)
+    return DatabaseLocation(_asyncpg_url(base.set(database=database)), embedded=True)
+
+
+async def create_database_if_missing(location: DatabaseLocation) -> None:
+    """On the embedded server, the product database is created on first use."""
+    if not location.embedded:
+        return
+    admin_engine = create_async_engine(
+        location.url.set(database="postgres"), isolation_level="AUTOCOMMIT"
+    )
+    try:
+        async with admin_engine.connect() as conn:
+            exists = await conn.scalar(
+                text("SELECT 1 FROM pg_database WHERE datname = :name"),
+                {"name": location.url.database},
+            )
+            if not exists:
+                await conn.execute(text(f'CREATE DATABASE "{location.url.database}"'))
+    finally:
+        await admin_engine.dispose()
+
+
+def make_engine(location: DatabaseLocation, settings: Settings) -> AsyncEngine:
+    return create_async_engine(
+        location.url,
+        pool_size=settings.db_pool_size,
+        max_overflow=settings.db_pool_size,
+        pool_timeout=settings.db_timeout_seconds,
+        pool_pre_ping=True,
+        connect_args={
+            "timeout": settings.db_timeout_seconds,
+            "command_timeout": settings.db_timeout_seconds * 3,
+            "server_settings": {"application_name": "sommelier"},
+        },
+    )
+
+
+def make_session_factory(engine: AsyncEngine) -> async_sessionmaker:
+    return async_sessionmaker(engine, expire_on_commit=False)

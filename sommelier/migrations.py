@@ -1,0 +1,61 @@
+"""Run Alembic migrations programmatically on an async engine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from alembic import command
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def alembic_config(embedding_dim: int) -> Config:
+    cfg = Config(str(PROJECT_ROOT / "alembic.ini"))
+    cfg.set_main_option("script_location", str(PROJECT_ROOT / "alembic"))
+    cfg.attributes["embedding_dim"] = embedding_dim
+    return cfg
+
+
+def head_revision(embedding_dim: int = 1536) -> str | None:
+    return ScriptDirectory.from_config(alembic_config(embedding_dim)).get_current_head()
+
+
+async def current_revision(engine: AsyncEngine) -> str | None:
+    async with engine.connect() as conn:
+        return await conn.run_sync(lambda c: MigrationContext.configure(c).get_current_revision())
+
+
+async def migrate(engine: AsyncEngine, revision: str, embedding_dim: int) -> str | None:
+    """Move the schema to `revision` (upgrade or downgrade as needed); returns the new revision."""
+
+    def _run(connection: Connection) -> None:
+        cfg = alembic_config(embedding_dim)
+        cfg.attributes["connection"] = connection
+        script = ScriptDirectory.from_config(cfg)
+        current = MigrationContext.configure(connection).get_current_revision()
+        if revision == "base" or _is_ancestor(script, revision, current):
+            command.downgrade(cfg, revision)
+        else:
+            command.upgrade(cfg, revision)
+
+    async with engine.begin() as conn:
+        await conn.run_sync(_run)
+    return await current_revision(engine)
+
+
+def _is_ancestor(script: ScriptDirectory, target: str, current: str | None) -> bool:
+    """True when `target` lies strictly below `current`, i.e. reaching it is a downgrade."""
+    if current is None or target in ("head", "heads"):
+        return False
+    target_rev = script.get_revision(target)
+    if target_rev is None or target_rev.revision == current:
+        return False
+    return any(
+        rev.revision == target_rev.revision for rev in script.iterate_revisions(current, "base")
+    )

@@ -1,0 +1,105 @@
+"""Runtime settings read from the environment and `.env` (names are a public contract)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
+
+
+class SettingsError(Exception):
+    """A setting has a bad value; the message names the variable."""
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    database_url: str | None = None
+    data_dir: Path = Path("~/.local/share/sommelier")
+    db_pool_size: int = Field(default=10, ge=1, le=200)
+    db_timeout_seconds: float = Field(default=10.0, gt=0)
+
+    llm_base_url: str | None = None
+    llm_api_key: str | None = None
+    llm_model: str = "gpt-4o-mini"
+    llm_timeout_seconds: float = Field(default=30.0, gt=0)
+    llm_max_retries: int = Field(default=2, ge=0, le=10)
+
+    embedding_base_url: str | None = None
+    embedding_api_key: str | None = None
+    embedding_model: str = "text-embedding-3-small"
+    embedding_dim: int = Field(default=1536, ge=1, le=16000)
+
+    tool_timeout_seconds: float = Field(default=10.0, gt=0)
+    history_token_budget: int = Field(default=3000, ge=200)
+
+    telegram_bot_token: str | None = None
+    telegram_api_url: str | None = None
+    admin_ids: str = ""
+
+    @field_validator("data_dir")
+    @classmethod
+    def _expand_data_dir(cls, value: Path) -> Path:
+        return value.expanduser()
+
+    @field_validator("database_url")
+    @classmethod
+    def _check_database_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        try:
+            url = make_url(value.strip())
+        except ArgumentError as exc:
+            raise ValueError(
+                "not a database URL (expected postgresql://user:pass@host/db)"
+            ) from exc
+        if not url.drivername.startswith("postgres"):
+            raise ValueError(f"only PostgreSQL is supported, got '{url.drivername}'")
+        return value.strip()
+
+    @field_validator("admin_ids")
+    @classmethod
+    def _check_admin_ids(cls, value: str) -> str:
+        for part in value.split(","):
+            if part.strip() and not part.strip().lstrip("-").isdigit():
+                raise ValueError(f"'{part.strip()}' is not a Telegram id")
+        return value
+
+    @model_validator(mode="after")
+    def _embedding_defaults(self) -> Settings:
+        if self.embedding_base_url is None:
+            self.embedding_base_url = self.llm_base_url
+        if self.embedding_api_key is None:
+            self.embedding_api_key = self.llm_api_key
+        return self
+
+    @property
+    def admin_id_set(self) -> frozenset[int]:
+        return frozenset(int(p) for p in self.admin_ids.split(",") if p.strip())
+
+    @property
+    def llm_configured(self) -> bool:
+        return bool(self.llm_api_key)
+
+    @property
+    def embeddings_configured(self) -> bool:
+        return bool(self.embedding_api_key)
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Build settings, turning a validation failure into one line naming the variable."""
+    try:
+        return Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        name = str(first["loc"][0]).upper() if first["loc"] else "settings"
+        raise SettingsError(f"Invalid value for {name}: {first['msg']}") from None
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return load_settings()

@@ -1,0 +1,75 @@
+"""Shared fixtures: one embedded PostgreSQL per test session, cleaned between tests."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from repositories.wines import WineRepository
+from seeds.loader import DEFAULT_SEED_FILE, load_seed_file
+from sommelier.migrations import migrate
+from sommelier.runtime import Runtime, open_runtime
+from sommelier.settings import Settings, load_settings
+
+TEST_EMBEDDING_DIM = 64
+_DATA_DIR = Path(tempfile.mkdtemp(prefix="sommelier-tests-"))
+
+# Nothing from the developer's shell or .env may leak into the tests.
+for _name in list(os.environ):
+    if _name.startswith(("LLM_", "EMBEDDING_", "TELEGRAM_", "DATABASE_", "ADMIN_", "WEBHOOK_")):
+        del os.environ[_name]
+
+
+def make_settings(**overrides: object) -> Settings:
+    values: dict[str, object] = {
+        "_env_file": None,
+        "data_dir": _DATA_DIR,
+        "embedding_dim": TEST_EMBEDDING_DIM,
+        "db_timeout_seconds": 5.0,
+    }
+    values.update(overrides)
+    return load_settings(**values)
+
+
+@pytest.fixture(scope="session")
+def settings() -> Settings:
+    return make_settings()
+
+
+@pytest.fixture(scope="session")
+async def runtime(settings: Settings) -> AsyncIterator[Runtime]:
+    async with open_runtime(settings, database="sommelier_test") as rt:
+        await migrate(rt.engine, "head", settings.embedding_dim)
+        yield rt
+
+
+@pytest.fixture(autouse=False)
+async def clean_db(runtime: Runtime) -> AsyncIterator[Runtime]:
+    async with runtime.engine.begin() as conn:
+        await conn.execute(
+            text("TRUNCATE wines, users, conversations, messages, feedback, answers CASCADE")
+        )
+    from repositories import wines as wines_module
+
+    wines_module._vocabularies.clear()
+    yield runtime
+
+
+@pytest.fixture
+async def session(clean_db: Runtime) -> AsyncIterator[AsyncSession]:
+    async with clean_db.sessions() as s:
+        yield s
+
+
+@pytest.fixture
+async def seeded(clean_db: Runtime) -> Runtime:
+    async with clean_db.sessions() as s:
+        await WineRepository(s).upsert_many(load_seed_file(DEFAULT_SEED_FILE))
+        await s.commit()
+    return clean_db
