@@ -145,7 +145,10 @@ class DayContext:
     is_friday_evening: bool = False
 
     def to_prompt_block(self) -> str:
-        """E.g. "Сегодня: суббота, 20 декабря 2026, вечер, зима. Скоро: Новый год (через 12 дн.)."."""
+        """Compact Russian block for the system prompt, e.g.
+
+        «Сегодня: суббота, 19 декабря 2026, вечер, зима. Скоро: Новый год (через 13 дн.).»
+        """
         today = f"{self.now.day} {MONTHS_GENITIVE_RU[self.now.month - 1]} {self.now.year}"
         block = f"Сегодня: {self.weekday}, {today}, {self.time_of_day}, {self.season}."
         if self.holidays:

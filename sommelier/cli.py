@@ -11,6 +11,8 @@ from pathlib import Path
 
 from repositories.wines import WineRepository
 from seeds.loader import DEFAULT_SEED_FILE, SeedFileError, load_seed_file
+from services.embeddings import EmbeddingDimensionError, EmbeddingService, EmbeddingUnavailableError
+from sommelier import terminal
 from sommelier.database import DatabaseUnavailableError, resolve_location
 from sommelier.migrations import migrate
 from sommelier.runtime import open_runtime
@@ -58,6 +60,53 @@ async def cmd_catalog(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+async def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
+    async with open_runtime(settings) as rt:
+        return await terminal.ask(rt, args.text, args.json, args.user)
+
+
+async def cmd_chat(args: argparse.Namespace, settings: Settings) -> int:
+    async with open_runtime(settings) as rt:
+        return await terminal.chat(rt)
+
+
+async def cmd_embed(args: argparse.Namespace, settings: Settings) -> int:
+    async with open_runtime(settings) as rt:
+        await rt.ensure_ready()
+        service = EmbeddingService(settings)
+        if not service.available:
+            print(
+                "sommelier: set EMBEDDING_API_KEY (or LLM_API_KEY) to compute embeddings",
+                file=sys.stderr,
+            )
+            return 2
+
+        async def progress(done: int, total: int) -> None:
+            _print(f"embedded {done}/{total}")
+
+        try:
+            report = await service.embed_catalog(rt.sessions, args.batch_size, progress)
+        finally:
+            await service.close()
+    _print(
+        f"embedded {report.embedded} wines with {settings.embedding_model}; "
+        f"{report.remaining} without a current vector"
+    )
+    return 0 if report.remaining == 0 else 1
+
+
+async def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
+    if settings.telegram_bot_token:
+        return await cmd_bot(args, settings)
+    return await cmd_chat(args, settings)
+
+
+async def cmd_bot(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.runner import run_bot
+
+    return await run_bot(settings)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="sommelier", description="A wine sommelier bot.")
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
@@ -73,6 +122,25 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("db-url", help="print the database URL in use (password masked)")
     p.set_defaults(handler=cmd_db_url)
+
+    p = sub.add_parser("ask", help="answer one question")
+    p.add_argument("text", help='the question, e.g. "красное сухое к стейку до 2000"')
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--user", type=int, default=None, help="Telegram id whose profile to use")
+    p.set_defaults(handler=cmd_ask)
+
+    p = sub.add_parser("chat", help="a conversation in the terminal")
+    p.set_defaults(handler=cmd_chat)
+
+    p = sub.add_parser("embed", help="compute missing or stale wine embeddings")
+    p.add_argument("--batch-size", type=int, default=64)
+    p.set_defaults(handler=cmd_embed)
+
+    p = sub.add_parser("bot", help="run the Telegram bot (polling, or webhook with WEBHOOK_URL)")
+    p.set_defaults(handler=cmd_bot)
+
+    p = sub.add_parser("run", help="the bot when TELEGRAM_BOT_TOKEN is set, else the chat")
+    p.set_defaults(handler=cmd_run)
 
     p = sub.add_parser("catalog", help="migrate, seed when empty and print the catalog size")
     p.set_defaults(handler=cmd_catalog)
@@ -95,7 +163,12 @@ def main(argv: list[str] | None = None) -> int:
     except SettingsError as exc:
         print(f"sommelier: {exc}", file=sys.stderr)
         return 2
-    except (SeedFileError, DatabaseUnavailableError) as exc:
+    except (
+        SeedFileError,
+        DatabaseUnavailableError,
+        EmbeddingDimensionError,
+        EmbeddingUnavailableError,
+    ) as exc:
         print(f"sommelier: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -177,7 +177,7 @@ def test_naive_datetime_is_moscow_time() -> None:
 
 def test_aware_datetime_is_converted_to_moscow() -> None:
     # 22:30 UTC on Thursday is 01:30 on Friday in Moscow (UTC+3).
-    ctx = build_day_context(datetime(2026, 6, 18, 22, 30, tzinfo=timezone.utc))
+    ctx = build_day_context(datetime(2026, 6, 18, 22, 30, tzinfo=UTC))
     assert ctx.now.hour == 1
     assert ctx.weekday == "пятница"
     assert ctx.time_of_day == "ночь"

@@ -1,0 +1,89 @@
+"""The final answer format the model writes and the service parses deterministically.
+
+[INTRO]
+text
+[WINE:<catalog id>]
+why this wine fits
+[CLOSING]
+text
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_MARKER = re.compile(r"\[\s*(INTRO|CLOSING|WINE\s*[:=#]?\s*([^\]\n]{1,200}))\s*\]", re.IGNORECASE)
+MAX_INTRO = 1500
+MAX_WHY = 700
+MAX_CLOSING = 800
+MAX_PLAIN = 3000
+
+FORMAT_INSTRUCTIONS = """Когда рекомендуешь вина, ответ строго в таком формате (маркеры латиницей):
+[INTRO]
+одна-две фразы вступления
+[WINE:<id вина из результатов инструмента>]
+почему это вино подходит (1–3 предложения)
+[WINE:<id>]
+...
+[CLOSING]
+короткое завершение или вопрос
+Не больше трех вин. Id копируй точно из результатов инструментов."""
+
+
+@dataclass
+class WinePick:
+    ref: str  # what the model wrote inside the marker: an id or, by mistake, a name
+    why: str
+
+
+@dataclass
+class ParsedAnswer:
+    intro: str
+    picks: list[WinePick] = field(default_factory=list)
+    closing: str = ""
+    formatted: bool = False
+
+
+def clip(text: str, limit: int) -> str:
+    """Shorten at a sentence or word boundary, marking the cut."""
+    text = text.strip()
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    for sep in (". ", "! ", "? ", "\n", " "):
+        pos = cut.rfind(sep)
+        if pos > limit // 2:
+            return cut[: pos + 1].rstrip() + "…"
+    return cut.rstrip() + "…"
+
+
+def parse_answer(text: str | None) -> ParsedAnswer:
+    text = (text or "").strip()
+    markers = list(_MARKER.finditer(text))
+    if not markers:
+        return ParsedAnswer(intro=clip(text, MAX_PLAIN))
+    answer = ParsedAnswer(intro="", formatted=True)
+    preface = text[: markers[0].start()].strip()
+    for index, marker in enumerate(markers):
+        end = markers[index + 1].start() if index + 1 < len(markers) else len(text)
+        body = text[marker.end() : end].strip()
+        kind = marker.group(1).upper()
+        if kind == "INTRO":
+            answer.intro = clip(" ".join(p for p in (answer.intro, body) if p), MAX_INTRO)
+        elif kind == "CLOSING":
+            answer.closing = clip(" ".join(p for p in (answer.closing, body) if p), MAX_CLOSING)
+        else:
+            answer.picks.append(WinePick(ref=marker.group(2).strip(), why=clip(body, MAX_WHY)))
+    if preface and not answer.intro:
+        answer.intro = clip(preface, MAX_INTRO)
+    return answer
+
+
+def render_answer(intro: str, picks: list[tuple[str, str]], closing: str) -> str:
+    """The canonical text stored in history for an answer, with verified ids only."""
+    parts = [f"[INTRO]\n{intro}"] if intro else []
+    parts += [f"[WINE:{ref}]\n{why}" for ref, why in picks]
+    if closing:
+        parts.append(f"[CLOSING]\n{closing}")
+    return "\n".join(parts)

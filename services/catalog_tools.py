@@ -1,0 +1,163 @@
+"""The two catalog tools the agent may call: structured search and semantic search."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from decimal import Decimal
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from repositories.models import Wine
+from repositories.types import Sweetness, WineFilters, WineType
+from repositories.wines import WineRepository
+from services.embeddings import EmbeddingService, EmbeddingUnavailableError
+from services.tool_registry import Tool, ToolOutput, ToolRegistry
+
+log = logging.getLogger(__name__)
+
+DESCRIPTION_CHARS = 160
+RRF_K = 60
+MAX_RESULTS = 10
+
+
+class SearchWinesArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    wine_type: WineType | None = Field(default=None, description="тип вина")
+    sweetness: Sweetness | None = Field(default=None, description="сладость")
+    grape_variety: str | None = Field(
+        default=None, max_length=60, description="сорт винограда по-русски, например «мерло»"
+    )
+    food_pairing: str | None = Field(
+        default=None, max_length=60, description="блюдо или продукт, например «стейк», «рыба»"
+    )
+    country: str | None = Field(
+        default=None, max_length=60, description="страна, например «Франция»"
+    )
+    region: str | None = Field(default=None, max_length=60, description="регион, например «Бордо»")
+    price_min: float | None = Field(default=None, ge=0, description="минимальная цена, ₽")
+    price_max: float | None = Field(default=None, ge=0, description="максимальная цена, ₽")
+    body_min: int | None = Field(default=None, ge=1, le=5, description="минимальная тельность 1–5")
+    body_max: int | None = Field(default=None, ge=1, le=5, description="максимальная тельность 1–5")
+    limit: int = Field(default=5, ge=1, le=MAX_RESULTS, description="сколько вин вернуть")
+
+    def filters(self) -> WineFilters:
+        values = self.model_dump(exclude={"limit"}, exclude_none=True)
+        for key in ("price_min", "price_max"):
+            if key in values:
+                values[key] = Decimal(str(values[key]))
+        return WineFilters(**values)
+
+
+class SemanticSearchArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    query: str = Field(
+        min_length=1,
+        max_length=300,
+        description="описание желаемого вина или повода своими словами",
+    )
+    wine_type: WineType | None = Field(default=None, description="тип вина")
+    price_max: float | None = Field(default=None, ge=0, description="максимальная цена, ₽")
+    limit: int = Field(default=5, ge=1, le=MAX_RESULTS, description="сколько вин вернуть")
+
+    def filters(self) -> WineFilters:
+        price = Decimal(str(self.price_max)) if self.price_max is not None else None
+        return WineFilters(wine_type=self.wine_type, price_max=price)
+
+
+def wine_brief(wine: Wine) -> dict[str, Any]:
+    description = wine.description
+    if len(description) > DESCRIPTION_CHARS:
+        description = description[: DESCRIPTION_CHARS - 1].rsplit(" ", 1)[0] + "…"
+    return {
+        "id": str(wine.id),
+        "name": wine.name,
+        "producer": wine.producer,
+        "country": wine.country,
+        "region": wine.region,
+        "grapes": wine.grape_varieties,
+        "type": wine.wine_type.value,
+        "sweetness": wine.sweetness.value,
+        "price": int(wine.price_rub)
+        if wine.price_rub == int(wine.price_rub)
+        else float(wine.price_rub),
+        "description": description,
+        "food": wine.food_pairings[:5],
+    }
+
+
+def _output(wines: list[Wine], summary: str, hint: str | None = None) -> ToolOutput:
+    payload: dict[str, Any] = {"count": len(wines), "wines": [wine_brief(w) for w in wines]}
+    if not wines:
+        payload["hint"] = hint or "nothing matched; retry with fewer or broader filters"
+    ids: list[uuid.UUID] = [w.id for w in wines]
+    return ToolOutput(payload, ids, summary)
+
+
+def rrf_merge(rankings: list[list[Wine]], limit: int) -> list[Wine]:
+    """Reciprocal rank fusion of several ranked lists."""
+    scores: dict[uuid.UUID, float] = {}
+    by_id: dict[uuid.UUID, Wine] = {}
+    for ranking in rankings:
+        for rank, wine in enumerate(ranking, start=1):
+            scores[wine.id] = scores.get(wine.id, 0.0) + 1.0 / (RRF_K + rank)
+            by_id.setdefault(wine.id, wine)
+    ordered = sorted(scores, key=lambda i: (-scores[i], by_id[i].slug))
+    return [by_id[i] for i in ordered[:limit]]
+
+
+def build_catalog_tools(
+    sessions: async_sessionmaker[AsyncSession],
+    embeddings: EmbeddingService,
+    timeout: float = 10.0,
+) -> ToolRegistry:
+    async def search_wines(args: SearchWinesArgs) -> ToolOutput:
+        async with sessions() as session:
+            wines = await WineRepository(session).search(args.filters(), limit=args.limit)
+        return _output(wines, f"найдено {len(wines)}")
+
+    async def semantic_search(args: SemanticSearchArgs) -> ToolOutput:
+        filters = args.filters()
+        vector: list[float] | None = None
+        if embeddings.available:
+            try:
+                vector = await embeddings.embed_query(args.query)
+            except EmbeddingUnavailableError as exc:
+                log.warning("semantic_search falls back to full text: %s", exc)
+        async with sessions() as session:
+            repo = WineRepository(session)
+            rankings: list[list[Wine]] = []
+            if vector is not None:
+                rankings.append([w for w, _ in await repo.nearest(vector, filters, args.limit * 2)])
+            rankings.append(await repo.text_search(args.query, filters, args.limit * 2))
+            wines = rrf_merge(rankings, args.limit)
+            mode = "hybrid" if vector is not None and rankings[0] else "text"
+            if not wines:
+                # Nothing in the text either: still answer with wines within the filters.
+                wines = await repo.search(filters, limit=args.limit)
+                mode = "filters"
+        return _output(wines, f"найдено {len(wines)} ({mode})")
+
+    return ToolRegistry(
+        [
+            Tool(
+                "search_wines",
+                "Поиск вин в каталоге магазина по точным фильтрам: тип, сладость, сорт, "
+                "блюдо, страна, регион, цена, тельность. Все фильтры необязательны.",
+                SearchWinesArgs,
+                search_wines,
+            ),
+            Tool(
+                "semantic_search",
+                "Поиск вин по смыслу описания: настроение, повод, вкус, аромат "
+                "(«легкое фруктовое на пикник»). Можно ограничить типом и ценой.",
+                SemanticSearchArgs,
+                semantic_search,
+            ),
+        ],
+        default_timeout=timeout,
+    )

@@ -1,0 +1,203 @@
+"""Chat completions over any OpenAI-compatible API (OpenAI, OpenRouter, vLLM, Ollama)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import openai
+from openai import AsyncOpenAI
+
+from sommelier.settings import Settings
+
+DeltaCallback = Callable[[str], Awaitable[None]]
+
+
+class LLMUnavailableError(Exception):
+    """No answer can be had from the LLM (no key, network, timeout, 429/5xx after retries)."""
+
+
+class LLMRequestError(Exception):
+    """The LLM rejected the request (400/404/422): e.g. the model cannot use tools."""
+
+
+@dataclass
+class Usage:
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+    def add(self, other: Usage) -> None:
+        self.prompt_tokens += other.prompt_tokens
+        self.completion_tokens += other.completion_tokens
+
+
+@dataclass
+class ToolCall:
+    id: str
+    name: str
+    arguments: str  # as the model sent it; may be malformed
+
+    def as_message_part(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "type": "function",
+            "function": {"name": self.name, "arguments": self.arguments},
+        }
+
+
+@dataclass
+class LLMReply:
+    content: str | None
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    finish_reason: str | None = None
+    prompt_chars: int = 0
+
+    def as_message(self) -> dict[str, Any]:
+        message: dict[str, Any] = {"role": "assistant", "content": self.content or None}
+        if self.tool_calls:
+            message["tool_calls"] = [c.as_message_part() for c in self.tool_calls]
+        elif not self.content:
+            message["content"] = ""
+        return message
+
+
+def prompt_chars(messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]] | None) -> int:
+    """Characters sent to the LLM: message texts, tool calls and tool schemas."""
+    total = 0
+    for message in messages:
+        total += len(message.get("content") or "")
+        for call in message.get("tool_calls") or []:
+            total += len(call["function"]["name"]) + len(call["function"]["arguments"])
+    if tools:
+        total += len(json.dumps(tools, ensure_ascii=False))
+    return total
+
+
+def _arguments_text(raw: Any) -> str:
+    # Some servers send arguments as a JSON object instead of a string; keep them usable.
+    if raw is None:
+        return ""
+    return raw if isinstance(raw, str) else json.dumps(raw, ensure_ascii=False)
+
+
+class LLMClient:
+    def __init__(self, settings: Settings, client: AsyncOpenAI | None = None) -> None:
+        self.model = settings.llm_model
+        self.configured = settings.llm_configured
+        self._client = client or (
+            AsyncOpenAI(
+                api_key=settings.llm_api_key,
+                base_url=settings.llm_base_url or None,
+                timeout=settings.llm_timeout_seconds,
+                max_retries=settings.llm_max_retries,
+            )
+            if settings.llm_configured
+            else None
+        )
+
+    async def close(self) -> None:
+        if self._client is not None:
+            await self._client.close()
+
+    async def complete(
+        self,
+        messages: Sequence[dict[str, Any]],
+        tools: Sequence[dict[str, Any]] | None = None,
+        *,
+        temperature: float = 0.4,
+        max_tokens: int = 1200,
+        on_delta: DeltaCallback | None = None,
+    ) -> LLMReply:
+        """One chat completion; streamed when `on_delta` wants the text as it arrives."""
+        if self._client is None:
+            raise LLMUnavailableError("no LLM is configured (LLM_API_KEY is not set)")
+        request: dict[str, Any] = {
+            "model": self.model,
+            "messages": list(messages),
+            "temperature": temperature,
+            "max_tokens": max_tokens,
+        }
+        if tools:
+            # parallel_tool_calls is only valid together with tools.
+            request["tools"] = list(tools)
+            request["parallel_tool_calls"] = True
+        sent_chars = prompt_chars(messages, tools)
+        try:
+            if on_delta is None:
+                reply = await self._complete_once(request)
+            else:
+                reply = await self._complete_streamed(request, on_delta)
+        except (openai.APITimeoutError, openai.APIConnectionError) as exc:
+            raise LLMUnavailableError(f"LLM unreachable: {type(exc).__name__}") from exc
+        except (openai.RateLimitError, openai.InternalServerError) as exc:
+            raise LLMUnavailableError(f"LLM unavailable: HTTP {exc.status_code}") from exc
+        except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
+            raise LLMUnavailableError(
+                f"LLM refused the credentials: HTTP {exc.status_code}"
+            ) from exc
+        except openai.APIStatusError as exc:
+            if exc.status_code >= 500:
+                raise LLMUnavailableError(f"LLM unavailable: HTTP {exc.status_code}") from exc
+            raise LLMRequestError(f"LLM rejected the request: HTTP {exc.status_code}") from exc
+        except openai.APIError as exc:
+            raise LLMUnavailableError(f"LLM error: {type(exc).__name__}") from exc
+        reply.prompt_chars = sent_chars
+        return reply
+
+    async def _complete_once(self, request: dict[str, Any]) -> LLMReply:
+        assert self._client is not None
+        response = await self._client.chat.completions.create(**request)
+        if not response.choices:
+            raise LLMRequestError("LLM answered with no choices")
+        choice = response.choices[0]
+        calls = [
+            ToolCall(c.id, c.function.name, _arguments_text(c.function.arguments))
+            for c in choice.message.tool_calls or []
+            if getattr(c, "function", None) is not None
+        ]
+        usage = Usage()
+        if response.usage is not None:
+            usage = Usage(response.usage.prompt_tokens or 0, response.usage.completion_tokens or 0)
+        return LLMReply(choice.message.content, calls, usage, choice.finish_reason)
+
+    async def _complete_streamed(
+        self, request: dict[str, Any], on_delta: DeltaCallback
+    ) -> LLMReply:
+        assert self._client is not None
+        stream = await self._client.chat.completions.create(
+            **request, stream=True, stream_options={"include_usage": True}
+        )
+        text: list[str] = []
+        calls: dict[int, dict[str, str]] = {}
+        usage = Usage()
+        finish: str | None = None
+        async for chunk in stream:
+            if chunk.usage is not None:
+                usage = Usage(chunk.usage.prompt_tokens or 0, chunk.usage.completion_tokens or 0)
+            for choice in chunk.choices:
+                finish = choice.finish_reason or finish
+                delta = choice.delta
+                if delta.content:
+                    text.append(delta.content)
+                    await on_delta(delta.content)
+                for part in delta.tool_calls or []:
+                    slot = calls.setdefault(part.index, {"id": "", "name": "", "arguments": ""})
+                    if part.id:
+                        slot["id"] = part.id
+                    if part.function is not None:
+                        slot["name"] += part.function.name or ""
+                        slot["arguments"] += _arguments_text(part.function.arguments)
+        if finish is None:
+            # The stream ended without a finish reason: the connection was cut mid-answer.
+            raise LLMUnavailableError("LLM stream ended before the answer was complete")
+        tool_calls = [
+            ToolCall(c["id"], c["name"], c["arguments"]) for _, c in sorted(calls.items())
+        ]
+        return LLMReply("".join(text) or None, tool_calls, usage, finish)

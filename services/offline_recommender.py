@@ -1,0 +1,109 @@
+"""Deterministic picks from the catalog when no LLM is reachable."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from repositories.models import Wine
+from repositories.types import SWEETNESS_RU, WINE_TYPE_RU, WineFilters, WineType
+from repositories.wines import WineRepository
+from services.offline_parser import ParsedQuery, parse_query
+from services.recommendation import MAX_WINES, RecommendedWine
+
+TYPICAL_PRICE = Decimal(2000)
+CANDIDATES = 60
+FILTER_NAMES_RU = {
+    "region": "регион",
+    "body_min": "тельность",
+    "body_max": "тельность",
+    "grape_variety": "сорт",
+    "country": "страна",
+    "sweetness": "сладость",
+    "food_pairing": "блюдо",
+    "price_min": "нижняя граница цены",
+    "wine_type": "тип вина",
+    "price_max": "бюджет",
+}
+
+
+def format_price(price: Decimal) -> str:
+    return f"{int(price):,}".replace(",", "\u00a0") + "\u00a0₽"
+
+
+def _choose(wines: list[Wine], filters: WineFilters) -> list[Wine]:
+    """Best within the budget when there is one, else around a typical price; varied producers."""
+    if filters.price_max is not None:
+        ranked = sorted(wines, key=lambda w: (-w.price_rub, w.slug))
+    else:
+        target = filters.price_min or TYPICAL_PRICE
+        ranked = sorted(wines, key=lambda w: (abs(w.price_rub - target), w.slug))
+    picks: list[Wine] = []
+    for wine in ranked:
+        if all(p.producer != wine.producer for p in picks):
+            picks.append(wine)
+        if len(picks) == MAX_WINES:
+            return picks
+    return picks + [w for w in ranked if w not in picks][: MAX_WINES - len(picks)]
+
+
+def explain(wine: Wine, parsed: ParsedQuery) -> str:
+    f = parsed.filters
+    parts = [f"{WINE_TYPE_RU[wine.wine_type].capitalize()} {SWEETNESS_RU[wine.sweetness]}"]
+    if f.price_max is not None:
+        parts.append(f"{format_price(wine.price_rub)} — в пределах бюджета")
+    if f.food_pairing and wine.food_pairings:
+        parts.append("хорошо к блюдам: " + ", ".join(wine.food_pairings[:3]))
+    if f.grape_variety or not f.food_pairing:
+        parts.append("сорта: " + ", ".join(wine.grape_varieties))
+    first_sentence = wine.description.split(". ")[0].rstrip(".")
+    return "; ".join(parts) + f". {first_sentence}."
+
+
+async def _balanced_picks(repo: WineRepository) -> list[Wine]:
+    picks: list[Wine] = []
+    for wine_type in (WineType.red, WineType.white, WineType.sparkling):
+        candidates = await repo.search(WineFilters(wine_type=wine_type), limit=CANDIDATES)
+        picks.extend(_choose(candidates, WineFilters())[:1])
+    return picks
+
+
+async def offline_recommendation(
+    sessions: async_sessionmaker[AsyncSession], text: str
+) -> tuple[str, list[RecommendedWine], str]:
+    """(intro, wines, closing) built from the catalog with a templated text."""
+    parsed = parse_query(text)
+    relaxed: list[str] = []
+    async with sessions() as session:
+        repo = WineRepository(session)
+        if parsed.filters.is_empty():
+            wines = await _balanced_picks(repo)
+            intro = (
+                "Сейчас я подбираю вина без помощи ИИ. Вот три надежных варианта на разные случаи:"
+            )
+        else:
+            filters = parsed.filters
+            wines = _choose(await repo.search(filters, limit=CANDIDATES), filters)
+            for name in parsed.relaxation_order():
+                if wines:
+                    break
+                filters = filters.model_copy(update={name: None})
+                relaxed.append(name)
+                wines = _choose(await repo.search(filters, limit=CANDIDATES), filters)
+            intro = "Вот что я нашел в каталоге по вашему запросу:"
+    if not wines:
+        return (
+            "К сожалению, в каталоге нет вин, которые подходят под этот запрос.",
+            [],
+            "Попробуйте изменить бюджет или тип вина.",
+        )
+    if relaxed:
+        names = ", ".join(dict.fromkeys(FILTER_NAMES_RU[n] for n in relaxed))
+        intro = (
+            f"Точных совпадений нет, поэтому я ослабил условие ({names}). "
+            "Вот ближайшие варианты из каталога:"
+        )
+    recommended = [RecommendedWine.from_wine(w, explain(w, parsed)) for w in wines]
+    closing = "Нажмите «Похожие», чтобы увидеть другие варианты, или уточните запрос."
+    return intro, recommended, closing

@@ -1,0 +1,88 @@
+"""What an answer is: text around up to three real catalog wines, and how it was made."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import asdict, dataclass, field
+from decimal import Decimal
+from typing import Any, Literal
+
+from repositories.models import Wine
+from repositories.types import Sweetness, WineType
+from services.llm_client import Usage
+
+Path = Literal["agent", "catalog_prompt", "offline"]
+MAX_WINES = 3
+
+
+@dataclass
+class RecommendedWine:
+    id: uuid.UUID
+    name: str
+    producer: str
+    country: str
+    region: str | None
+    grape_varieties: list[str]
+    wine_type: WineType
+    sweetness: Sweetness
+    price_rub: Decimal
+    vintage_year: int | None
+    image_url: str | None
+    why: str
+
+    @classmethod
+    def from_wine(cls, wine: Wine, why: str) -> RecommendedWine:
+        return cls(
+            id=wine.id,
+            name=wine.name,
+            producer=wine.producer,
+            country=wine.country,
+            region=wine.region,
+            grape_varieties=list(wine.grape_varieties),
+            wine_type=wine.wine_type,
+            sweetness=wine.sweetness,
+            price_rub=wine.price_rub,
+            vintage_year=wine.vintage_year,
+            image_url=wine.image_url,
+            why=why,
+        )
+
+
+@dataclass
+class Recommendation:
+    intro: str
+    wines: list[RecommendedWine]
+    closing: str
+    path: Path
+    tools_called: list[str] = field(default_factory=list)
+    llm_calls: int = 0
+    usage: Usage = field(default_factory=Usage)
+    prompt_chars: int = 0
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    fallback_reason: str | None = None
+    # The turn as it should be stored: user message, tool calls and results, the final answer.
+    new_messages: list[dict[str, Any]] = field(default_factory=list)
+
+    def public_json(self) -> dict[str, Any]:
+        """The `ask --json` / API shape."""
+        return {
+            "intro": self.intro,
+            "wines": [
+                {
+                    "id": str(w.id),
+                    "name": w.name,
+                    "price_rub": float(w.price_rub),
+                    "wine_type": w.wine_type.value,
+                    "sweetness": w.sweetness.value,
+                    "why": w.why,
+                }
+                for w in self.wines
+            ],
+            "closing": self.closing,
+            "path": self.path,
+            "tools_called": list(self.tools_called),
+            "llm_calls": self.llm_calls,
+            "prompt_chars": self.prompt_chars,
+            "usage": asdict(self.usage) | {"total_tokens": self.usage.total_tokens},
+            "timings_ms": {k: round(v, 1) for k, v in self.timings_ms.items()},
+        }
