@@ -329,6 +329,10 @@ class WineRepository:
             .values(embedding=list(vector), embedding_model=model)
         )
 
+    async def embedding_of(self, wine_id: uuid.UUID) -> list[float] | None:
+        vector = await self.session.scalar(select(Wine.embedding).where(Wine.id == wine_id))
+        return None if vector is None else [float(x) for x in vector]
+
     async def embedding_dimension(self) -> int | None:
         """The dimension of the embedding column as declared in the schema."""
         value = await self.session.scalar(

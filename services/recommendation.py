@@ -11,7 +11,7 @@ from repositories.models import Wine
 from repositories.types import Sweetness, WineType
 from services.llm_client import Usage
 
-Path = Literal["agent", "catalog_prompt", "offline"]
+Path = Literal["agent", "catalog_prompt", "offline", "similar", "welcome"]
 MAX_WINES = 3
 
 

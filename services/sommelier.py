@@ -317,7 +317,7 @@ class SommelierService:
             load_prompt("catalog_fallback"),
             answer_format=FORMAT_INSTRUCTIONS,
             context=self._context_block(user),
-            catalog="\n".join(_catalog_line(w) for w in slice_),
+            catalog="\n".join(catalog_line(w) for w in slice_),
         )
         run.trusted_ids = {w.id for w in slice_}
         run.steps += 1
@@ -415,7 +415,7 @@ def _without_tool_traffic(history: Sequence[dict[str, Any]]) -> list[dict[str, A
     ]
 
 
-def _catalog_line(wine: Wine) -> str:
+def catalog_line(wine: Wine) -> str:
     place = ", ".join(x for x in (wine.country, wine.region) if x)
     style = f"{WINE_TYPE_RU[wine.wine_type]} {SWEETNESS_RU[wine.sweetness]}"
     return " | ".join(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -40,6 +41,16 @@ class Settings(BaseSettings):
     telegram_bot_token: str | None = None
     telegram_api_url: str | None = None
     admin_ids: str = ""
+    webhook_url: str | None = None
+    webhook_secret: str | None = None
+    http_host: str = "0.0.0.0"
+    http_port: int = Field(default=8080, ge=1, le=65535)
+    api_token: str | None = None
+
+    rate_limit_per_minute: int = Field(default=10, ge=1, le=10_000)
+    max_message_chars: int = Field(default=1000, ge=10, le=4096)
+    conversation_inactivity_hours: float = Field(default=24.0, gt=0)
+    shutdown_grace_seconds: float = Field(default=30.0, ge=0)
 
     @field_validator("data_dir")
     @classmethod
@@ -60,6 +71,14 @@ class Settings(BaseSettings):
         if not url.drivername.startswith("postgres"):
             raise ValueError(f"only PostgreSQL is supported, got '{url.drivername}'")
         return value.strip()
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _check_webhook_secret(cls, value: str | None) -> str | None:
+        # Telegram allows 1-256 characters of A-Z, a-z, 0-9, _ and -.
+        if value is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", value):
+            raise ValueError("use 1-256 characters of A-Z, a-z, 0-9, _ and -")
+        return value
 
     @field_validator("admin_ids")
     @classmethod

@@ -1,0 +1,32 @@
+"""Callback data factories; each packs within Telegram's 64-byte limit."""
+
+from __future__ import annotations
+
+import uuid
+
+from aiogram.filters.callback_data import CallbackData
+
+
+class AgeCallback(CallbackData, prefix="age"):
+    adult: bool
+
+
+class VoteCallback(CallbackData, prefix="v"):
+    vote: int  # +1 or -1
+    wine: str  # uuid hex, 32 characters
+
+    @property
+    def wine_id(self) -> uuid.UUID:
+        return uuid.UUID(hex=self.wine)
+
+
+class SimilarCallback(CallbackData, prefix="s"):
+    wine: str
+
+    @property
+    def wine_id(self) -> uuid.UUID:
+        return uuid.UUID(hex=self.wine)
+
+
+class ProfileResetCallback(CallbackData, prefix="pr"):
+    confirm: bool

@@ -1,0 +1,158 @@
+"""Getting messages to Telegram reliably, and turning a Recommendation into messages."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from aiogram import Bot
+from aiogram.client.session.middlewares.base import (
+    BaseRequestMiddleware,
+    NextRequestMiddlewareType,
+)
+from aiogram.exceptions import (
+    TelegramBadRequest,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+    TelegramServerError,
+)
+from aiogram.methods import EditMessageText, Response, SendMessage, SendPhoto, TelegramMethod
+from aiogram.methods.base import TelegramType
+
+from bot.keyboards import wine_card
+from bot.rendering import (
+    CardData,
+    escape,
+    html_to_plain,
+    plan_card_messages,
+    render_card,
+    split_text,
+)
+from services.recommendation import Recommendation, RecommendedWine
+
+log = logging.getLogger(__name__)
+
+MAX_RETRY_AFTER_SECONDS = 60.0
+
+
+class ReliableRequests(BaseRequestMiddleware):
+    """Retries what Telegram asks to retry and rescues messages whose HTML it rejects.
+
+    429 → wait `retry_after` and retry; network errors and 5xx → retry with backoff;
+    "can't parse entities" → resend once as plain text. 403 (blocked) is never retried.
+    """
+
+    def __init__(self, attempts: int = 4, backoff: float = 0.5) -> None:
+        self.attempts = attempts
+        self.backoff = backoff
+
+    async def __call__(
+        self,
+        make_request: NextRequestMiddlewareType[TelegramType],
+        bot: Bot,
+        method: TelegramMethod[TelegramType],
+    ) -> Response[TelegramType]:
+        delay = self.backoff
+        plain_tried = False
+        for attempt in range(1, self.attempts + 1):
+            try:
+                return await make_request(bot, method)
+            except TelegramRetryAfter as exc:
+                if attempt == self.attempts or exc.retry_after > MAX_RETRY_AFTER_SECONDS:
+                    raise
+                log.warning(
+                    "telegram 429 on %s: waiting %ss", type(method).__name__, exc.retry_after
+                )
+                await asyncio.sleep(exc.retry_after)
+            except (TelegramNetworkError, TelegramServerError) as exc:
+                if attempt == self.attempts or not _safe_to_repeat(method):
+                    raise
+                log.warning(
+                    "telegram %s on %s: retry in %.1fs",
+                    type(exc).__name__,
+                    type(method).__name__,
+                    delay,
+                )
+                await asyncio.sleep(delay)
+                delay *= 2
+            except TelegramBadRequest as exc:
+                if plain_tried or "can't parse entities" not in exc.message:
+                    raise
+                if not _to_plain_text(method):
+                    raise
+                plain_tried = True
+                log.warning(
+                    "telegram rejected HTML of %s; resending as plain text", type(method).__name__
+                )
+        raise RuntimeError("unreachable")  # pragma: no cover
+
+
+def _safe_to_repeat(method: TelegramMethod[Any]) -> bool:
+    # A timed-out send may have been delivered; repeating is still better than losing it,
+    # except for long polling, which aiogram retries itself.
+    return type(method).__name__ != "GetUpdates"
+
+
+def _to_plain_text(method: TelegramMethod[Any]) -> bool:
+    if isinstance(method, SendMessage | EditMessageText):
+        method.text = html_to_plain(method.text)
+    elif isinstance(method, SendPhoto) and method.caption:
+        method.caption = html_to_plain(method.caption)
+    else:
+        return False
+    method.parse_mode = None
+    return True
+
+
+def card_data(wine: RecommendedWine) -> CardData:
+    return CardData(
+        name=wine.name,
+        producer=wine.producer,
+        country=wine.country,
+        region=wine.region,
+        grape_varieties=wine.grape_varieties,
+        wine_type=wine.wine_type,
+        sweetness=wine.sweetness,
+        price_rub=wine.price_rub,
+        vintage_year=wine.vintage_year,
+        why=wine.why,
+        image_url=wine.image_url,
+    )
+
+
+async def send_html(bot: Bot, chat_id: int, html_text: str, **kwargs: Any) -> None:
+    parts = split_text(html_text)
+    for index, part in enumerate(parts):
+        extra = kwargs if index == len(parts) - 1 else {}
+        await bot.send_message(chat_id, part, **extra)
+
+
+async def send_text(bot: Bot, chat_id: int, text: str) -> None:
+    if text.strip():
+        await send_html(bot, chat_id, escape(text))
+
+
+async def send_card(bot: Bot, chat_id: int, wine: RecommendedWine) -> None:
+    card_html = render_card(card_data(wine))
+    keyboard = wine_card(wine.id)
+    caption, rest = plan_card_messages(card_html, has_photo=bool(wine.image_url))
+    if caption is not None and wine.image_url:
+        try:
+            await bot.send_photo(
+                chat_id, wine.image_url, caption=caption, reply_markup=None if rest else keyboard
+            )
+        except TelegramBadRequest as exc:
+            # A dead image link must not lose the card: send it as text instead.
+            log.warning("photo rejected (%s); sending the card as text", exc.message)
+            rest = split_text(card_html)
+    for index, part in enumerate(rest):
+        last = index == len(rest) - 1
+        await bot.send_message(chat_id, part, reply_markup=keyboard if last else None)
+
+
+async def send_recommendation(bot: Bot, chat_id: int, rec: Recommendation) -> None:
+    await send_text(bot, chat_id, rec.intro)
+    for wine in rec.wines:
+        await send_card(bot, chat_id, wine)
+    await send_text(bot, chat_id, rec.closing)

@@ -1,0 +1,124 @@
+"""Building the aiogram Bot and Dispatcher with every router, middleware and dependency."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiogram import BaseMiddleware, Bot, Dispatcher, Router
+from aiogram.client.default import DefaultBotProperties
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
+from aiogram.enums import ParseMode
+from aiogram.exceptions import TelegramForbiddenError
+from aiogram.types import CallbackQuery, ErrorEvent, Message, TelegramObject
+
+from bot.delivery import ReliableRequests
+from bot.handlers import admin, conversation, fallback, feedback, help, profile, start
+from bot.keyboards import age_gate
+from bot.middlewares import ChatOrderMiddleware, RateLimitMiddleware, chat_id_of
+from bot.texts import T
+from services.catalog_admin import CatalogAdmin
+from services.chat_service import DATABASE_ERRORS, ChatService, ServiceUnavailableError
+from sommelier.settings import Settings
+
+log = logging.getLogger(__name__)
+Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
+
+
+def create_bot(settings: Settings) -> Bot:
+    if not settings.telegram_bot_token:
+        raise ValueError("TELEGRAM_BOT_TOKEN is not set")
+    session = (
+        AiohttpSession(api=TelegramAPIServer.from_base(settings.telegram_api_url))
+        if settings.telegram_api_url
+        else AiohttpSession()
+    )
+    session.middleware(ReliableRequests())
+    return Bot(
+        settings.telegram_bot_token,
+        session=session,
+        default=DefaultBotProperties(parse_mode=ParseMode.HTML, link_preview_is_disabled=True),
+    )
+
+
+class AgeGateMiddleware(BaseMiddleware):
+    """Nothing about wine before the user has confirmed being 18 or older."""
+
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
+        user = getattr(event, "from_user", None)
+        chat: ChatService = data["chat"]
+        if user is not None:
+            state = await chat.state(user.id)
+            if state is None or not state.age_confirmed:
+                if isinstance(event, CallbackQuery):
+                    await event.answer(T.age_required)
+                elif isinstance(event, Message):
+                    await event.answer(T.age_question, reply_markup=age_gate())
+                return None
+        return await handler(event, data)
+
+
+def _gated(router: Router) -> Router:
+    router.message.middleware(AgeGateMiddleware())
+    router.callback_query.middleware(AgeGateMiddleware())
+    return router
+
+
+def create_dispatcher(
+    settings: Settings, chat: ChatService, catalog_admin: CatalogAdmin
+) -> tuple[Dispatcher, ChatOrderMiddleware]:
+    dp = Dispatcher(chat=chat, catalog_admin=catalog_admin, settings=settings)
+    order = ChatOrderMiddleware()
+    dp.update.outer_middleware(order)
+
+    questions = _gated(conversation.router)
+    questions.message.middleware(RateLimitMiddleware(settings.rate_limit_per_minute))
+    dp.include_routers(
+        start.router,
+        help.router,
+        admin.build_admin_router(settings.admin_id_set),
+        _gated(profile.router),
+        _gated(feedback.router),
+        questions,
+        fallback.router,
+    )
+    dp.errors.register(_on_error)
+    return dp, order
+
+
+async def _on_error(event: ErrorEvent, chat: ChatService, bot: Bot) -> bool:
+    update = event.update
+    chat_id = chat_id_of(update)
+    exc = event.exception
+    if isinstance(exc, TelegramForbiddenError):
+        user_id = _user_id(update)
+        log.info("user %s blocked the bot; marking inactive (update %s)", user_id, update.update_id)
+        if user_id is not None:
+            with contextlib.suppress(Exception):
+                await chat.set_active(user_id, False)
+        return True
+    if isinstance(exc, ServiceUnavailableError | DATABASE_ERRORS):
+        log.warning(
+            "database unavailable while handling update %s: %s",
+            update.update_id,
+            type(exc).__name__,
+        )
+        reply = T.unavailable
+    else:
+        log.error("error handling update %s", update.update_id, exc_info=exc)
+        reply = T.apology
+    if chat_id is not None:
+        with contextlib.suppress(Exception):
+            await bot.send_message(chat_id, reply)
+    return True
+
+
+def _user_id(update: Any) -> int | None:
+    for attr in ("message", "callback_query", "edited_message"):
+        obj = getattr(update, attr, None)
+        if obj is not None and obj.from_user is not None:
+            return int(obj.from_user.id)
+    return None

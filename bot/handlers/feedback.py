@@ -1,0 +1,59 @@
+"""👍/👎 and "Похожие" under a wine card."""
+
+from __future__ import annotations
+
+import contextlib
+
+from aiogram import Bot, Router
+from aiogram.exceptions import TelegramBadRequest
+from aiogram.types import CallbackQuery
+from aiogram.utils.chat_action import ChatActionSender
+
+from bot.callbacks import SimilarCallback, VoteCallback
+from bot.delivery import send_recommendation
+from bot.keyboards import wine_card
+from bot.texts import T
+from services.chat_service import ChatService
+
+router = Router(name="feedback")
+
+
+@router.callback_query(VoteCallback.filter())
+async def vote(
+    query: CallbackQuery, callback_data: VoteCallback, chat: ChatService, bot: Bot
+) -> None:
+    if callback_data.vote not in (-1, 1):
+        await query.answer()
+        return
+    change = await chat.vote(query.from_user.id, callback_data.wine_id, callback_data.vote)
+    if change is None:
+        await query.answer(T.wine_gone)
+        return
+    if change.previous == change.current:
+        await query.answer(T.vote_same)
+        return
+    await query.answer(T.vote_saved[change.current] if change.previous is None else T.vote_changed)
+    if query.message is not None:
+        # The card may be too old to edit; the vote is stored either way.
+        with contextlib.suppress(TelegramBadRequest):
+            await bot.edit_message_reply_markup(
+                chat_id=query.message.chat.id,
+                message_id=query.message.message_id,
+                reply_markup=wine_card(callback_data.wine_id, change.current),
+            )
+
+
+@router.callback_query(SimilarCallback.filter())
+async def similar(
+    query: CallbackQuery, callback_data: SimilarCallback, chat: ChatService, bot: Bot
+) -> None:
+    await query.answer()
+    if query.message is None:
+        return
+    chat_id = query.message.chat.id
+    async with ChatActionSender.typing(bot=bot, chat_id=chat_id):
+        rec = await chat.similar(query.from_user.id, callback_data.wine_id)
+    if rec is None:
+        await bot.send_message(chat_id, T.wine_gone)
+        return
+    await send_recommendation(bot, chat_id, rec)

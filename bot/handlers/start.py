@@ -1,0 +1,55 @@
+"""/start: the 18+ gate first, then a welcome with three picks for today."""
+
+from __future__ import annotations
+
+from aiogram import Bot, F, Router
+from aiogram.filters import CommandStart
+from aiogram.types import CallbackQuery, Message
+from aiogram.utils.chat_action import ChatActionSender
+
+from bot.callbacks import AgeCallback
+from bot.delivery import send_recommendation
+from bot.keyboards import age_gate
+from bot.texts import T
+from bot.users import telegram_user
+from services.chat_service import ChatService
+
+router = Router(name="start")
+
+
+@router.message(CommandStart())
+async def start(message: Message, chat: ChatService, bot: Bot) -> None:
+    if message.from_user is None:
+        return
+    state = await chat.register(telegram_user(message.from_user))
+    if not state.age_confirmed:
+        await message.answer(T.age_question, reply_markup=age_gate())
+        return
+    await send_welcome(bot, message.chat.id, message.from_user.id, chat)
+
+
+@router.callback_query(AgeCallback.filter(F.adult))
+async def age_confirmed(query: CallbackQuery, chat: ChatService, bot: Bot) -> None:
+    await chat.register(telegram_user(query.from_user))
+    await chat.confirm_age(query.from_user.id)
+    await query.answer(T.age_confirmed)
+    if query.message is not None:
+        await bot.edit_message_text(
+            T.age_confirmed, chat_id=query.message.chat.id, message_id=query.message.message_id
+        )
+        await send_welcome(bot, query.message.chat.id, query.from_user.id, chat)
+
+
+@router.callback_query(AgeCallback.filter(~F.adult))
+async def age_refused(query: CallbackQuery, bot: Bot) -> None:
+    await query.answer()
+    if query.message is not None:
+        await bot.edit_message_text(
+            T.age_refused, chat_id=query.message.chat.id, message_id=query.message.message_id
+        )
+
+
+async def send_welcome(bot: Bot, chat_id: int, user_id: int, chat: ChatService) -> None:
+    async with ChatActionSender.typing(bot=bot, chat_id=chat_id):
+        rec = await chat.welcome(user_id)
+    await send_recommendation(bot, chat_id, rec)

@@ -1,0 +1,40 @@
+"""Inline keyboards."""
+
+from __future__ import annotations
+
+import uuid
+
+from aiogram.types import InlineKeyboardMarkup
+from aiogram.utils.keyboard import InlineKeyboardBuilder
+
+from bot.callbacks import AgeCallback, ProfileResetCallback, SimilarCallback, VoteCallback
+from bot.texts import T
+
+
+def age_gate() -> InlineKeyboardMarkup:
+    kb = InlineKeyboardBuilder()
+    kb.button(text=T.age_yes, callback_data=AgeCallback(adult=True))
+    kb.button(text=T.age_no, callback_data=AgeCallback(adult=False))
+    kb.adjust(1)
+    return kb.as_markup()
+
+
+def wine_card(wine_id: uuid.UUID, vote: int | None = None) -> InlineKeyboardMarkup:
+    kb = InlineKeyboardBuilder()
+    kb.button(
+        text="👍" + (" ✓" if vote == 1 else ""),
+        callback_data=VoteCallback(vote=1, wine=wine_id.hex),
+    )
+    kb.button(
+        text="👎" + (" ✓" if vote == -1 else ""),
+        callback_data=VoteCallback(vote=-1, wine=wine_id.hex),
+    )
+    kb.button(text=T.similar_button, callback_data=SimilarCallback(wine=wine_id.hex))
+    kb.adjust(3)
+    return kb.as_markup()
+
+
+def profile_reset() -> InlineKeyboardMarkup:
+    kb = InlineKeyboardBuilder()
+    kb.button(text=T.profile_reset_button, callback_data=ProfileResetCallback(confirm=True))
+    return kb.as_markup()

@@ -1,0 +1,267 @@
+"""What the adapters (Telegram, HTTP, terminal) call: users, conversations, answers, feedback.
+
+Adapters never touch SQL; this facade owns the transactions around the agent.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from dataclasses import dataclass
+from datetime import timedelta
+from decimal import Decimal
+
+from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from repositories.models import Wine
+from repositories.types import WineFilters
+from repositories.users import (
+    AnswerRepository,
+    ConversationRepository,
+    FeedbackRepository,
+    Stats,
+    UserRepository,
+    VoteChange,
+)
+from repositories.wines import WineRepository
+from services.embeddings import EmbeddingService
+from services.recommendation import Recommendation, RecommendedWine
+from services.sommelier import SommelierService, UserContext
+from services.taste_profile import ProfileSummary, VotedWine, build_profile, summarize
+from services.welcome import WelcomeWriter
+
+log = logging.getLogger(__name__)
+
+DATABASE_ERRORS = (
+    OperationalError,
+    InterfaceError,
+    DBAPIError,
+    PoolTimeoutError,
+    OSError,
+    ConnectionError,
+)
+
+
+class ServiceUnavailableError(Exception):
+    """The database cannot be reached right now; the user should try again later."""
+
+
+@dataclass(frozen=True)
+class TelegramUser:
+    id: int
+    first_name: str | None = None
+    last_name: str | None = None
+    username: str | None = None
+    language_code: str | None = None
+
+
+@dataclass(frozen=True)
+class UserState:
+    id: int
+    age_confirmed: bool
+    is_active: bool
+
+
+class ChatService:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        sommelier: SommelierService,
+        embeddings: EmbeddingService,
+        inactivity: timedelta = timedelta(hours=24),
+    ) -> None:
+        self.sessions = sessions
+        self.sommelier = sommelier
+        self.embeddings = embeddings
+        self.inactivity = inactivity
+        self.welcome_writer = WelcomeWriter(sommelier)
+
+    async def register(self, tg: TelegramUser) -> UserState:
+        async with self._session() as s:
+            user = await UserRepository(s).upsert(
+                tg.id, tg.first_name, tg.last_name, tg.username, tg.language_code
+            )
+            await s.commit()
+            return UserState(user.id, user.age_confirmed, user.is_active)
+
+    async def confirm_age(self, user_id: int) -> None:
+        async with self._session() as s:
+            await UserRepository(s).confirm_age(user_id)
+            await s.commit()
+
+    async def set_active(self, user_id: int, active: bool) -> None:
+        async with self._session() as s:
+            await UserRepository(s).set_active(user_id, active)
+            await s.commit()
+
+    async def state(self, user_id: int) -> UserState | None:
+        async with self._session() as s:
+            user = await UserRepository(s).get(user_id)
+            return UserState(user.id, user.age_confirmed, user.is_active) if user else None
+
+    async def answer(self, user_id: int, text: str) -> Recommendation:
+        """One turn: load the conversation, run the agent, store the whole turn at once."""
+        async with self._session() as s:
+            user = await UserRepository(s).get(user_id)
+            context = UserContext(
+                user_id,
+                dict(user.taste_profile or {}) if user else {},
+                user.language_code if user else None,
+            )
+            convs = ConversationRepository(s)
+            conv = await convs.current(user_id, self.inactivity)
+            history = await convs.history(conv.id)
+            await s.commit()
+        rec = await self.sommelier.generate_response(context, text, history)
+        await self._store(user_id, conv.id, rec)
+        return rec
+
+    async def _store(self, user_id: int, conversation_id: uuid.UUID, rec: Recommendation) -> None:
+        async with self._session() as s:
+            await ConversationRepository(s).append_turn(
+                conversation_id, rec.new_messages, [w.id for w in rec.wines]
+            )
+            await AnswerRepository(s).record(
+                user_id, rec.path, rec.llm_calls, int(rec.timings_ms.get("total", 0))
+            )
+            await s.commit()
+
+    async def new_conversation(self, user_id: int) -> None:
+        async with self._session() as s:
+            await ConversationRepository(s).end_open(user_id)
+            await s.commit()
+
+    async def welcome(self, user_id: int) -> Recommendation:
+        async with self._session() as s:
+            user = await UserRepository(s).get(user_id)
+            profile = dict(user.taste_profile or {}) if user else {}
+        rec = await self.welcome_writer.write(profile)
+        async with self._session() as s:
+            conv = await ConversationRepository(s).current(user_id, self.inactivity)
+            await s.commit()
+        await self._store(user_id, conv.id, rec)
+        return rec
+
+    async def vote(self, user_id: int, wine_id: uuid.UUID, vote: int) -> VoteChange | None:
+        """Store 👍/👎 and recompute the taste profile; None when the wine is unknown."""
+        async with self._session() as s:
+            if not await WineRepository(s).get_by_ids([wine_id]):
+                return None
+            feedback = FeedbackRepository(s)
+            change = await feedback.vote(user_id, wine_id, vote)
+            votes = await feedback.votes_with_wines(user_id)
+            profile = build_profile(
+                VotedWine(w.wine_type, w.sweetness, w.grape_varieties, w.country, w.price_rub, v)
+                for w, v in votes
+            )
+            await UserRepository(s).set_profile(user_id, profile)
+            await s.commit()
+            return change
+
+    async def profile(self, user_id: int) -> ProfileSummary:
+        async with self._session() as s:
+            user = await UserRepository(s).get(user_id)
+            return summarize(dict(user.taste_profile or {}) if user else {})
+
+    async def reset_profile(self, user_id: int) -> None:
+        async with self._session() as s:
+            await FeedbackRepository(s).clear(user_id)
+            await UserRepository(s).set_profile(user_id, {})
+            await s.commit()
+
+    async def similar(self, user_id: int, wine_id: uuid.UUID) -> Recommendation | None:
+        """Wines like this one, excluding those already shown in the conversation."""
+        async with self._session() as s:
+            repo = WineRepository(s)
+            found = await repo.get_by_ids([wine_id])
+            if not found:
+                return None
+            base = found[0]
+            convs = ConversationRepository(s)
+            conv = await convs.current(user_id, self.inactivity)
+            shown = await convs.shown_wine_ids(conv.id) | {base.id}
+            await s.commit()
+        picks = await self._similar_wines(base, shown)
+        if picks:
+            intro = f"Похожие на «{base.name}»:"
+            closing = "Оцените их 👍/👎 — я запомню ваш вкус."
+        else:
+            intro = f"Больше похожих на «{base.name}» в каталоге нет — все уже показаны."
+            closing = "Попробуйте описать, чего хочется, своими словами."
+        rec = Recommendation(intro=intro, wines=picks, closing=closing, path="similar")
+        rec.new_messages = [
+            {
+                "role": "assistant",
+                "content": f"{intro}\n" + "\n".join(f"- {w.name} ({w.id})" for w in picks),
+            }
+        ]
+        await self._store(user_id, conv.id, rec)
+        return rec
+
+    async def _similar_wines(self, base: Wine, shown: set[uuid.UUID]) -> list[RecommendedWine]:
+        async with self._session() as s:
+            repo = WineRepository(s)
+            candidates: list[Wine] = []
+            vector = await repo.embedding_of(base.id)
+            if vector is not None:
+                candidates = [w for w, _ in await repo.nearest(vector, {}, k=len(shown) + 3)]
+            if not candidates:
+                filters = WineFilters(
+                    wine_type=base.wine_type,
+                    price_min=(base.price_rub * Decimal("0.5")).quantize(Decimal(1)),
+                    price_max=(base.price_rub * Decimal("1.8")).quantize(Decimal(1)),
+                )
+                pool = await repo.search(filters, limit=50)
+                grapes = set(base.grape_varieties)
+                candidates = sorted(
+                    pool,
+                    key=lambda w: (
+                        -len(grapes & set(w.grape_varieties)),
+                        w.sweetness != base.sweetness,
+                        w.country != base.country,
+                        abs(w.price_rub - base.price_rub),
+                        w.slug,
+                    ),
+                )
+        picks = [w for w in candidates if w.id not in shown][:3]
+        return [RecommendedWine.from_wine(w, _similar_reason(base, w)) for w in picks]
+
+    async def database_ok(self) -> bool:
+        try:
+            async with self.sessions() as s:
+                await s.execute(text("SELECT 1"))
+        except DATABASE_ERRORS:
+            return False
+        return True
+
+    async def stats(self) -> Stats:
+        async with self._session() as s:
+            return await AnswerRepository(s).stats()
+
+    def _session(self) -> _GuardedSession:
+        return _GuardedSession(self.sessions)
+
+
+def _similar_reason(base: Wine, wine: Wine) -> str:
+    shared = [g for g in wine.grape_varieties if g in base.grape_varieties]
+    if shared:
+        return f"Тот же сорт ({', '.join(shared)}), {wine.country}."
+    return f"Близкий стиль: {wine.country}, {', '.join(wine.grape_varieties)}."
+
+
+class _GuardedSession:
+    """A session whose connection failures surface as ServiceUnavailableError."""
+
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self._session = sessions()
+
+    async def __aenter__(self) -> AsyncSession:
+        return await self._session.__aenter__()
+
+    async def __aexit__(self, exc_type: object, exc: BaseException | None, tb: object) -> None:
+        await self._session.__aexit__(exc_type, exc, tb)  # type: ignore[arg-type]
+        if exc is not None and isinstance(exc, DATABASE_ERRORS):
+            raise ServiceUnavailableError("the database is unavailable") from exc

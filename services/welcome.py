@@ -1,0 +1,120 @@
+"""The /start welcome: three proactive picks for today, written by the LLM when there is one."""
+
+from __future__ import annotations
+
+import logging
+from decimal import Decimal
+from typing import Any
+
+from prompts import fill, load_prompt
+from repositories.models import Wine
+from repositories.types import WINE_TYPE_RU, WineFilters
+from repositories.wines import WineRepository
+from services.answer_format import FORMAT_INSTRUCTIONS, parse_answer
+from services.day_context import DayContext, build_day_context
+from services.llm_client import LLMRequestError, LLMUnavailableError
+from services.recommendation import MAX_WINES, Recommendation, RecommendedWine
+from services.sommelier import SommelierService, catalog_line
+from services.taste_profile import summarize
+
+log = logging.getLogger(__name__)
+
+
+class WelcomeWriter:
+    def __init__(self, sommelier: SommelierService) -> None:
+        self.sommelier = sommelier
+
+    def _day(self) -> DayContext:
+        clock = self.sommelier.clock
+        return build_day_context(clock() if clock else None)
+
+    async def picks(self, day: DayContext, profile: dict[str, Any]) -> list[Wine]:
+        """One wine per suggested type, within the user's liked price range when known."""
+        summary = summarize(profile)
+        price_max = (
+            Decimal(summary.price_range[1]) * Decimal("1.3") if summary.price_range else None
+        )
+        chosen: list[Wine] = []
+        async with self.sommelier.sessions() as session:
+            repo = WineRepository(session)
+            types = day.suggested_wine_types()
+            for wine_type in [*types, *types]:
+                if len(chosen) == MAX_WINES:
+                    break
+                pool = await repo.search(
+                    WineFilters(wine_type=wine_type, price_max=price_max),
+                    limit=40,
+                    order="price_asc",
+                )
+                pool = pool or await repo.search(WineFilters(wine_type=wine_type), limit=40)
+                fresh = [w for w in pool if w not in chosen]
+                if fresh:
+                    # Deterministic per day, so the welcome does not change on every /start.
+                    chosen.append(fresh[day.now.toordinal() % len(fresh)])
+            if len(chosen) < MAX_WINES:
+                for wine in await repo.search({}, limit=MAX_WINES * 3, order="price_asc"):
+                    if wine not in chosen and len(chosen) < MAX_WINES:
+                        chosen.append(wine)
+        return chosen
+
+    async def write(self, profile: dict[str, Any]) -> Recommendation:
+        day = self._day()
+        wines = await self.picks(day, profile)
+        if self.sommelier.llm.configured and wines:
+            try:
+                return await self._with_llm(day, wines)
+            except (LLMUnavailableError, LLMRequestError) as exc:
+                log.info("welcome falls back to the template: %s", exc)
+        return self._templated(day, wines)
+
+    async def _with_llm(self, day: DayContext, wines: list[Wine]) -> Recommendation:
+        system = fill(
+            load_prompt("welcome"),
+            answer_format=FORMAT_INSTRUCTIONS,
+            context=day.to_prompt_block() + "\n" + "; ".join(day.occasion_hints()),
+            catalog="\n".join(catalog_line(w) for w in wines),
+        )
+        messages = [
+            {"role": "system", "content": system},
+            {"role": "user", "content": "Поприветствуй меня и предложи вина на сегодня."},
+        ]
+        reply = await self.sommelier.llm.complete(messages, None)
+        parsed = parse_answer(reply.content)
+        by_id = {str(w.id): w for w in wines}
+        picked = [
+            RecommendedWine.from_wine(by_id[p.ref], p.why) for p in parsed.picks if p.ref in by_id
+        ]
+        if len(picked) < len(wines) or not parsed.intro:
+            raise LLMRequestError("the welcome did not keep to the picked wines")
+        rec = Recommendation(
+            parsed.intro,
+            picked[:MAX_WINES],
+            parsed.closing,
+            "welcome",
+            llm_calls=1,
+            usage=reply.usage,
+            prompt_chars=reply.prompt_chars,
+        )
+        rec.new_messages = [{"role": "assistant", "content": reply.content or ""}]
+        return rec
+
+    def _templated(self, day: DayContext, wines: list[Wine]) -> Recommendation:
+        hints = day.occasion_hints()
+        occasion = hints[0] if hints else f"{day.weekday}, {day.season}"
+        intro = (
+            "Добро пожаловать! Я ваш персональный сомелье: подберу вино к блюду, поводу и "
+            f"бюджету из каталога магазина. Сегодня {day.weekday} — вот три идеи "
+            f"({occasion}):"
+        )
+        picked = [
+            RecommendedWine.from_wine(
+                w, f"{WINE_TYPE_RU[w.wine_type].capitalize()} — {w.description.split('. ')[0]}."
+            )
+            for w in wines
+        ]
+        closing = (
+            "Спросите, например: «красное сухое к стейку до 2000 ₽» или «что взять на пикник?»"
+        )
+        rec = Recommendation(intro, picked, closing, "welcome")
+        rec.new_messages = [{"role": "assistant", "content": intro}]
+        return rec

@@ -1,0 +1,137 @@
+"""Shared helpers for tests that drive the agent over real HTTP against the fake OpenAI server.
+
+Import what a test module needs; each module declares its own small fixtures from these
+context managers so that nothing here is a hidden pytest plugin.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import uuid
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from typing import Any
+
+from repositories.models import Wine
+from repositories.wines import WineRepository
+from services.embeddings import EmbeddingService
+from services.llm_client import LLMClient
+from services.sommelier import SommelierService
+from sommelier.runtime import Runtime
+from sommelier.settings import Settings
+from tests.conftest import TEST_EMBEDDING_DIM, make_settings
+from tests.fakes.openai_server import FakeOpenAIServer
+
+API_KEY = "test-key"
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+JSONDict = dict[str, Any]
+
+
+@asynccontextmanager
+async def fake_openai(embedding_dim: int = TEST_EMBEDDING_DIM) -> AsyncIterator[FakeOpenAIServer]:
+    async with FakeOpenAIServer(api_key=API_KEY, embedding_dim=embedding_dim) as server:
+        yield server
+
+
+def agent_settings(base_url: str | None, **overrides: object) -> Settings:
+    """Settings of a service talking to `base_url`; the key is dropped with llm_api_key=None."""
+    values: dict[str, object] = {
+        "llm_api_key": API_KEY,
+        "llm_base_url": base_url,
+        "llm_max_retries": 0,
+        "llm_timeout_seconds": 2,
+        "embedding_dim": TEST_EMBEDDING_DIM,
+    }
+    values.update(overrides)
+    return make_settings(**values)
+
+
+@asynccontextmanager
+async def sommelier_service(
+    runtime: Runtime, settings: Settings
+) -> AsyncIterator[SommelierService]:
+    """The service wired as sommelier/app.py does, over the test runtime's sessions."""
+    llm = LLMClient(settings)
+    embeddings = EmbeddingService(settings)
+    try:
+        yield SommelierService(settings, runtime.sessions, llm, embeddings)
+    finally:
+        await llm.close()
+        await embeddings.close()
+
+
+def free_port() -> int:
+    """A local port nothing listens on (bound and released), for 'connection refused'."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+# ---- reading requests -------------------------------------------------------------------------
+
+
+def tool_messages(body: JSONDict) -> list[JSONDict]:
+    return [m for m in body["messages"] if m["role"] == "tool"]
+
+
+def tool_payloads(body: JSONDict) -> list[JSONDict]:
+    """The decoded JSON of every tool message in a request, in order."""
+    return [json.loads(m["content"]) for m in tool_messages(body)]
+
+
+def last_tool_payloads(body: JSONDict) -> list[JSONDict]:
+    """Tool results of the latest tool iteration only (after the last assistant tool_calls)."""
+    messages = body["messages"]
+    start = max(
+        i for i, m in enumerate(messages) if m["role"] == "assistant" and m.get("tool_calls")
+    )
+    block: list[JSONDict] = []
+    for message in messages[start + 1 :]:
+        if message["role"] != "tool":
+            break
+        block.append(json.loads(message["content"]))
+    return block
+
+
+def wines_in_tool_results(body: JSONDict) -> list[JSONDict]:
+    """Every wine brief the tools returned in this request's messages, first seen first."""
+    seen: dict[str, JSONDict] = {}
+    for payload in tool_payloads(body):
+        for wine in payload.get("wines", []):
+            seen.setdefault(wine["id"], wine)
+    return list(seen.values())
+
+
+def system_text(body: JSONDict) -> str:
+    return str(body["messages"][0]["content"])
+
+
+def catalog_lines(body: JSONDict) -> list[str]:
+    """The wine lines of a catalog_prompt system message (each starts with a catalog id)."""
+    return [line for line in system_text(body).splitlines() if _UUID.match(line)]
+
+
+def ids_in(lines: Iterable[str]) -> list[str]:
+    return [m.group(0) for line in lines if (m := _UUID.match(line))]
+
+
+def formatted_answer(picks: Iterable[tuple[str, str]], intro: str = "", closing: str = "") -> str:
+    """An answer in the [INTRO]/[WINE:<ref>]/[CLOSING] format the prompt asks for."""
+    parts = [f"[INTRO]\n{intro or 'Вот что я нашел.'}"]
+    parts += [f"[WINE:{ref}]\n{why}" for ref, why in picks]
+    parts.append(f"[CLOSING]\n{closing or 'Приятного вечера!'}")
+    return "\n".join(parts)
+
+
+def why_for(wine_id: str) -> str:
+    """A reason text that names the wine it belongs to, so pairing mistakes are visible."""
+    return f"Причина для {wine_id}: отличный выбор."
+
+
+async def wines_by_id(runtime: Runtime, ids: Iterable[uuid.UUID | str]) -> dict[str, Wine]:
+    async with runtime.sessions() as session:
+        found = await WineRepository(session).get_by_ids(list(ids))
+    return {str(w.id): w for w in found}
