@@ -67,7 +67,12 @@ async def _drain(order: ChatOrderMiddleware, grace: float) -> None:
 
 
 async def _run_webhook(
-    settings: Settings, dp: Dispatcher, bot: Bot, chat: ChatService, llm_configured: bool
+    settings: Settings,
+    dp: Dispatcher,
+    bot: Bot,
+    chat: ChatService,
+    order: ChatOrderMiddleware,
+    llm_configured: bool,
 ) -> None:
     assert settings.webhook_url is not None
     app = web.Application()
