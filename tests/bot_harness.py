@@ -1,0 +1,118 @@
+"""Runs the real aiogram Dispatcher against the fake Telegram server (and optionally the fake
+OpenAI server), polling in a background task."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from aiogram import Bot, Dispatcher
+
+from bot.factory import create_bot, create_dispatcher
+from bot.middlewares import ChatOrderMiddleware
+from services.catalog_admin import CatalogAdmin
+from services.chat_service import ChatService
+from sommelier.app import Services, build_services
+from sommelier.runtime import Runtime
+from sommelier.settings import Settings
+from tests.conftest import make_settings
+from tests.fakes.telegram_server import FakeTelegramServer, SentCall
+
+ADMIN_ID = 900001
+
+
+@dataclass
+class BotHarness:
+    tg: FakeTelegramServer
+    settings: Settings
+    bot: Bot
+    dp: Dispatcher
+    order: ChatOrderMiddleware
+    chat: ChatService
+    services: Services
+
+    def texts(self, chat_id: int) -> list[str]:
+        return [
+            c.visible_text or ""
+            for c in self.tg.sent(chat_id=chat_id)
+            if c.method in ("sendMessage", "sendPhoto")
+        ]
+
+    async def say(self, chat_id: int, text: str, **extra: Any) -> None:
+        self.tg.push_update(self.tg.message_update(chat_id, text, **extra))
+
+    async def press(self, chat_id: int, data: str, message_id: int) -> None:
+        self.tg.push_update(self.tg.callback_update(chat_id, data, message_id=message_id))
+
+    async def wait_messages(
+        self, chat_id: int, count: int, timeout: float = 15.0
+    ) -> list[SentCall]:
+        def enough(calls: list[SentCall]) -> bool:
+            return (
+                len(
+                    [
+                        c
+                        for c in calls
+                        if c.chat_id == chat_id and c.method in ("sendMessage", "sendPhoto")
+                    ]
+                )
+                >= count
+            )
+
+        await self.tg.wait_for(enough, timeout)
+        return [
+            c for c in self.tg.sent(chat_id=chat_id) if c.method in ("sendMessage", "sendPhoto")
+        ]
+
+    async def idle(self, timeout: float = 15.0) -> None:
+        """Wait until every pushed update was fetched and handled."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while loop.time() < deadline:
+            if not self.tg.pending_updates and self.order.in_flight == 0:
+                await asyncio.sleep(0.05)
+                if not self.tg.pending_updates and self.order.in_flight == 0:
+                    return
+            await asyncio.sleep(0.02)
+        raise AssertionError("the bot did not finish handling its updates")
+
+
+@contextlib.asynccontextmanager
+async def running_bot(runtime: Runtime, **overrides: Any) -> AsyncIterator[BotHarness]:
+    async with FakeTelegramServer() as tg:
+        values: dict[str, Any] = {
+            "telegram_bot_token": tg.token,
+            "telegram_api_url": tg.base_url,
+            "admin_ids": str(ADMIN_ID),
+        }
+        values.update(overrides)
+        settings = make_settings(**values)
+        rt = Runtime(settings, runtime.location, runtime.engine, runtime.sessions)
+        services = build_services(rt)
+        chat = ChatService(
+            rt.sessions,
+            services.sommelier,
+            services.embeddings,
+            inactivity=timedelta(hours=settings.conversation_inactivity_hours),
+        )
+        bot = create_bot(settings)
+        dp, order = create_dispatcher(
+            settings, chat, CatalogAdmin(rt.sessions, services.embeddings)
+        )
+        task = asyncio.create_task(
+            dp.start_polling(bot, handle_signals=False, close_bot_session=False, polling_timeout=1)
+        )
+        harness = BotHarness(tg, settings, bot, dp, order, chat, services)
+        try:
+            yield harness
+        finally:
+            with contextlib.suppress(RuntimeError):
+                await dp.stop_polling()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(task, 5)
+            await bot.session.close()
+            await services.close()
