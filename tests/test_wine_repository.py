@@ -9,7 +9,7 @@ from decimal import Decimal
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from repositories.types import Sweetness, WineFilters, WineType
+from repositories.types import Sweetness, WineType
 from repositories.wines import CatalogFilterError, WineRepository
 from tests.catalog_factory import record, small_catalog
 

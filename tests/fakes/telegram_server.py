@@ -759,7 +759,7 @@ class FakeTelegramServer:
     async def wait_for(
         self,
         predicate: Callable[[list[SentCall]], bool],
-        timeout: float = 10.0,  # noqa: ASYNC109
+        timeout: float = 10.0,
     ) -> None:
         """Poll until ``predicate(accepted calls)`` is true; raise AssertionError on timeout."""
         loop = asyncio.get_running_loop()
