@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
-from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -12,6 +10,7 @@ from aiogram import BaseMiddleware
 from aiogram.types import Message, TelegramObject, Update
 
 from bot.texts import T
+from services.rate_limit import SlidingWindowLimiter
 
 Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 
@@ -73,24 +72,12 @@ class ChatOrderMiddleware(BaseMiddleware):
 class RateLimitMiddleware(BaseMiddleware):
     """At most N messages per user per minute reach the sommelier; the rest get a polite note."""
 
-    def __init__(self, per_minute: int, window: float = 60.0) -> None:
-        self.per_minute = per_minute
-        self.window = window
-        self._events: dict[int, deque[float]] = {}
-
-    def allow(self, user_id: int) -> bool:
-        now = time.monotonic()
-        events = self._events.setdefault(user_id, deque())
-        while events and now - events[0] > self.window:
-            events.popleft()
-        if len(events) >= self.per_minute:
-            return False
-        events.append(now)
-        return True
+    def __init__(self, per_minute: int) -> None:
+        self.limiter = SlidingWindowLimiter(per_minute, 60.0)
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         user = event.from_user if isinstance(event, Message) else None
-        if user is not None and not self.allow(user.id):
+        if user is not None and not self.limiter.allow(user.id):
             await event.answer(T.rate_limited)  # type: ignore[union-attr]
             return None
         return await handler(event, data)

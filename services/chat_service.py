@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections import Counter
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
+from typing import Any
 
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
@@ -28,6 +31,7 @@ from repositories.users import (
 )
 from repositories.wines import WineRepository
 from services.embeddings import EmbeddingService
+from services.events import AgentEvent, Final
 from services.recommendation import Recommendation, RecommendedWine
 from services.sommelier import SommelierService, UserContext
 from services.taste_profile import ProfileSummary, VotedWine, build_profile, summarize
@@ -78,6 +82,7 @@ class ChatService:
         self.embeddings = embeddings
         self.inactivity = inactivity
         self.welcome_writer = WelcomeWriter(sommelier)
+        self.answers_since_start: Counter[str] = Counter()
 
     async def register(self, tg: TelegramUser) -> UserState:
         async with self._session() as s:
@@ -104,26 +109,57 @@ class ChatService:
 
     async def answer(self, user_id: int, text: str) -> Recommendation:
         """One turn: load the conversation, run the agent, store the whole turn at once."""
-        async with self._session() as s:
-            user = await UserRepository(s).get(user_id)
-            context = UserContext(
-                user_id,
-                dict(user.taste_profile or {}) if user else {},
-                user.language_code if user else None,
-            )
-            convs = ConversationRepository(s)
-            conv = await convs.current(user_id, self.inactivity)
-            history = await convs.history(conv.id)
-            await s.commit()
-        rec = await self.sommelier.generate_response(context, text, history)
-        await self._store(user_id, conv.id, rec)
-        return rec
+        async for event in self.stream(user_id, text):
+            if isinstance(event, Final):
+                return event.result
+        raise RuntimeError("the agent stream ended without a final event")
 
-    async def _store(self, user_id: int, conversation_id: uuid.UUID, rec: Recommendation) -> None:
+    async def stream(
+        self,
+        user_id: int | None,
+        text: str,
+        *,
+        tools_allowlist: Sequence[str] | None = None,
+        max_steps: int = 2,
+        request_id: str | None = None,
+        stream_answer: bool = False,
+    ) -> AsyncIterator[AgentEvent]:
+        """The agent's events; the turn is stored before the final event is passed on."""
+        context = UserContext(user_id)
+        conversation_id: uuid.UUID | None = None
+        history: list[dict[str, Any]] = []
+        if user_id is not None:
+            async with self._session() as s:
+                users = UserRepository(s)
+                user = await users.get(user_id) or await users.upsert(user_id)
+                context = UserContext(user_id, dict(user.taste_profile or {}), user.language_code)
+                convs = ConversationRepository(s)
+                conv = await convs.current(user_id, self.inactivity)
+                conversation_id = conv.id
+                history = await convs.history(conv.id)
+                await s.commit()
+        async for event in self.sommelier.stream(
+            context,
+            text,
+            history,
+            tools_allowlist=tools_allowlist,
+            max_steps=max_steps,
+            request_id=request_id,
+            stream_answer=stream_answer,
+        ):
+            if isinstance(event, Final):
+                await self._store(user_id, conversation_id, event.result)
+            yield event
+
+    async def _store(
+        self, user_id: int | None, conversation_id: uuid.UUID | None, rec: Recommendation
+    ) -> None:
+        self.answers_since_start[rec.path] += 1
         async with self._session() as s:
-            await ConversationRepository(s).append_turn(
-                conversation_id, rec.new_messages, [w.id for w in rec.wines]
-            )
+            if conversation_id is not None:
+                await ConversationRepository(s).append_turn(
+                    conversation_id, rec.new_messages, [w.id for w in rec.wines]
+                )
             await AnswerRepository(s).record(
                 user_id, rec.path, rec.llm_calls, int(rec.timings_ms.get("total", 0))
             )
@@ -228,6 +264,11 @@ class ChatService:
                 )
         picks = [w for w in candidates if w.id not in shown][:3]
         return [RecommendedWine.from_wine(w, _similar_reason(base, w)) for w in picks]
+
+    async def catalog_counts(self, embedding_model: str) -> tuple[int, int]:
+        async with self._session() as s:
+            repo = WineRepository(s)
+            return await repo.count(), await repo.count_embedded(embedding_model)
 
     async def database_ok(self) -> bool:
         try:

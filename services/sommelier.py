@@ -151,7 +151,20 @@ class SommelierService:
             run.fallback_reason = str(exc)
             path = "offline"
             run.turn = run.turn[:1]
+            run.steps += 1
+            yield StepStarted(step=run.steps, request_id=run.request_id, max_steps=max_steps)
+            filters = parse_query(text).filters.model_dump(mode="json", exclude_none=True)
+            yield ToolInvoked(tool="search_wines", input=filters)
+            started = time.perf_counter()
             result = await offline_recommendation(self.sessions, text)
+            took = (time.perf_counter() - started) * 1000
+            run.tools_ms += took
+            yield Observation(
+                tool="search_wines",
+                ok=True,
+                took_ms=round(took, 1),
+                summary=f"найдено {len(result[1])}",
+            )
         assert result is not None
         intro, wines, closing = result
         rec = self._finish(run, path, intro, wines, closing)

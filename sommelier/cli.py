@@ -107,6 +107,12 @@ async def cmd_bot(args: argparse.Namespace, settings: Settings) -> int:
     return await run_bot(settings)
 
 
+async def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
+    from api.server import serve
+
+    return await serve(settings, args.host, args.port)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="sommelier", description="A wine sommelier bot.")
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
@@ -138,6 +144,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("bot", help="run the Telegram bot (polling, or webhook with WEBHOOK_URL)")
     p.set_defaults(handler=cmd_bot)
+
+    p = sub.add_parser("serve", help="the HTTP API (and the webhook when WEBHOOK_URL is set)")
+    p.add_argument("--host", default=None, help="bind address (default HTTP_HOST)")
+    p.add_argument("--port", type=int, default=None, help="port (default HTTP_PORT)")
+    p.set_defaults(handler=cmd_serve)
 
     p = sub.add_parser("run", help="the bot when TELEGRAM_BOT_TOKEN is set, else the chat")
     p.set_defaults(handler=cmd_run)

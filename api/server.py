@@ -1,0 +1,62 @@
+"""`sommelier serve`: the HTTP API, and the Telegram webhook on the same app when configured."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from datetime import timedelta
+
+from aiohttp import web
+
+from api.app import build_app
+from services.chat_service import ChatService
+from sommelier.app import build_services
+from sommelier.runtime import open_runtime
+from sommelier.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+async def serve(settings: Settings, host: str | None = None, port: int | None = None) -> int:
+    async with open_runtime(settings) as rt:
+        await rt.ensure_ready()
+        services = build_services(rt)
+        chat = ChatService(
+            rt.sessions,
+            services.sommelier,
+            services.embeddings,
+            inactivity=timedelta(hours=settings.conversation_inactivity_hours),
+        )
+        app = build_app(chat, settings)
+        telegram = None
+        if settings.webhook_url and settings.telegram_bot_token:
+            from bot.runner import TelegramWebhook
+
+            telegram = TelegramWebhook(settings, rt, services, chat)
+            telegram.mount(app)
+        runner = web.AppRunner(app, handler_cancellation=True)
+        await runner.setup()
+        bind_host, bind_port = host or settings.http_host, port or settings.http_port
+        await web.TCPSite(runner, bind_host, bind_port).start()
+        log.info("HTTP API listening on %s:%d", bind_host, bind_port)
+        try:
+            if telegram is not None:
+                await telegram.register()
+            await _until_signalled()
+        finally:
+            if telegram is not None:
+                await telegram.drain()
+            await runner.cleanup()
+            if telegram is not None:
+                await telegram.close()
+            await services.close()
+    return 0
+
+
+async def _until_signalled() -> None:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
