@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -49,6 +50,7 @@ from sommelier.settings import Settings
 log = logging.getLogger(__name__)
 
 CATALOG_SLICE = 20
+_INTRO_MARKER = re.compile(r"\[\s*INTRO\s*\]", re.IGNORECASE)
 MAX_STEPS = 2
 
 
@@ -233,16 +235,25 @@ class SommelierService:
         system = self.system_prompt(user, registry)
         specs = registry.openai_specs() or None
         final: LLMReply | None = None
-        deltas: asyncio.Queue[str] = asyncio.Queue()
-
-        async def on_delta(chunk: str) -> None:
-            await deltas.put(chunk)
-
-        for step in range(1, max_steps + 1):
-            run.steps = step
-            yield StepStarted(step=step, request_id=run.request_id, max_steps=max_steps)
-            reply = await self._call(run, self._messages(system, history, run), specs)
-            if not reply.tool_calls:
+        for step in range(1, max_steps + 2):
+            last = step > max_steps
+            if last:
+                # The model still wants tools after the last iteration: one call without tools.
+                run.steps += 1
+            else:
+                run.steps = step
+            yield StepStarted(step=run.steps, request_id=run.request_id, max_steps=max_steps)
+            messages = self._messages(system, history, run)
+            reply: LLMReply | None = None
+            async for item in self._call_events(
+                run, messages, None if last else specs, stream_answer
+            ):
+                if isinstance(item, LLMReply):
+                    reply = item
+                else:
+                    yield item
+            assert reply is not None
+            if last or not reply.tool_calls:
                 final = reply
                 break
             if reply.content and reply.content.strip():
@@ -257,18 +268,7 @@ class SommelierService:
                     took_ms=round(result.took_ms, 1),
                     summary=result.summary,
                 )
-        if final is None:
-            # The model still wants tools after the last iteration: one call without tools.
-            run.steps += 1
-            yield StepStarted(step=run.steps, request_id=run.request_id, max_steps=max_steps)
-            messages = self._messages(system, history, run)
-            if stream_answer:
-                task = asyncio.create_task(self._call(run, messages, None, on_delta))
-                async for chunk in _drain(deltas, task):
-                    yield AnswerDelta(text=chunk)
-                final = task.result()
-            else:
-                final = await self._call(run, messages, None)
+        assert final is not None
         parsed = parse_answer(final.content)
         if not parsed.formatted and not run.tools_called:
             # Smalltalk or a general question: plain text, no cards. A plain answer to a wine
@@ -283,6 +283,37 @@ class SommelierService:
         if not wines:
             raise _ToolUseFailedError("the agent produced no valid catalog wine")
         yield (parsed.intro, wines, parsed.closing)
+
+    async def _call_events(
+        self,
+        run: _Run,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]] | None,
+        stream: bool,
+    ) -> AsyncIterator[AnswerDelta | LLMReply]:
+        """One LLM call; when streaming, the answer text after [INTRO] comes as deltas."""
+        if not stream:
+            yield await self._call(run, messages, tools)
+            return
+        queue: asyncio.Queue[str] = asyncio.Queue()
+        task = asyncio.create_task(self._call(run, messages, tools, queue.put))
+        buffered = ""
+        started = False
+        try:
+            async for chunk in _drain(queue, task):
+                if started:
+                    yield AnswerDelta(text=chunk)
+                    continue
+                buffered += chunk
+                marker = _INTRO_MARKER.search(buffered)
+                if marker is not None:
+                    started = True
+                    if buffered[marker.end() :].strip():
+                        yield AnswerDelta(text=buffered[marker.end() :].lstrip())
+        finally:
+            if not task.done():
+                task.cancel()
+        yield task.result()
 
     async def _run_tools(
         self, run: _Run, registry: ToolRegistry, reply: LLMReply

@@ -7,20 +7,21 @@ import logging
 import time
 
 from aiogram import Bot, F, Router
+from aiogram.enums import ChatType
 from aiogram.filters import Command
 from aiogram.types import Message
-from aiogram.utils.chat_action import ChatActionSender
 
 from bot.delivery import send_recommendation
+from bot.drafts import DraftProgress
 from bot.texts import T
 from services.chat_service import ChatService
+from services.events import Final
+from services.recommendation import Recommendation
 from sommelier.settings import Settings
 
 log = logging.getLogger("sommelier.answers")
-router = Router(name="conversation")
 
 
-@router.message(Command("new"))
 async def new_conversation(message: Message, chat: ChatService) -> None:
     if message.from_user is None:
         return
@@ -28,7 +29,6 @@ async def new_conversation(message: Message, chat: ChatService) -> None:
     await message.answer(T.new_conversation)
 
 
-@router.message(F.text & ~F.text.startswith("/"))
 async def question(message: Message, chat: ChatService, bot: Bot, settings: Settings) -> None:
     if message.from_user is None or message.text is None:
         return
@@ -40,8 +40,15 @@ async def question(message: Message, chat: ChatService, bot: Bot, settings: Sett
         await message.answer(T.too_long.format(limit=settings.max_message_chars))
         return
     started = time.perf_counter()
-    async with ChatActionSender.typing(bot=bot, chat_id=message.chat.id):
-        rec = await chat.answer(message.from_user.id, text)
+    rec: Recommendation | None = None
+    private = message.chat.type == ChatType.PRIVATE
+    async with DraftProgress(bot, message.chat.id, enabled=private) as progress:
+        async for event in chat.stream(message.from_user.id, text, stream_answer=private):
+            await progress.on_event(event)
+            if isinstance(event, Final):
+                rec = event.result
+    if rec is None:
+        raise RuntimeError("the agent stream ended without a final event")
     await send_recommendation(bot, message.chat.id, rec)
     log.info(
         json.dumps(
@@ -68,3 +75,11 @@ def _clean(text: str) -> str:
         if ch in "\n\t" or (ch.isprintable() and ch not in "\u200b\u200c\u200d\u2060\ufeff")
     )
     return kept.strip()
+
+
+def build_router() -> Router:
+    """A fresh router per Dispatcher: an aiogram router can belong to one parent only."""
+    router = Router(name="conversation")
+    router.message.register(new_conversation, Command("new"))
+    router.message.register(question, F.text & ~F.text.startswith("/"))
+    return router

@@ -1,0 +1,134 @@
+"""Live progress in private chats through sendMessageDraft (Bot API 9.5+).
+
+Short status lines from tool calls, then the intro as it streams. Throttled to one update per
+second; any refusal turns drafts off for the rest of the run. The typing indicator runs
+throughout, so groups and refused drafts still see it. Nothing here ever raises into the handler.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import random
+import re
+import time
+from typing import Any
+
+from aiogram import Bot
+from aiogram.utils.chat_action import ChatActionSender
+
+from services.events import AgentEvent, AnswerDelta, ToolInvoked
+
+log = logging.getLogger(__name__)
+
+MIN_INTERVAL_SECONDS = 1.0
+MAX_DRAFT_CHARS = 1000
+TYPE_PLURAL = {
+    "red": "красные",
+    "white": "белые",
+    "rose": "розовые",
+    "sparkling": "игристые",
+    "dessert": "десертные",
+    "fortified": "крепленые",
+}
+SWEETNESS_PLURAL = {
+    "dry": "сухие",
+    "semi_dry": "полусухие",
+    "semi_sweet": "полусладкие",
+    "sweet": "сладкие",
+}
+_INTRO = re.compile(r"\[\s*INTRO\s*\]", re.IGNORECASE)
+_NEXT_MARKER = re.compile(r"\[\s*(WINE|CLOSING)", re.IGNORECASE)
+
+
+def status_line(tool: str, args: dict[str, Any]) -> str:
+    """«Ищу красные сухие до 2000 ₽…» from a tool call's arguments."""
+    if tool == "semantic_search" and args.get("query"):
+        return f"Ищу по описанию: «{str(args['query'])[:80]}»…"
+    words = [
+        TYPE_PLURAL.get(str(args.get("wine_type")), ""),
+        SWEETNESS_PLURAL.get(str(args.get("sweetness")), ""),
+    ]
+    what = " ".join(w for w in words if w) or "вина"
+    parts = [f"Ищу {what}"]
+    if args.get("grape_variety"):
+        parts.append(f"из сорта {args['grape_variety']}")
+    if args.get("country"):
+        parts.append(f"({args['country']})")
+    if args.get("food_pairing"):
+        parts.append(f"к блюду «{args['food_pairing']}»")
+    if args.get("price_max"):
+        parts.append(f"до {_amount(args['price_max'])} ₽")
+    return " ".join(parts) + "…"
+
+
+def _amount(value: Any) -> str:
+    try:
+        return f"{int(float(value)):,}".replace(",", " ")
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def intro_so_far(answer: str) -> str:
+    """The intro part of a partially streamed answer, without format markers."""
+    match = _INTRO.search(answer)
+    if match is None:
+        return ""
+    rest = answer[match.end() :]
+    stop = _NEXT_MARKER.search(rest)
+    return (rest[: stop.start()] if stop else rest).strip()
+
+
+class DraftProgress:
+    def __init__(self, bot: Bot, chat_id: int, enabled: bool) -> None:
+        self.bot = bot
+        self.chat_id = chat_id
+        self.enabled = enabled
+        self.draft_id = random.randint(1, 2**31 - 1)
+        self._last_sent = 0.0
+        self._last_text = ""
+        self._answer = ""
+        self._typing: ChatActionSender | None = None
+
+    async def __aenter__(self) -> DraftProgress:
+        # The typing indicator runs in every chat; drafts add detail where Telegram allows.
+        await self._start_typing()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._typing is not None:
+            with contextlib.suppress(Exception):
+                await self._typing.__aexit__(None, None, None)
+
+    async def _start_typing(self) -> None:
+        if self._typing is None:
+            self._typing = ChatActionSender.typing(bot=self.bot, chat_id=self.chat_id)
+            with contextlib.suppress(Exception):
+                await self._typing.__aenter__()
+
+    async def on_event(self, event: AgentEvent) -> None:
+        if not self.enabled:
+            return
+        if isinstance(event, ToolInvoked):
+            await self._show(status_line(event.tool, event.input))
+        elif isinstance(event, AnswerDelta):
+            self._answer += event.text
+            intro = intro_so_far(self._answer)
+            if intro:
+                await self._show(intro[:MAX_DRAFT_CHARS])
+
+    async def _show(self, text: str) -> None:
+        now = time.monotonic()
+        if not text or text == self._last_text or now - self._last_sent < MIN_INTERVAL_SECONDS:
+            return
+        self._last_sent = now
+        self._last_text = text
+        try:
+            await self.bot.send_message_draft(
+                chat_id=self.chat_id, draft_id=self.draft_id, text=text, parse_mode=None
+            )
+        except Exception as exc:  # drafts are a nicety; never fail the answer for them
+            log.info(
+                "drafts refused (%s); falling back to the typing indicator", type(exc).__name__
+            )
+            self.enabled = False
