@@ -22,6 +22,7 @@ from bot.middlewares import ChatOrderMiddleware, RateLimitMiddleware, chat_id_of
 from bot.texts import T
 from services.catalog_admin import CatalogAdmin
 from services.chat_service import DATABASE_ERRORS, ChatService, ServiceUnavailableError
+from services.coordination import Coordinator
 from sommelier.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -71,19 +72,22 @@ def create_dispatcher(
     settings: Settings, chat: ChatService, catalog_admin: CatalogAdmin
 ) -> tuple[Dispatcher, ChatOrderMiddleware]:
     dp = Dispatcher(chat=chat, catalog_admin=catalog_admin, settings=settings)
-    order = ChatOrderMiddleware()
+    coordinator = Coordinator(chat.sessions)
+    order = ChatOrderMiddleware(coordinator)
     dp.update.outer_middleware(order)
 
-    questions = _gated(conversation.router)
-    questions.message.middleware(RateLimitMiddleware(settings.rate_limit_per_minute))
+    # Fresh routers for every Dispatcher: a router joins one parent only, and the middlewares
+    # (with the rate limiter's state) must not pile up on shared module-level routers.
+    questions = _gated(conversation.build_router())
+    questions.message.middleware(RateLimitMiddleware(coordinator, settings.rate_limit_per_minute))
     dp.include_routers(
-        start.router,
-        help.router,
+        start.build_router(),
+        help.build_router(),
         admin.build_admin_router(settings.admin_id_set),
-        _gated(profile.router),
-        _gated(feedback.router),
+        _gated(profile.build_router()),
+        _gated(feedback.build_router()),
         questions,
-        fallback.router,
+        fallback.build_router(),
     )
     dp.errors.register(_on_error)
     return dp, order

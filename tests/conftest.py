@@ -53,7 +53,10 @@ async def runtime(settings: Settings) -> AsyncIterator[Runtime]:
 async def clean_db(runtime: Runtime) -> AsyncIterator[Runtime]:
     async with runtime.engine.begin() as conn:
         await conn.execute(
-            text("TRUNCATE wines, users, conversations, messages, feedback, answers CASCADE")
+            text(
+                "TRUNCATE wines, users, conversations, messages, feedback, answers, "
+                "telegram_updates, rate_counters CASCADE"
+            )
         )
     from repositories import wines as wines_module
 

@@ -7,14 +7,18 @@ from aiogram.types import Message
 
 from bot.texts import T
 
-router = Router(name="fallback")
 
-
-@router.message(F.text.startswith("/"))
 async def unknown_command(message: Message) -> None:
     await message.answer(T.unknown_command)
 
 
-@router.message()
 async def not_text(message: Message) -> None:
     await message.answer(T.only_text)
+
+
+def build_router() -> Router:
+    """A fresh router per Dispatcher: an aiogram router can belong to one parent only."""
+    router = Router(name="fallback")
+    router.message.register(unknown_command, F.text.startswith("/"))
+    router.message.register(not_text)
+    return router

@@ -15,10 +15,7 @@ from bot.keyboards import wine_card
 from bot.texts import T
 from services.chat_service import ChatService
 
-router = Router(name="feedback")
 
-
-@router.callback_query(VoteCallback.filter())
 async def vote(
     query: CallbackQuery, callback_data: VoteCallback, chat: ChatService, bot: Bot
 ) -> None:
@@ -43,7 +40,6 @@ async def vote(
             )
 
 
-@router.callback_query(SimilarCallback.filter())
 async def similar(
     query: CallbackQuery, callback_data: SimilarCallback, chat: ChatService, bot: Bot
 ) -> None:
@@ -57,3 +53,11 @@ async def similar(
         await bot.send_message(chat_id, T.wine_gone)
         return
     await send_recommendation(bot, chat_id, rec)
+
+
+def build_router() -> Router:
+    """A fresh router per Dispatcher: an aiogram router can belong to one parent only."""
+    router = Router(name="feedback")
+    router.callback_query.register(vote, VoteCallback.filter())
+    router.callback_query.register(similar, SimilarCallback.filter())
+    return router

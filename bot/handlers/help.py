@@ -8,9 +8,13 @@ from aiogram.types import Message
 
 from bot.texts import T
 
-router = Router(name="help")
 
-
-@router.message(Command("help"))
 async def help_command(message: Message) -> None:
     await message.answer(T.help)
+
+
+def build_router() -> Router:
+    """A fresh router per Dispatcher: an aiogram router can belong to one parent only."""
+    router = Router(name="help")
+    router.message.register(help_command, Command("help"))
+    return router

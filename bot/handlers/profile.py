@@ -13,8 +13,6 @@ from bot.texts import T
 from services.chat_service import ChatService
 from services.taste_profile import ProfileSummary
 
-router = Router(name="profile")
-
 
 def render_profile(summary: ProfileSummary) -> str:
     lines = ["<b>Ваш вкусовой профиль</b>"]
@@ -33,7 +31,6 @@ def render_profile(summary: ProfileSummary) -> str:
     return "\n".join(lines)
 
 
-@router.message(Command("profile"))
 async def profile(message: Message, chat: ChatService) -> None:
     if message.from_user is None:
         return
@@ -44,9 +41,16 @@ async def profile(message: Message, chat: ChatService) -> None:
     await message.answer(render_profile(summary), reply_markup=profile_reset())
 
 
-@router.callback_query(ProfileResetCallback.filter(F.confirm))
 async def reset(query: CallbackQuery, chat: ChatService) -> None:
     await chat.reset_profile(query.from_user.id)
     await query.answer(T.profile_reset_done)
     if query.message is not None:
         await query.message.answer(T.profile_reset_done)  # type: ignore[union-attr]
+
+
+def build_router() -> Router:
+    """A fresh router per Dispatcher: an aiogram router can belong to one parent only."""
+    router = Router(name="profile")
+    router.message.register(profile, Command("profile"))
+    router.callback_query.register(reset, ProfileResetCallback.filter(F.confirm))
+    return router

@@ -14,10 +14,7 @@ from bot.texts import T
 from bot.users import telegram_user
 from services.chat_service import ChatService
 
-router = Router(name="start")
 
-
-@router.message(CommandStart())
 async def start(message: Message, chat: ChatService, bot: Bot) -> None:
     if message.from_user is None:
         return
@@ -28,7 +25,6 @@ async def start(message: Message, chat: ChatService, bot: Bot) -> None:
     await send_welcome(bot, message.chat.id, message.from_user.id, chat)
 
 
-@router.callback_query(AgeCallback.filter(F.adult))
 async def age_confirmed(query: CallbackQuery, chat: ChatService, bot: Bot) -> None:
     await chat.register(telegram_user(query.from_user))
     await chat.confirm_age(query.from_user.id)
@@ -40,7 +36,6 @@ async def age_confirmed(query: CallbackQuery, chat: ChatService, bot: Bot) -> No
         await send_welcome(bot, query.message.chat.id, query.from_user.id, chat)
 
 
-@router.callback_query(AgeCallback.filter(~F.adult))
 async def age_refused(query: CallbackQuery, bot: Bot) -> None:
     await query.answer()
     if query.message is not None:
@@ -53,3 +48,12 @@ async def send_welcome(bot: Bot, chat_id: int, user_id: int, chat: ChatService) 
     async with ChatActionSender.typing(bot=bot, chat_id=chat_id):
         rec = await chat.welcome(user_id)
     await send_recommendation(bot, chat_id, rec)
+
+
+def build_router() -> Router:
+    """A fresh router per Dispatcher: an aiogram router can belong to one parent only."""
+    router = Router(name="start")
+    router.message.register(start, CommandStart())
+    router.callback_query.register(age_confirmed, AgeCallback.filter(F.adult))
+    router.callback_query.register(age_refused, AgeCallback.filter(~F.adult))
+    return router

@@ -1,0 +1,81 @@
+"""State that several bot processes share through PostgreSQL: which updates were seen, which
+are still being handled per chat, and rate-limit counters."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncSession
+
+
+class UpdateLedger:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def claim(self, update_id: int, chat_id: int | None) -> bool:
+        """Record an update; False when another delivery of it was already claimed."""
+        row = await self.session.execute(
+            text(
+                "INSERT INTO telegram_updates (update_id, chat_id) VALUES (:u, :c) "
+                "ON CONFLICT (update_id) DO NOTHING RETURNING update_id"
+            ),
+            {"u": update_id, "c": chat_id},
+        )
+        return row.first() is not None
+
+    async def earlier_pending(self, update_id: int, chat_id: int, stale_after: timedelta) -> bool:
+        """Is an earlier update of this chat still being handled (and not abandoned)?"""
+        value = await self.session.scalar(
+            text(
+                "SELECT EXISTS (SELECT 1 FROM telegram_updates WHERE chat_id = :c "
+                "AND update_id < :u AND finished_at IS NULL "
+                "AND received_at > now() - make_interval(secs => :stale))"
+            ),
+            {"c": chat_id, "u": update_id, "stale": stale_after.total_seconds()},
+        )
+        return bool(value)
+
+    async def finish(self, update_id: int) -> None:
+        await self.session.execute(
+            text("UPDATE telegram_updates SET finished_at = now() WHERE update_id = :u"),
+            {"u": update_id},
+        )
+
+    async def forget_older_than(self, age: timedelta) -> int:
+        result = await self.session.execute(
+            text(
+                "DELETE FROM telegram_updates WHERE received_at < now() - make_interval(secs => :s)"
+            ),
+            {"s": age.total_seconds()},
+        )
+        return result.rowcount or 0
+
+
+class RateCounter:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def hit(self, key: str, window: timedelta) -> int:
+        """Count one hit in the current fixed window and return the window's total."""
+        seconds = int(window.total_seconds())
+        return int(
+            await self.session.scalar(
+                text(
+                    "INSERT INTO rate_counters (key, window_start, hits) VALUES "
+                    "(:k, to_timestamp(floor(extract(epoch FROM now()) / :w) * :w), 1) "
+                    "ON CONFLICT (key, window_start) DO UPDATE "
+                    "SET hits = rate_counters.hits + 1 RETURNING hits"
+                ),
+                {"k": key, "w": seconds},
+            )
+            or 0
+        )
+
+    async def forget_older_than(self, age: timedelta) -> None:
+        await self.session.execute(
+            text(
+                "DELETE FROM rate_counters WHERE window_start < now() - make_interval(secs => :s)"
+            ),
+            {"s": age.total_seconds()},
+        )

@@ -1,0 +1,67 @@
+"""Cross-process coordination for bot replicas that share only PostgreSQL.
+
+- Each Telegram update is claimed once in a ledger table: a duplicate delivery (the same
+  update_id sent to two replicas, or redelivered) is answered once.
+- Updates of one chat are handled in update_id order: a handler waits while an earlier update of
+  its chat is still unfinished. Nothing holds a database connection while waiting or while the
+  LLM works, so a thousand chats in flight need only a handful of connections. (A session-level
+  advisory lock would pin one connection per busy chat for the whole answer.)
+- Rate limits are counted per fixed one-minute window in the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from datetime import timedelta
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from repositories.coordination import RateCounter, UpdateLedger
+
+log = logging.getLogger(__name__)
+
+POLL_SECONDS = 0.05
+STALE_AFTER = timedelta(minutes=5)
+LEDGER_RETENTION = timedelta(days=2)
+
+
+class Coordinator:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        stale_after: timedelta = STALE_AFTER,
+    ) -> None:
+        self.sessions = sessions
+        self.stale_after = stale_after
+
+    async def claim(self, update_id: int, chat_id: int | None) -> bool:
+        async with self.sessions() as s:
+            claimed = await UpdateLedger(s).claim(update_id, chat_id)
+            if claimed and random.random() < 0.001:
+                await UpdateLedger(s).forget_older_than(LEDGER_RETENTION)
+                await RateCounter(s).forget_older_than(timedelta(hours=1))
+            await s.commit()
+        return claimed
+
+    async def wait_turn(self, update_id: int, chat_id: int) -> None:
+        """Return once no earlier update of this chat is still being handled."""
+        delay = POLL_SECONDS
+        while True:
+            async with self.sessions() as s:
+                if not await UpdateLedger(s).earlier_pending(update_id, chat_id, self.stale_after):
+                    return
+            await asyncio.sleep(delay)
+            delay = min(delay * 1.5, 0.5)
+
+    async def finish(self, update_id: int) -> None:
+        async with self.sessions() as s:
+            await UpdateLedger(s).finish(update_id)
+            await s.commit()
+
+    async def allow(self, key: str, limit: int, window: timedelta = timedelta(minutes=1)) -> bool:
+        async with self.sessions() as s:
+            hits = await RateCounter(s).hit(key, window)
+            await s.commit()
+        return hits <= limit

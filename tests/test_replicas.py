@@ -1,0 +1,164 @@
+"""Several bot processes behind a load balancer share only PostgreSQL (webhook mode)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+from collections.abc import AsyncIterator
+from datetime import timedelta
+
+import aiohttp
+from aiohttp import web
+
+from bot.factory import create_bot, create_dispatcher
+from bot.webhook import add_webhook
+from services.catalog_admin import CatalogAdmin
+from services.chat_service import ChatService
+from sommelier.app import build_services
+from sommelier.runtime import Runtime
+from tests.bot_harness import running_bot
+from tests.conftest import make_settings
+from tests.fakes.telegram_server import FakeTelegramServer
+
+SECRET = "replica-secret"
+CHAT = 777001
+
+
+def _port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextlib.asynccontextmanager
+async def replica(runtime: Runtime, tg: FakeTelegramServer) -> AsyncIterator[str]:
+    """One bot process: its own Bot, Dispatcher and aiohttp server; the shared database."""
+    settings = make_settings(
+        telegram_bot_token=tg.token,
+        telegram_api_url=tg.base_url,
+        webhook_url="https://bot.example/webhook",
+        webhook_secret=SECRET,
+    )
+    rt = Runtime(settings, runtime.location, runtime.engine, runtime.sessions)
+    services = build_services(rt)
+    chat = ChatService(rt.sessions, services.sommelier, services.embeddings, timedelta(hours=24))
+    bot = create_bot(settings)
+    dp, order = create_dispatcher(settings, chat, CatalogAdmin(rt.sessions, services.embeddings))
+    app = web.Application()
+    add_webhook(app, dp, bot, order.coordinator, "/webhook", SECRET)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    port = _port()
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    try:
+        yield f"http://127.0.0.1:{port}/webhook"
+    finally:
+        await order.wait_idle(15)
+        await runner.cleanup()
+        await services.close()
+
+
+async def deliver(
+    http: aiohttp.ClientSession, url: str, update: dict, secret: str | None = SECRET
+) -> int:
+    headers = {"X-Telegram-Bot-Api-Secret-Token": secret} if secret else {}
+    async with http.post(url, json=update, headers=headers) as resp:
+        return resp.status
+
+
+async def confirm_age(runtime: Runtime, user_id: int) -> None:
+    services = build_services(
+        Runtime(make_settings(), runtime.location, runtime.engine, runtime.sessions)
+    )
+    chat = ChatService(runtime.sessions, services.sommelier, services.embeddings)
+    from services.chat_service import TelegramUser
+
+    await chat.register(TelegramUser(user_id, "Ivan"))
+    await chat.confirm_age(user_id)
+    await services.close()
+
+
+def answers(tg: FakeTelegramServer, chat_id: int) -> list[str]:
+    return [c.visible_text or "" for c in tg.sent("sendMessage", chat_id=chat_id)]
+
+
+async def test_the_same_update_on_two_replicas_is_answered_once(seeded: Runtime) -> None:
+    await confirm_age(seeded, CHAT)
+    async with (
+        FakeTelegramServer() as tg,
+        replica(seeded, tg) as a,
+        replica(seeded, tg) as b,
+        aiohttp.ClientSession() as http,
+    ):
+        update = tg.message_update(CHAT, "/help")
+        statuses = await asyncio.gather(deliver(http, a, update), deliver(http, b, update))
+        assert statuses == [200, 200]
+        await tg.wait_for(lambda calls: len([c for c in calls if c.chat_id == CHAT]) >= 1)
+        await asyncio.sleep(0.5)  # give a wrongly duplicated answer the time to show up
+        assert len(answers(tg, CHAT)) == 1
+
+
+async def test_a_burst_spread_over_replicas_is_answered_in_order(seeded: Runtime) -> None:
+    await confirm_age(seeded, CHAT)
+    questions = ["красное сухое", "белое сухое", "игристое", "розовое", "крепленое"]
+    expected_style = ["Красное", "Белое", "Игристое", "Розовое", "Крепленое"]
+    async with (
+        FakeTelegramServer() as tg,
+        replica(seeded, tg) as a,
+        replica(seeded, tg) as b,
+        aiohttp.ClientSession() as http,
+    ):
+        for i, question in enumerate(questions):
+            assert await deliver(http, (a, b)[i % 2], tg.message_update(CHAT, question)) == 200
+
+        def done(calls: list) -> bool:
+            closings = [
+                c
+                for c in calls
+                if c.chat_id == CHAT
+                and "Похожие" in (c.text or "")
+                and not c.params.get("reply_markup")
+            ]
+            return len(closings) == len(questions)
+
+        await tg.wait_for(done, timeout=30)
+        cards = [
+            c.visible_text or ""
+            for c in tg.sent("sendMessage", chat_id=CHAT)
+            if c.params.get("reply_markup")
+        ]
+        styles = [next(s for s in expected_style if f"🍷 {s}" in card) for card in cards]
+        assert styles == [s for s in expected_style for _ in range(3)]
+
+
+async def test_webhook_refuses_requests_without_the_secret(seeded: Runtime, caplog) -> None:
+    await confirm_age(seeded, CHAT)
+    async with (
+        FakeTelegramServer() as tg,
+        replica(seeded, tg) as url,
+        aiohttp.ClientSession() as http,
+    ):
+        assert await deliver(http, url, tg.message_update(CHAT, "/help"), secret=None) == 401
+        assert await deliver(http, url, tg.message_update(CHAT, "/help"), secret="nope") == 401
+        await asyncio.sleep(0.3)
+        assert answers(tg, CHAT) == []
+        assert await deliver(http, url, tg.message_update(CHAT, "/help")) == 200
+        await tg.wait_for(lambda calls: any(c.chat_id == CHAT for c in calls))
+    assert "nope" not in caplog.text and SECRET not in caplog.text
+    assert "webhook request refused" in caplog.text
+
+
+async def test_drafts_in_private_chats_only(seeded: Runtime) -> None:
+    private, group = 515151, -100515151
+    await confirm_age(seeded, private)
+    await confirm_age(seeded, 515152)
+    async with running_bot(seeded) as h:
+        await h.say(private, "красное сухое до 2000")
+        await h.say(group, "белое к рыбе", chat_type="supergroup", user_id=515152)
+        await h.idle()
+        await h.tg.wait_for(lambda calls: len(h.texts(private)) >= 5 and len(h.texts(group)) >= 5)
+    drafts_private = h.tg.sent("sendMessageDraft", chat_id=private)
+    assert drafts_private and "Ищу красные сухие до 2 000 ₽" in (drafts_private[0].text or "")
+    assert h.tg.sent("sendMessageDraft", chat_id=group) == []
+    assert h.tg.sent("sendChatAction", chat_id=group)
