@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import time
+import unicodedata
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ SearchOrder = Literal["price_asc", "price_desc", "name", "newest"]
 VOCABULARY_TTL_SECONDS = 60.0
 HNSW_EF_SEARCH = 100
 _TS_WORD = re.compile(r"[a-zа-я0-9]{2,}")
+_NAME_WORD = re.compile(r"[a-zа-я0-9]+")
 _RECORD_FIELDS = tuple(WineRecord.model_fields)
 # Changing any of these makes a stored embedding stale.
 _EMBEDDED_FIELDS = frozenset(
@@ -293,15 +295,29 @@ class WineRepository:
         return [found[i] for i in dict.fromkeys(wanted) if i in found]
 
     async def find_by_name(self, name: str) -> Wine | None:
-        folded = fold(name)
-        if not folded:
+        """The wine this text names: its name up to case, accents and punctuation, or a text
+        holding one catalog name whole ("Catena Malbec 2021"). Never a guess: a made-up name
+        that merely shares a word with a catalog wine finds nothing.
+        """
+        wanted = _name_key(name)
+        if not wanted:
             return None
         stmt = select(Wine).where(func.lower(Wine.name) == name.strip().lower()).limit(1)
         wine = await self.session.scalar(stmt)
         if wine is not None:
             return wine
-        hits = await self.text_search(name, k=1)
-        return hits[0] if hits else None
+        padded = f" {wanted} "
+        fits: list[tuple[int, uuid.UUID]] = []
+        for wine_id, wine_name in await self.session.execute(select(Wine.id, Wine.name)):
+            key = _name_key(wine_name)
+            if key and f" {key} " in padded:
+                fits.append((len(key), wine_id))
+        if not fits:
+            return None
+        fits.sort(key=lambda fit: fit[0], reverse=True)
+        if len(fits) > 1 and fits[0][0] == fits[1][0]:
+            return None  # two wines fit equally well: do not pick one at random
+        return await self.session.get(Wine, fits[0][1])
 
     async def count(self) -> int:
         return int(await self.session.scalar(select(func.count()).select_from(Wine)) or 0)
@@ -369,6 +385,13 @@ class WineRepository:
         await self.session.flush()
         self.forget_vocabulary()
         return UpsertReport(inserted=inserted, updated=updated, unchanged=unchanged)
+
+
+def _name_key(text: str) -> str:
+    """A wine name compared loosely: lowercase, no accents or punctuation, single spaces."""
+    decomposed = unicodedata.normalize("NFKD", text.lower().replace("ё", "е"))
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(_NAME_WORD.findall(plain))
 
 
 def _differs(current: Any, new: Any) -> bool:

@@ -13,7 +13,11 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from repositories.models import Wine
 from repositories.types import Sweetness, WineFilters, WineType
 from repositories.wines import WineRepository
-from services.embeddings import EmbeddingService, EmbeddingUnavailableError
+from services.embeddings import (
+    EmbeddingDimensionError,
+    EmbeddingService,
+    EmbeddingUnavailableError,
+)
 from services.tool_registry import Tool, ToolOutput, ToolRegistry
 
 log = logging.getLogger(__name__)
@@ -126,7 +130,7 @@ def build_catalog_tools(
         if embeddings.available:
             try:
                 vector = await embeddings.embed_query(args.query)
-            except EmbeddingUnavailableError as exc:
+            except (EmbeddingUnavailableError, EmbeddingDimensionError) as exc:
                 log.warning("semantic_search falls back to full text: %s", exc)
         async with sessions() as session:
             repo = WineRepository(session)

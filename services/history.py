@@ -35,6 +35,11 @@ def repair_pairing(messages: Sequence[Message]) -> list[Message]:
             i += 1  # an orphan: no assistant tool_calls directly before it
             continue
         if role != "assistant" or not message.get("tool_calls"):
+            if role == "assistant" and not message.get("content"):
+                i += 1  # no text and no calls (e.g. `tool_calls: []`): a strict API rejects it
+                continue
+            if role == "assistant" and "tool_calls" in message:
+                message = {k: v for k, v in message.items() if k != "tool_calls"}
             result.append(message)
             i += 1
             continue

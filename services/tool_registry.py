@@ -108,7 +108,7 @@ class ToolRegistry:
 
         def fail(message: str, arguments: dict[str, Any] | None = None) -> ToolResult:
             took = (time.perf_counter() - started) * 1000
-            content = json.dumps({"error": message}, ensure_ascii=False)
+            content = json.dumps({"error": message}, ensure_ascii=False, separators=(",", ":"))
             return ToolResult(name, False, content, arguments or {}, took, summary=message)
 
         tool = self._tools.get(name)
@@ -141,7 +141,7 @@ class ToolRegistry:
         return ToolResult(
             name,
             True,
-            json.dumps(payload, ensure_ascii=False, default=str),
+            json.dumps(payload, ensure_ascii=False, default=str, separators=(",", ":")),
             arguments.model_dump(mode="json", exclude_none=True),
             took,
             output.wine_ids,

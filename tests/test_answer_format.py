@@ -1,0 +1,113 @@
+"""The final answer format: what the model writes is read deterministically into cards."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.answer_format import (
+    FORMAT_INSTRUCTIONS,
+    MAX_CLOSING,
+    MAX_INTRO,
+    MAX_PLAIN,
+    MAX_WHY,
+    clip,
+    parse_answer,
+    render_answer,
+)
+
+ID_A = "0b7c8a4e-5f41-4f0c-9d55-3b1b1e0a0001"
+ID_B = "0b7c8a4e-5f41-4f0c-9d55-3b1b1e0a0002"
+
+
+def test_the_documented_format_is_read_into_intro_picks_and_closing() -> None:
+    text = (
+        "[INTRO]\nК стейку — плотные красные.\n"
+        f"[WINE:{ID_A}]\nМальбек с мягкими танинами.\n"
+        f"[WINE:{ID_B}]\nКаберне с нотой смородины.\n"
+        "[CLOSING]\nХорошего ужина!"
+    )
+    parsed = parse_answer(text)
+    assert parsed.formatted
+    assert parsed.intro == "К стейку — плотные красные."
+    assert [(p.ref, p.why) for p in parsed.picks] == [
+        (ID_A, "Мальбек с мягкими танинами."),
+        (ID_B, "Каберне с нотой смородины."),
+    ]
+    assert parsed.closing == "Хорошего ужина!"
+
+
+@pytest.mark.parametrize(
+    "marker",
+    [f"[WINE:{ID_A}]", f"[wine: {ID_A}]", f"[ WINE = {ID_A} ]", f"[Wine#{ID_A}]", f"[WINE {ID_A}]"],
+)
+def test_marker_spelling_slips_are_tolerated(marker: str) -> None:
+    parsed = parse_answer(f"[intro]\nВот.\n{marker}\nПочему.\n[Closing]\nВсё.")
+    assert [(p.ref, p.why) for p in parsed.picks] == [(ID_A, "Почему.")]
+    assert (parsed.intro, parsed.closing) == ("Вот.", "Всё.")
+
+
+def test_text_before_the_first_marker_is_the_intro_when_none_is_marked() -> None:
+    parsed = parse_answer(f"Отличный выбор для вечера:\n[WINE:{ID_A}]\nСвежее и легкое.")
+    assert parsed.intro == "Отличный выбор для вечера:"
+    assert [p.ref for p in parsed.picks] == [ID_A]
+    assert parsed.closing == ""
+
+
+def test_a_name_in_the_marker_is_kept_for_lookup() -> None:
+    parsed = parse_answer("[INTRO]\nВот.\n[WINE:Catena Malbec]\nАргентинский мальбек.")
+    assert [(p.ref, p.why) for p in parsed.picks] == [("Catena Malbec", "Аргентинский мальбек.")]
+
+
+@pytest.mark.parametrize("text", ["Привет! Чем могу помочь?", "  Танины — это ...  "])
+def test_plain_text_is_not_formatted(text: str) -> None:
+    parsed = parse_answer(text)
+    assert not parsed.formatted
+    assert parsed.picks == []
+    assert parsed.intro == text.strip()
+
+
+@pytest.mark.parametrize("text", [None, "", "   \n "])
+def test_an_empty_answer_is_empty(text: str | None) -> None:
+    parsed = parse_answer(text)
+    assert (parsed.intro, parsed.picks, parsed.closing, parsed.formatted) == ("", [], "", False)
+
+
+def test_long_sections_are_clipped_at_a_boundary() -> None:
+    sentence = "Очень длинное объяснение про вино. "
+    text = (
+        f"[INTRO]\n{sentence * 100}\n[WINE:{ID_A}]\n{sentence * 100}\n[CLOSING]\n{sentence * 100}"
+    )
+    parsed = parse_answer(text)
+    for section, limit in ((parsed.intro, MAX_INTRO), (parsed.picks[0].why, MAX_WHY)):
+        assert len(section) <= limit + 1
+        assert section.endswith("…")
+        assert section[:-1].endswith(".")  # cut after a sentence, not inside a word
+    assert len(parsed.closing) <= MAX_CLOSING + 1
+    plain = parse_answer("слово " * 2000)
+    assert len(plain.intro) <= MAX_PLAIN + 1 and plain.intro.endswith("слово…")
+
+
+def test_clip_leaves_short_text_alone_and_cuts_long_words_hard() -> None:
+    assert clip("  коротко  ", 20) == "коротко"
+    assert clip("x" * 50, 10) == "x" * 10 + "…"
+
+
+def test_rendered_answers_read_back_unchanged() -> None:
+    picks = [(ID_A, "Первое."), (ID_B, "Второе.")]
+    parsed = parse_answer(render_answer("Вступление.", picks, "Завершение."))
+    assert parsed.formatted
+    assert parsed.intro == "Вступление."
+    assert [(p.ref, p.why) for p in parsed.picks] == picks
+    assert parsed.closing == "Завершение."
+
+
+def test_the_instructions_show_the_markers_the_parser_reads() -> None:
+    example = "\n".join(
+        line.replace("<id вина из результатов инструмента>", ID_A).replace("<id>", ID_B)
+        for line in FORMAT_INSTRUCTIONS.splitlines()
+        if line.startswith("[") or not line.startswith(("Когда", "Не больше", "..."))
+    )
+    parsed = parse_answer(example)
+    assert parsed.formatted
+    assert [p.ref for p in parsed.picks] == [ID_A, ID_B]
+    assert parsed.intro and parsed.closing

@@ -1,0 +1,149 @@
+"""The `sommelier` console command, run for real in subprocesses on a private embedded database.
+
+Each run starts a Python process (and the embedded PostgreSQL when it needs the database), so
+steps are combined and independent runs go in parallel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from seeds.loader import DEFAULT_SEED_FILE
+from sommelier.migrations import head_revision
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+SEED_COUNT = len(json.loads(DEFAULT_SEED_FILE.read_text(encoding="utf-8")))
+_SCRUBBED = ("LLM_", "EMBEDDING_", "TELEGRAM_", "DATABASE_", "ADMIN_", "WEBHOOK_", "DATA_DIR")
+
+
+@dataclass(frozen=True)
+class Run:
+    code: int
+    out: str
+    err: str
+
+    def __str__(self) -> str:
+        return f"exit {self.code}\nstdout:\n{self.out}\nstderr:\n{self.err}"
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One embedded database for the module, created by the command itself."""
+    return tmp_path_factory.mktemp("cli-data")
+
+
+async def sommelier(data_dir: Path, *args: str, **env: str) -> Run:
+    """`python -m sommelier.cli ARGS` with only DATA_DIR (plus `env`) configured, no LLM key."""
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(_SCRUBBED)}
+    environment.update(PYTHONPATH=str(PROJECT_ROOT), DATA_DIR=str(data_dir), **env)
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "sommelier.cli",
+        *args,
+        cwd=data_dir,  # no developer .env can be picked up from here
+        env=environment,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        out, err = await asyncio.wait_for(process.communicate(), timeout=120)
+    except TimeoutError:
+        process.kill()
+        await process.wait()
+        raise
+    assert process.returncode is not None
+    return Run(process.returncode, out.decode(), err.decode())
+
+
+def _bad_seed_file(directory: Path) -> Path:
+    """One good new wine, one changed wine and one broken record (index 2)."""
+    records = json.loads(DEFAULT_SEED_FILE.read_text(encoding="utf-8"))
+    good_new = {**records[0], "slug": "brand-new-wine", "name": "Brand New Wine"}
+    changed = {**records[1], "price_rub": records[1]["price_rub"] + 1}
+    broken = {**records[2], "slug": "broken-wine", "sweetness": "very", "acidity": "high"}
+    path = directory / "bad.json"
+    path.write_text(json.dumps([good_new, changed, broken]), encoding="utf-8")
+    return path
+
+
+def check_bad_seed(run: Run) -> None:
+    assert run.code != 0, run
+    assert "record #2: sweetness" in run.err and "record #2: acidity" in run.err, run
+    assert "nothing was written" in run.err
+
+
+def check_ask_json(run: Run) -> None:
+    assert run.code == 0, run
+    answer = json.loads(run.out)  # exactly one JSON document on stdout
+    assert isinstance(answer, dict) and len(run.out.strip().splitlines()) == 1
+    assert answer["path"] == "offline"
+    assert answer["llm_calls"] == 0 and answer["tools_called"] == []
+    assert answer["intro"] and answer["closing"]
+    assert len(answer["wines"]) == 3
+    for wine in answer["wines"]:
+        assert set(wine) >= {"id", "name", "price_rub", "wine_type", "sweetness", "why"}
+        assert (wine["wine_type"], wine["sweetness"]) == ("red", "dry")
+        assert wine["price_rub"] <= 2000 and wine["why"]
+    assert len({wine["id"] for wine in answer["wines"]}) == 3
+
+
+def check_db_url(run: Run) -> None:
+    assert run.code == 0, run
+    assert "secret" not in run.out + run.err
+    assert "u:***@localhost/x" in run.out
+
+
+def check_bad_setting(run: Run) -> None:
+    assert run.code != 0, run
+    lines = run.err.strip().splitlines()
+    assert len(lines) == 1 and "EMBEDDING_DIM" in lines[0], run
+    assert run.out == ""
+
+
+async def test_the_command_line_from_an_empty_data_dir(data_dir: Path, tmp_path: Path) -> None:
+    head = head_revision()
+
+    run = await sommelier(data_dir, "migrate")
+    assert run.code == 0, run
+    assert f"database at revision {head}" in run.out
+
+    run = await sommelier(data_dir, "seed")
+    assert run.code == 0, run
+    assert f"{SEED_COUNT} inserted, 0 updated, 0 unchanged" in run.out
+
+    # Independent of each other: run together.
+    bad_seed, asked, db_url, bad_setting = await asyncio.gather(
+        sommelier(data_dir, "seed", "--file", str(_bad_seed_file(tmp_path))),
+        sommelier(data_dir, "ask", "--json", "красное сухое к стейку до 2000"),
+        sommelier(data_dir, "db-url", DATABASE_URL="postgresql://u:secret@localhost/x"),
+        sommelier(data_dir, "migrate", EMBEDDING_DIM="abc"),
+    )
+    check_bad_seed(bad_seed)
+    check_ask_json(asked)
+    check_db_url(db_url)
+    check_bad_setting(bad_setting)
+
+    # Nothing of the bad file was written: the bundled file is still entirely unchanged.
+    run = await sommelier(data_dir, "seed")
+    assert run.code == 0, run
+    assert (
+        f"0 inserted, 0 updated, {SEED_COUNT} unchanged; catalog holds {SEED_COUNT} wines"
+        in run.out
+    )
+
+    run = await sommelier(data_dir, "migrate", "--revision", "base")
+    assert run.code == 0, run
+    assert "database at revision base" in run.out
+
+    run = await sommelier(data_dir, "migrate")
+    assert run.code == 0, run
+    assert f"database at revision {head}" in run.out
