@@ -104,7 +104,7 @@ async def _on_error(event: ErrorEvent, chat: ChatService, bot: Bot) -> bool:
             with contextlib.suppress(Exception):
                 await chat.set_active(user_id, False)
         return True
-    if isinstance(exc, ServiceUnavailableError | DATABASE_ERRORS):
+    if isinstance(exc, (ServiceUnavailableError, *DATABASE_ERRORS)):
         log.warning(
             "database unavailable while handling update %s: %s",
             update.update_id,

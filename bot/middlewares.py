@@ -8,7 +8,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram import BaseMiddleware
-from aiogram.types import Message, TelegramObject, Update
+from aiogram.dispatcher.event.bases import UNHANDLED, CancelHandler, SkipHandler
+from aiogram.types import ErrorEvent, Message, TelegramObject, Update
 
 from bot.texts import T
 from services.coordination import Coordinator
@@ -39,6 +40,13 @@ class ChatOrderMiddleware(BaseMiddleware):
         self.in_flight = 0
         self._idle = asyncio.Event()
         self._idle.set()
+        # Arrival order within this process (long polling). Polling starts one task per update
+        # in update_id order and each reaches this middleware before its first await, so a FIFO
+        # lock taken here keeps that order; without it a later update whose claim round trip is
+        # faster checks the ledger before an earlier update of its chat is even claimed, and
+        # overtakes it. Webhook updates are claimed on receipt, so the ledger alone orders them.
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._waiting: dict[int, int] = {}
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         self.in_flight += 1
@@ -54,6 +62,22 @@ class ChatOrderMiddleware(BaseMiddleware):
 
     async def _ordered(self, handler: Handler, update: Update, data: dict[str, Any]) -> Any:
         chat_id = chat_id_of(update)
+        if chat_id is None or data.get("update_claimed"):
+            return await self._claimed(handler, update, data, chat_id)
+        lock = self._locks.setdefault(chat_id, asyncio.Lock())
+        self._waiting[chat_id] = self._waiting.get(chat_id, 0) + 1
+        try:
+            async with lock:
+                return await self._claimed(handler, update, data, chat_id)
+        finally:
+            self._waiting[chat_id] -= 1
+            if self._waiting[chat_id] == 0:
+                del self._waiting[chat_id]
+                del self._locks[chat_id]
+
+    async def _claimed(
+        self, handler: Handler, update: Update, data: dict[str, Any], chat_id: int | None
+    ) -> Any:
         claimed_on_receipt = bool(data.get("update_claimed"))  # webhook claims before its 200
         if not claimed_on_receipt and not await self.coordinator.claim(update.update_id, chat_id):
             log.info("update %s was already handled; skipping the duplicate", update.update_id)
@@ -61,7 +85,7 @@ class ChatOrderMiddleware(BaseMiddleware):
         try:
             if chat_id is not None:
                 await self.coordinator.wait_turn(update.update_id, chat_id)
-            return await handler(update, data)
+            return await _with_error_handlers(handler, update, data)
         finally:
             try:
                 await self.coordinator.finish(update.update_id)
@@ -76,6 +100,26 @@ class ChatOrderMiddleware(BaseMiddleware):
         except TimeoutError:
             return False
         return True
+
+
+async def _with_error_handlers(handler: Handler, update: Update, data: dict[str, Any]) -> Any:
+    """Run the dispatcher's error handlers here rather than in aiogram's ErrorsMiddleware, which
+    sits outside this one: the apology (or marking a blocked user) is then part of the update's
+    turn — before the chat's next update, and counted in flight for a graceful shutdown."""
+    try:
+        return await handler(update, data)
+    except (SkipHandler, CancelHandler):
+        raise
+    except Exception as exc:
+        dispatcher = data.get("dispatcher")
+        if dispatcher is None:
+            raise
+        response = await dispatcher.propagate_event(
+            update_type="error", event=ErrorEvent(update=update, exception=exc), **data
+        )
+        if response is UNHANDLED:
+            raise
+        return response
 
 
 class RateLimitMiddleware(BaseMiddleware):

@@ -43,6 +43,7 @@ class TelegramWebhook:
             app,
             self.dp,
             self.bot,
+            self.order.coordinator,
             webhook_path(self.settings.webhook_url),
             self.settings.webhook_secret,
         )

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+
 from aiogram import Bot, F, Router
+from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import CommandStart
 from aiogram.types import CallbackQuery, Message
 from aiogram.utils.chat_action import ChatActionSender
@@ -26,22 +29,28 @@ async def start(message: Message, chat: ChatService, bot: Bot) -> None:
 
 
 async def age_confirmed(query: CallbackQuery, chat: ChatService, bot: Bot) -> None:
-    await chat.register(telegram_user(query.from_user))
-    await chat.confirm_age(query.from_user.id)
+    state = await chat.register(telegram_user(query.from_user))
+    if not state.age_confirmed:
+        await chat.confirm_age(query.from_user.id)
     await query.answer(T.age_confirmed)
     if query.message is not None:
-        await bot.edit_message_text(
-            T.age_confirmed, chat_id=query.message.chat.id, message_id=query.message.message_id
-        )
-        await send_welcome(bot, query.message.chat.id, query.from_user.id, chat)
+        # A double tap edits an already edited message ("message is not modified"); an older
+        # gate message pressed later must not repeat the welcome either.
+        with contextlib.suppress(TelegramBadRequest):
+            await bot.edit_message_text(
+                T.age_confirmed, chat_id=query.message.chat.id, message_id=query.message.message_id
+            )
+        if not state.age_confirmed:
+            await send_welcome(bot, query.message.chat.id, query.from_user.id, chat)
 
 
 async def age_refused(query: CallbackQuery, bot: Bot) -> None:
     await query.answer()
     if query.message is not None:
-        await bot.edit_message_text(
-            T.age_refused, chat_id=query.message.chat.id, message_id=query.message.message_id
-        )
+        with contextlib.suppress(TelegramBadRequest):  # a double tap: already refused
+            await bot.edit_message_text(
+                T.age_refused, chat_id=query.message.chat.id, message_id=query.message.message_id
+            )
 
 
 async def send_welcome(bot: Bot, chat_id: int, user_id: int, chat: ChatService) -> None:

@@ -1,0 +1,144 @@
+"""A burst from one chat is answered in order; different chats do not wait for each other."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+import pytest
+
+from repositories.types import WINE_TYPE_RU, WineType
+from services.coordination import Coordinator
+from sommelier.runtime import Runtime
+from tests.bot_harness import running_bot
+from tests.bot_helpers import (
+    JSONDict,
+    adult,
+    agent_model,
+    card_wine_id,
+    fake_llm,
+    is_card,
+    last_user_text,
+    llm_settings,
+    messages,
+    wines_by_id,
+)
+from tests.fakes.openai_server import Step, responder
+
+CHAT_A = 919001
+CHAT_B = 919002
+BURST = [WineType.red, WineType.white, WineType.rose, WineType.sparkling, WineType.dessert]
+
+
+def _question(wine_type: WineType) -> str:
+    return f"Посоветуйте {WINE_TYPE_RU[wine_type]} вино"
+
+
+def _search(question: str) -> JSONDict:
+    wine_type = next(t for t in WineType if _question(t) == question)
+    return {"wine_type": wine_type.value}
+
+
+async def _until(predicate: Callable[[], bool], timeout: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not predicate():
+        assert loop.time() < deadline, "condition not met in time"
+        await asyncio.sleep(0.02)
+
+
+async def test_burst_from_one_chat_is_answered_in_order(seeded: Runtime) -> None:
+    async with fake_llm() as llm, running_bot(seeded, **llm_settings(llm)) as h:
+        llm.latency = 0.1  # every model call takes a while, so answers would overtake
+        llm.script(*[responder(agent_model(_search))] * (2 * len(BURST)))
+        await adult(h, CHAT_A)
+        for wine_type in BURST:
+            await h.say(CHAT_A, _question(wine_type))
+        await h.wait_messages(CHAT_A, 5 * len(BURST), timeout=30)
+        await h.idle(timeout=30)
+
+        sent = messages(h.tg.sent(chat_id=CHAT_A))
+        intros = [c.visible_text for c in sent if not is_card(c) and "Подборка" in (c.text or "")]
+        assert intros == [f"Подборка по запросу «{_question(t)}»" for t in BURST]
+        # Each answer is intro, its three cards, closing — never interleaved with another.
+        wines = await wines_by_id(seeded, [card_wine_id(c) for c in sent if is_card(c)])
+        shown_types: list[list[WineType]] = []
+        for call in sent:
+            if not is_card(call) and "Подборка" in (call.text or ""):
+                shown_types.append([])
+            elif is_card(call):
+                shown_types[-1].append(wines[card_wine_id(call)].wine_type)
+        assert shown_types == [[t] * 3 for t in BURST]
+        assert not h.tg.rejected
+        assert llm.errors == []
+
+
+async def test_two_chats_are_served_concurrently(seeded: Runtime) -> None:
+    release_a = asyncio.Event()
+    slow_question = _question(WineType.red)
+    quick_question = _question(WineType.white)
+
+    answer = agent_model(_search)
+
+    async def model(body: JSONDict) -> Step:
+        if last_user_text(body) == slow_question:
+            await release_a.wait()  # chat A's model hangs until chat B has been answered
+        return answer(body)
+
+    async with fake_llm() as llm, running_bot(seeded, **llm_settings(llm)) as h:
+        llm.script(*[responder(model)] * 4)
+        await adult(h, CHAT_A)
+        await adult(h, CHAT_B)
+        await h.say(CHAT_A, slow_question)
+        await _until(lambda: any(last_user_text(r) == slow_question for r in llm.requests))
+
+        # While chat A waits for its model, chat B gets a complete answer.
+        await h.say(CHAT_B, quick_question)
+        b_answer = await h.wait_messages(CHAT_B, 5)
+        assert messages(h.tg.sent(chat_id=CHAT_A)) == []
+
+        release_a.set()
+        a_answer = await h.wait_messages(CHAT_A, 5)
+        await h.idle()
+        assert max(c.at for c in b_answer) < min(c.at for c in a_answer)
+        types = await wines_by_id(
+            seeded, [card_wine_id(c) for c in a_answer + b_answer if is_card(c)]
+        )
+        assert {types[card_wine_id(c)].wine_type for c in a_answer if is_card(c)} == {WineType.red}
+        assert {types[card_wine_id(c)].wine_type for c in b_answer if is_card(c)} == {
+            WineType.white
+        }
+        assert not h.tg.rejected
+        assert llm.errors == []
+
+
+async def test_order_holds_when_the_first_claim_is_slow(
+    seeded: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database answers the first update's claim late (a cold connection, a busy server):
+    the updates behind it in the same chat still wait for it."""
+    original = Coordinator.claim
+    slowed: list[int] = []
+
+    async def slow_first_claim(self: Coordinator, update_id: int, chat_id: int | None) -> bool:
+        if not slowed:
+            slowed.append(update_id)
+            await asyncio.sleep(0.3)  # injected latency; the outcome must not depend on it
+        return await original(self, update_id, chat_id)
+
+    monkeypatch.setattr(Coordinator, "claim", slow_first_claim)
+    burst = BURST[:3]
+    async with running_bot(seeded) as h:  # no LLM: the offline path answers
+        await adult(h, CHAT_A)
+        for wine_type in burst:
+            await h.say(CHAT_A, _question(wine_type))
+        await h.wait_messages(CHAT_A, 5 * len(burst))
+        await h.idle()
+
+        shown = [c for c in messages(h.tg.sent(chat_id=CHAT_A)) if is_card(c)]
+        wines = await wines_by_id(seeded, [card_wine_id(c) for c in shown])
+        assert [wines[card_wine_id(c)].wine_type for c in shown] == [
+            t for t in burst for _ in range(3)
+        ]
+        assert slowed
+        assert not h.tg.rejected
