@@ -82,7 +82,7 @@ def create_dispatcher(
     questions.message.middleware(RateLimitMiddleware(coordinator, settings.rate_limit_per_minute))
     dp.include_routers(
         start.build_router(),
-        help.build_router(),
+        _gated(help.build_router()),
         admin.build_admin_router(settings.admin_id_set),
         _gated(profile.build_router()),
         _gated(feedback.build_router()),

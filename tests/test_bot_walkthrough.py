@@ -33,14 +33,15 @@ async def test_new_user_walkthrough(seeded: Runtime) -> None:
         assert "18" in (gate.visible_text or "")
         assert "₽" not in (gate.visible_text or "")
         await h.say(CHAT, "красное к стейку")
-        await h.wait_messages(CHAT, 2)
+        await h.say(CHAT, "/help")
+        await h.wait_messages(CHAT, 3)
         await h.idle()
         assert all("₽" not in t for t in h.texts(CHAT))
 
         yes = next(b for b in buttons(gate) if "есть 18" in b["text"])
         await h.press(CHAT, yes["callback_data"], gate.message_id or 0)
-        # The welcome after two gate messages: intro, three cards, closing.
-        sent = await h.wait_messages(CHAT, 2 + 5)
+        # The welcome after three gate messages: intro, three cards, closing.
+        sent = await h.wait_messages(CHAT, 3 + 5)
         await h.idle()
         welcome_cards = cards(h.tg.sent(chat_id=CHAT))
         assert len(welcome_cards) == 3
