@@ -5,12 +5,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
-from datetime import timedelta
 
 from aiohttp import web
 
 from api.app import build_app
-from services.chat_service import ChatService
 from sommelier.app import build_services
 from sommelier.runtime import open_runtime
 from sommelier.settings import Settings
@@ -22,18 +20,13 @@ async def serve(settings: Settings, host: str | None = None, port: int | None = 
     async with open_runtime(settings) as rt:
         await rt.ensure_ready()
         services = build_services(rt)
-        chat = ChatService(
-            rt.sessions,
-            services.sommelier,
-            services.embeddings,
-            inactivity=timedelta(hours=settings.conversation_inactivity_hours),
-        )
+        chat = services.chat
         app = build_app(chat, settings)
         telegram = None
         if settings.webhook_url and settings.telegram_bot_token:
             from bot.runner import TelegramWebhook
 
-            telegram = TelegramWebhook(settings, rt, services, chat)
+            telegram = TelegramWebhook(settings, services)
             telegram.mount(app)
         runner = web.AppRunner(app, handler_cancellation=True)
         await runner.setup()

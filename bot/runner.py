@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
 
 from aiogram.types import BotCommand
 from aiohttp import web
@@ -11,10 +10,8 @@ from aiohttp import web
 from bot.factory import create_bot, create_dispatcher
 from bot.middlewares import ChatOrderMiddleware
 from bot.webhook import add_webhook, webhook_path
-from services.catalog_admin import CatalogAdmin
-from services.chat_service import ChatService
 from sommelier.app import Services, build_services
-from sommelier.runtime import Runtime, open_runtime
+from sommelier.runtime import open_runtime
 from sommelier.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -30,12 +27,10 @@ COMMANDS = [
 class TelegramWebhook:
     """The bot mounted on an aiohttp application (shared with the HTTP API)."""
 
-    def __init__(self, settings: Settings, rt: Runtime, services: Services, chat: ChatService):
+    def __init__(self, settings: Settings, services: Services) -> None:
         self.settings = settings
         self.bot = create_bot(settings)
-        self.dp, self.order = create_dispatcher(
-            settings, chat, CatalogAdmin(rt.sessions, services.embeddings)
-        )
+        self.dp, self.order = create_dispatcher(settings, services.chat, services.catalog_admin)
 
     def mount(self, app: web.Application) -> None:
         assert self.settings.webhook_url is not None
@@ -73,16 +68,9 @@ async def run_bot(settings: Settings) -> int:
     async with open_runtime(settings) as rt:
         await rt.ensure_ready()
         services = build_services(rt)
-        chat = ChatService(
-            rt.sessions,
-            services.sommelier,
-            services.embeddings,
-            inactivity=timedelta(hours=settings.conversation_inactivity_hours),
-        )
+        chat = services.chat
         bot = create_bot(settings)
-        dp, order = create_dispatcher(
-            settings, chat, CatalogAdmin(rt.sessions, services.embeddings)
-        )
+        dp, order = create_dispatcher(settings, chat, services.catalog_admin)
         try:
             await bot.set_my_commands(COMMANDS)
             await bot.delete_webhook()

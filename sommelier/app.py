@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
+from services.catalog_admin import CatalogAdmin
+from services.chat_service import ChatService
 from services.embeddings import EmbeddingService
 from services.llm_client import LLMClient
 from services.sommelier import SommelierService
@@ -15,6 +18,8 @@ class Services:
     llm: LLMClient
     embeddings: EmbeddingService
     sommelier: SommelierService
+    chat: ChatService
+    catalog_admin: CatalogAdmin
 
     async def close(self) -> None:
         await self.llm.close()
@@ -24,4 +29,11 @@ class Services:
 def build_services(rt: Runtime) -> Services:
     llm = LLMClient(rt.settings)
     embeddings = EmbeddingService(rt.settings)
-    return Services(llm, embeddings, SommelierService(rt.settings, rt.sessions, llm, embeddings))
+    sommelier = SommelierService(rt.settings, rt.sessions, llm, embeddings)
+    chat = ChatService(
+        rt.sessions,
+        sommelier,
+        embeddings,
+        inactivity=timedelta(hours=rt.settings.conversation_inactivity_hours),
+    )
+    return Services(llm, embeddings, sommelier, chat, CatalogAdmin(rt.sessions, embeddings))

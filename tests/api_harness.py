@@ -37,7 +37,7 @@ async def running_api(runtime: Runtime, **overrides: Any) -> AsyncIterator[ApiHa
     settings = make_settings(**overrides)
     rt = Runtime(settings, runtime.location, runtime.engine, runtime.sessions)
     services = build_services(rt)
-    chat = ChatService(rt.sessions, services.sommelier, services.embeddings)
+    chat = services.chat
     runner = web.AppRunner(build_app(chat, settings), handler_cancellation=True)
     await runner.setup()
     port = _free_port()

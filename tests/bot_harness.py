@@ -7,14 +7,12 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
 from aiogram import Bot, Dispatcher
 
 from bot.factory import create_bot, create_dispatcher
 from bot.middlewares import ChatOrderMiddleware
-from services.catalog_admin import CatalogAdmin
 from services.chat_service import ChatService
 from sommelier.app import Services, build_services
 from sommelier.runtime import Runtime
@@ -93,16 +91,9 @@ async def running_bot(runtime: Runtime, **overrides: Any) -> AsyncIterator[BotHa
         settings = make_settings(**values)
         rt = Runtime(settings, runtime.location, runtime.engine, runtime.sessions)
         services = build_services(rt)
-        chat = ChatService(
-            rt.sessions,
-            services.sommelier,
-            services.embeddings,
-            inactivity=timedelta(hours=settings.conversation_inactivity_hours),
-        )
+        chat = services.chat
         bot = create_bot(settings)
-        dp, order = create_dispatcher(
-            settings, chat, CatalogAdmin(rt.sessions, services.embeddings)
-        )
+        dp, order = create_dispatcher(settings, chat, services.catalog_admin)
         task = asyncio.create_task(
             dp.start_polling(bot, handle_signals=False, close_bot_session=False, polling_timeout=1)
         )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import socket
-from datetime import timedelta
 
 import aiohttp
 from aiohttp import web
@@ -11,7 +10,6 @@ from aiohttp import web
 from api.app import build_app
 from bot.runner import TelegramWebhook
 from bot.texts import T
-from services.chat_service import ChatService
 from sommelier.app import build_services
 from sommelier.runtime import Runtime
 from tests.bot_helpers import user_row
@@ -39,11 +37,9 @@ async def test_webhook_secret_and_health_on_the_served_app(seeded: Runtime) -> N
         )
         rt = Runtime(settings, seeded.location, seeded.engine, seeded.sessions)
         services = build_services(rt)
-        chat = ChatService(
-            rt.sessions, services.sommelier, services.embeddings, timedelta(hours=24)
-        )
+        chat = services.chat
         app = build_app(chat, settings)
-        telegram = TelegramWebhook(settings, rt, services, chat)
+        telegram = TelegramWebhook(settings, services)
         telegram.mount(app)
         runner = web.AppRunner(app)
         await runner.setup()

@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import socket
 from collections.abc import AsyncIterator
-from datetime import timedelta
 
 import aiohttp
 from aiohttp import web
@@ -14,8 +13,6 @@ from sqlalchemy import text
 
 from bot.factory import create_bot, create_dispatcher
 from bot.webhook import add_webhook
-from services.catalog_admin import CatalogAdmin
-from services.chat_service import ChatService
 from sommelier.app import build_services
 from sommelier.runtime import Runtime
 from tests.bot_harness import running_bot
@@ -43,9 +40,9 @@ async def replica(runtime: Runtime, tg: FakeTelegramServer) -> AsyncIterator[str
     )
     rt = Runtime(settings, runtime.location, runtime.engine, runtime.sessions)
     services = build_services(rt)
-    chat = ChatService(rt.sessions, services.sommelier, services.embeddings, timedelta(hours=24))
+    chat = services.chat
     bot = create_bot(settings)
-    dp, order = create_dispatcher(settings, chat, CatalogAdmin(rt.sessions, services.embeddings))
+    dp, order = create_dispatcher(settings, chat, services.catalog_admin)
     app = web.Application()
     add_webhook(app, dp, bot, order.coordinator, "/webhook", SECRET)
     runner = web.AppRunner(app)
@@ -72,7 +69,7 @@ async def confirm_age(runtime: Runtime, user_id: int) -> None:
     services = build_services(
         Runtime(make_settings(), runtime.location, runtime.engine, runtime.sessions)
     )
-    chat = ChatService(runtime.sessions, services.sommelier, services.embeddings)
+    chat = services.chat
     from services.chat_service import TelegramUser
 
     await chat.register(TelegramUser(user_id, "Ivan"))
