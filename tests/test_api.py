@@ -49,9 +49,10 @@ async def test_stream_of_a_two_iteration_run(seeded: Runtime) -> None:
         )
         async with (
             running_api(seeded, **llm(server.base_url)) as api,
-            aiohttp.ClientSession() as http,http.post(
-            f"{api.base_url}/v1/agent/stream", json={"query": "белое к рыбе до 3000"}
-        ) as resp
+            aiohttp.ClientSession() as http,
+            http.post(
+                f"{api.base_url}/v1/agent/stream", json={"query": "белое к рыбе до 3000"}
+            ) as resp,
         ):
             assert resp.status == 200
             assert resp.headers["Content-Type"].startswith("text/event-stream")
@@ -80,9 +81,13 @@ async def test_stream_of_a_two_iteration_run(seeded: Runtime) -> None:
 
 
 async def test_stream_without_llm_gives_offline_steps_and_three_wines(seeded: Runtime) -> None:
-    async with running_api(seeded) as api, aiohttp.ClientSession() as http, http.post(
-        f"{api.base_url}/v1/agent/stream", data=json.dumps({"query": "белое к рыбе"})
-    ) as resp:
+    async with (
+        running_api(seeded) as api,
+        aiohttp.ClientSession() as http,
+        http.post(
+            f"{api.base_url}/v1/agent/stream", data=json.dumps({"query": "белое к рыбе"})
+        ) as resp,
+    ):
         events = await read_events(resp)
     assert [n for n, _ in events] == ["step_started", "tool_invoked", "observation", "final"]
     final = events[-1][1]
