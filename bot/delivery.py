@@ -22,7 +22,6 @@ from aiogram.methods.base import TelegramType
 
 from bot.keyboards import wine_card
 from bot.rendering import (
-    CardData,
     escape,
     html_to_plain,
     plan_card_messages,
@@ -105,22 +104,6 @@ def _to_plain_text(method: TelegramMethod[Any]) -> bool:
     return True
 
 
-def card_data(wine: RecommendedWine) -> CardData:
-    return CardData(
-        name=wine.name,
-        producer=wine.producer,
-        country=wine.country,
-        region=wine.region,
-        grape_varieties=wine.grape_varieties,
-        wine_type=wine.wine_type,
-        sweetness=wine.sweetness,
-        price_rub=wine.price_rub,
-        vintage_year=wine.vintage_year,
-        why=wine.why,
-        image_url=wine.image_url,
-    )
-
-
 async def send_html(bot: Bot, chat_id: int, html_text: str, **kwargs: Any) -> None:
     parts = split_text(html_text)
     for index, part in enumerate(parts):
@@ -134,7 +117,7 @@ async def send_text(bot: Bot, chat_id: int, text: str) -> None:
 
 
 async def send_card(bot: Bot, chat_id: int, wine: RecommendedWine) -> None:
-    card_html = render_card(card_data(wine))
+    card_html = render_card(wine)
     keyboard = wine_card(wine.id)
     caption, rest = plan_card_messages(card_html, has_photo=bool(wine.image_url))
     if caption is not None and wine.image_url:

@@ -11,11 +11,16 @@ import re
 import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
-from typing import NamedTuple
+from decimal import Decimal
+from typing import NamedTuple, Protocol
 
-from repositories.types import SWEETNESS_RU, WINE_TYPE_RU, Sweetness, WineType
+from repositories.types import (
+    SWEETNESS_RU,
+    WINE_TYPE_RU,
+    Sweetness,
+    WineType,
+    format_price,
+)
 
 TEXT_LIMIT = 4096
 CAPTION_LIMIT = 1024
@@ -44,9 +49,8 @@ _BREAKS: tuple[tuple[re.Pattern[str], bool], ...] = (
 _MAX_GRAPHEME_BACKOFF = 16
 
 
-@dataclass(frozen=True)
-class CardData:
-    """Plain data for one wine card; deliberately free of DB types."""
+class CardData(Protocol):
+    """What a wine card shows; services.recommendation.RecommendedWine is one."""
 
     name: str
     producer: str
@@ -129,17 +133,6 @@ def html_to_plain(html_text: str) -> str:
 
 def _one_line(text: str | None) -> str:
     return " ".join((text or "").split())
-
-
-def format_price(amount: Decimal) -> str:
-    """1990 -> "1 990 ₽", 1990.5 -> "1 990,50 ₽" (no-break spaces)."""
-    if not amount.is_finite():
-        return "—"
-    kopecks_total = int((abs(amount) * 100).to_integral_value(rounding=ROUND_HALF_UP))
-    rubles, kopecks = divmod(kopecks_total, 100)
-    sign = "-" if amount < 0 and kopecks_total else ""
-    fraction = f",{kopecks:02d}" if kopecks else ""
-    return f"{sign}{rubles:,}".replace(",", NBSP) + f"{fraction}{NBSP}₽"
 
 
 def wine_style_ru(wine_type: WineType, sweetness: Sweetness) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -34,12 +34,25 @@ WINE_TYPE_RU: dict[WineType, str] = {
     WineType.fortified: "крепленое",
 }
 
+_NBSP = "\u00a0"
+
 SWEETNESS_RU: dict[Sweetness, str] = {
     Sweetness.dry: "сухое",
     Sweetness.semi_dry: "полусухое",
     Sweetness.semi_sweet: "полусладкое",
     Sweetness.sweet: "сладкое",
 }
+
+
+def format_price(amount: Decimal) -> str:
+    """1990 -> "1 990 ₽", 1990.5 -> "1 990,50 ₽" (no-break spaces)."""
+    if not amount.is_finite():
+        return "—"
+    kopecks_total = int((abs(amount) * 100).to_integral_value(rounding=ROUND_HALF_UP))
+    rubles, kopecks = divmod(kopecks_total, 100)
+    sign = "-" if amount < 0 and kopecks_total else ""
+    fraction = f",{kopecks:02d}" if kopecks else ""
+    return f"{sign}{rubles:,}".replace(",", _NBSP) + f"{fraction}{_NBSP}₽"
 
 
 class WineFilters(BaseModel):

@@ -7,7 +7,7 @@ from decimal import Decimal
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from repositories.models import Wine
-from repositories.types import SWEETNESS_RU, WINE_TYPE_RU, WineFilters, WineType
+from repositories.types import SWEETNESS_RU, WINE_TYPE_RU, WineFilters, WineType, format_price
 from repositories.wines import WineRepository
 from services.offline_parser import ParsedQuery, parse_query
 from services.recommendation import MAX_WINES, RecommendedWine
@@ -26,10 +26,6 @@ FILTER_NAMES_RU = {
     "wine_type": "тип вина",
     "price_max": "бюджет",
 }
-
-
-def format_price(price: Decimal) -> str:
-    return f"{int(price):,}".replace(",", "\u00a0") + "\u00a0₽"
 
 
 def _choose(wines: list[Wine], filters: WineFilters) -> list[Wine]:

@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from prompts import fill, load_prompt
 from repositories.models import Wine
-from repositories.types import SWEETNESS_RU, WINE_TYPE_RU
+from repositories.types import SWEETNESS_RU, WINE_TYPE_RU, format_price
 from repositories.wines import WineRepository
 from services.answer_format import FORMAT_INSTRUCTIONS, ParsedAnswer, parse_answer, render_answer
 from services.catalog_tools import build_catalog_tools
@@ -41,7 +41,7 @@ from services.history import repair_pairing, trim_to_budget
 from services.intent import asks_for_wine
 from services.llm_client import LLMClient, LLMReply, LLMRequestError, LLMUnavailableError, Usage
 from services.offline_parser import parse_query
-from services.offline_recommender import format_price, offline_recommendation
+from services.offline_recommender import offline_recommendation
 from services.recommendation import MAX_WINES, Path, Recommendation, RecommendedWine
 from services.taste_profile import profile_prompt_block
 from services.tool_registry import ToolRegistry, ToolResult

@@ -7,9 +7,9 @@ import json
 import sys
 from typing import Any
 
+from repositories.types import format_price
 from repositories.users import UserRepository
 from services.events import Final, Observation, Thought, ToolInvoked
-from services.offline_recommender import format_price
 from services.recommendation import Recommendation
 from services.sommelier import UserContext
 from sommelier.app import build_services

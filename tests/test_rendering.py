@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import html
 import itertools
+import uuid
 from dataclasses import replace
 from decimal import Decimal
 from html.parser import HTMLParser
@@ -13,7 +14,6 @@ from hypothesis import strategies as st
 from bot.rendering import (
     CAPTION_LIMIT,
     TEXT_LIMIT,
-    CardData,
     escape,
     format_price,
     html_to_plain,
@@ -23,6 +23,7 @@ from bot.rendering import (
     visible_length,
 )
 from repositories.types import Sweetness, WineType
+from services.recommendation import RecommendedWine
 
 NBSP = "\u00a0"
 ALLOWED_TAGS = {"b", "i", "u", "s", "a", "code", "pre", "blockquote", "tg-spoiler"}
@@ -115,8 +116,9 @@ def check_parts(parts: list[str], original_html: str, limit: int) -> None:
     assert squash("".join(visible_parts)) == squash(original_visible)
 
 
-def make_card(**overrides: object) -> CardData:
-    card = CardData(
+def make_card(**overrides: object) -> RecommendedWine:
+    card = RecommendedWine(
+        id=uuid.uuid4(),
         name="Château Margaux",
         producer="Château Margaux",
         country="Франция",
@@ -419,7 +421,8 @@ long_rich_text = st.tuples(rich_text, st.integers(min_value=1, max_value=40)).ma
 )
 
 cards = st.builds(
-    CardData,
+    RecommendedWine,
+    id=st.uuids(),
     name=rich_text,
     producer=rich_text,
     country=rich_text,
@@ -454,7 +457,7 @@ def formatted_html(draw: st.DrawFn) -> str:
 
 @settings(max_examples=200, deadline=None)
 @given(card=cards, limit=st.integers(min_value=8, max_value=300))
-def test_property_rendered_card_splits_validly(card: CardData, limit: int) -> None:
+def test_property_rendered_card_splits_validly(card: RecommendedWine, limit: int) -> None:
     card_html = render_card(card)
     validate(card_html)
     check_parts(split_text(card_html, limit), card_html, limit)
@@ -462,7 +465,7 @@ def test_property_rendered_card_splits_validly(card: CardData, limit: int) -> No
 
 @settings(max_examples=200, deadline=None)
 @given(card=cards, has_photo=st.booleans())
-def test_property_plan_card_messages(card: CardData, has_photo: bool) -> None:
+def test_property_plan_card_messages(card: RecommendedWine, has_photo: bool) -> None:
     card_html = render_card(card)
     caption, messages = plan_card_messages(card_html, has_photo)
     if has_photo:
