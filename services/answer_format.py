@@ -58,6 +58,16 @@ def clip(text: str, limit: int) -> str:
     return cut.rstrip() + "…"
 
 
+_SENTENCE_END = re.compile(r"(?<=[a-zа-яё0-9»\")])[.!?…](?=\s+[A-ZА-ЯЁ«\"]|\s*$)")
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence, ending with its punctuation; initials like «E. Guigal» don't end it."""
+    text = text.strip()
+    match = _SENTENCE_END.search(text)
+    return text[: match.end()] if match else text
+
+
 def parse_answer(text: str | None) -> ParsedAnswer:
     text = (text or "").strip()
     markers = list(_MARKER.finditer(text))

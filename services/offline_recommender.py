@@ -9,6 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from repositories.models import Wine
 from repositories.types import SWEETNESS_RU, WINE_TYPE_RU, WineFilters, WineType, format_price
 from repositories.wines import WineRepository
+from services.answer_format import first_sentence
 from services.offline_parser import ParsedQuery, parse_query
 from services.recommendation import MAX_WINES, RecommendedWine
 
@@ -53,8 +54,7 @@ def explain(wine: Wine, parsed: ParsedQuery) -> str:
         parts.append("хорошо к блюдам: " + ", ".join(wine.food_pairings[:3]))
     if f.grape_variety or not f.food_pairing:
         parts.append("сорта: " + ", ".join(wine.grape_varieties))
-    first_sentence = wine.description.split(". ")[0].rstrip(".")
-    return "; ".join(parts) + f". {first_sentence}."
+    return "; ".join(parts) + f". {first_sentence(wine.description)}"
 
 
 async def _balanced_picks(repo: WineRepository) -> list[Wine]:
@@ -101,5 +101,5 @@ async def offline_recommendation(
             "Вот ближайшие варианты из каталога:"
         )
     recommended = [RecommendedWine.from_wine(w, explain(w, parsed)) for w in wines]
-    closing = "Нажмите «Похожие», чтобы увидеть другие варианты, или уточните запрос."
+    closing = "Уточните бюджет, блюдо или страну — и я подберу точнее."
     return intro, recommended, closing

@@ -10,7 +10,7 @@ from prompts import fill, load_prompt
 from repositories.models import Wine
 from repositories.types import WINE_TYPE_RU, WineFilters
 from repositories.wines import WineRepository
-from services.answer_format import FORMAT_INSTRUCTIONS, parse_answer
+from services.answer_format import FORMAT_INSTRUCTIONS, first_sentence, parse_answer
 from services.day_context import DayContext, build_day_context
 from services.llm_client import LLMRequestError, LLMUnavailableError
 from services.recommendation import MAX_WINES, Recommendation, RecommendedWine
@@ -108,7 +108,7 @@ class WelcomeWriter:
         )
         picked = [
             RecommendedWine.from_wine(
-                w, f"{WINE_TYPE_RU[w.wine_type].capitalize()} — {w.description.split('. ')[0]}."
+                w, f"{WINE_TYPE_RU[w.wine_type].capitalize()} — {first_sentence(w.description)}"
             )
             for w in wines
         ]

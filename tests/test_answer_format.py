@@ -11,6 +11,7 @@ from services.answer_format import (
     MAX_PLAIN,
     MAX_WHY,
     clip,
+    first_sentence,
     parse_answer,
     render_answer,
 )
@@ -111,3 +112,16 @@ def test_the_instructions_show_the_markers_the_parser_reads() -> None:
     assert parsed.formatted
     assert [p.ref for p in parsed.picks] == [ID_A, ID_B]
     assert parsed.intro and parsed.closing
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Дом E. Guigal — классика Роны. Второе предложение.", "Дом E. Guigal — классика Роны."),
+        ("Вино из Бордо! Хорошее.", "Вино из Бордо!"),
+        ("Без точки в конце", "Без точки в конце"),
+        ("Одно предложение.", "Одно предложение."),
+    ],
+)
+def test_first_sentence_keeps_initials(text: str, expected: str) -> None:
+    assert first_sentence(text) == expected
