@@ -28,6 +28,7 @@ from repositories.types import UpsertReport, WineFilters, WineRecord
 SearchOrder = Literal["price_asc", "price_desc", "name", "newest"]
 VOCABULARY_TTL_SECONDS = 60.0
 HNSW_EF_SEARCH = 100
+CATALOG_WRITE_LOCK_KEY = 72_6578_0003
 _TS_WORD = re.compile(r"[a-zа-я0-9]{2,}")
 _NAME_WORD = re.compile(r"[a-zа-я0-9]+")
 _RECORD_FIELDS = tuple(WineRecord.model_fields)
@@ -360,7 +361,14 @@ class WineRepository:
         return int(value) if value is not None and value > 0 else None
 
     async def upsert_many(self, records: Sequence[WineRecord]) -> UpsertReport:
-        """Insert new slugs, update changed ones, leave identical ones alone."""
+        """Insert new slugs, update changed ones, leave identical ones alone.
+
+        Concurrent loads take turns for the rest of the transaction, so two processes seeding
+        at once cannot both insert the same slug.
+        """
+        await self.session.execute(
+            text("SELECT pg_advisory_xact_lock(:k)"), {"k": CATALOG_WRITE_LOCK_KEY}
+        )
         by_slug = {r.slug: r for r in records}
         existing = {
             w.slug: w

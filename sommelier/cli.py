@@ -107,6 +107,12 @@ async def cmd_bot(args: argparse.Namespace, settings: Settings) -> int:
     return await run_bot(settings)
 
 
+async def cmd_bench(args: argparse.Namespace, settings: Settings) -> int:
+    from bench.runner import run_cli
+
+    return await run_cli(args, settings)
+
+
 async def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     from api.server import serve
 
@@ -155,6 +161,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("catalog", help="migrate, seed when empty and print the catalog size")
     p.set_defaults(handler=cmd_catalog)
+
+    p = sub.add_parser("bench", help="benchmarks; appends the report to BENCHMARKS.md")
+    p.add_argument("--quick", action="store_true", help="1k and 10k wines only")
+    p.add_argument("--sizes", help="catalog sizes, e.g. 1000,10000,100000")
+    p.add_argument("--chats", type=int, help="concurrent chats (default 1000; 0 skips)")
+    p.add_argument("--latency", type=float, help="fake LLM seconds per call (default 2)")
+    p.add_argument("--dim", type=int, help="embedding dimension (default 1536)")
+    p.add_argument("--variants", help="repository variants, e.g. current,proposed")
+    p.add_argument("--reuse", action="store_true", help="reuse bench databases already built")
+    p.add_argument("--output", help="report file (default BENCHMARKS.md)")
+    p.add_argument("--no-append", action="store_true", help="print the report only")
+    p.add_argument("--profile-bot", help="write a cProfile dump of the bot process here")
+    p.set_defaults(handler=cmd_bench)
     return parser
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from sqlalchemy import text
 from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
 from sommelier.settings import Settings
@@ -80,7 +81,12 @@ async def create_database_if_missing(location: DatabaseLocation) -> None:
                 {"name": location.url.database},
             )
             if not exists:
-                await conn.execute(text(f'CREATE DATABASE "{location.url.database}"'))
+                try:
+                    await conn.execute(text(f'CREATE DATABASE "{location.url.database}"'))
+                except DBAPIError as exc:
+                    # Another process sharing the server created it a moment ago.
+                    if "already exists" not in str(exc.orig) and "duplicate" not in str(exc.orig):
+                        raise
     finally:
         await admin_engine.dispose()
 

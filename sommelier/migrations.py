@@ -7,12 +7,15 @@ from pathlib import Path
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from sqlalchemy import text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from alembic import command
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
+# Serializes schema changes between processes sharing one database.
+MIGRATION_LOCK_KEY = 72_6578_0001
 
 
 def alembic_config(embedding_dim: int) -> Config:
@@ -45,6 +48,7 @@ async def migrate(engine: AsyncEngine, revision: str, embedding_dim: int) -> str
             command.upgrade(cfg, revision)
 
     async with engine.begin() as conn:
+        await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK_KEY})
         await conn.run_sync(_run)
     return await current_revision(engine)
 

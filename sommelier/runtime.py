@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from repositories.wines import WineRepository
@@ -22,6 +23,7 @@ from sommelier.migrations import current_revision, head_revision, migrate
 from sommelier.settings import Settings
 
 log = logging.getLogger(__name__)
+SETUP_LOCK_KEY = 72_6578_0002
 
 
 @dataclass
@@ -32,7 +34,19 @@ class Runtime:
     sessions: async_sessionmaker[AsyncSession]
 
     async def ensure_ready(self) -> None:
-        """Migrate to head and seed the bundled catalog when the catalog is empty."""
+        """Migrate to head and seed the bundled catalog when the catalog is empty.
+
+        Processes starting together take turns (an advisory lock), so exactly one migrates and
+        seeds and the others find the work done.
+        """
+        async with self.engine.connect() as lock:
+            await lock.execute(text("SELECT pg_advisory_lock(:k)"), {"k": SETUP_LOCK_KEY})
+            try:
+                await self._migrate_and_seed()
+            finally:
+                await lock.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": SETUP_LOCK_KEY})
+
+    async def _migrate_and_seed(self) -> None:
         if await current_revision(self.engine) != head_revision(self.settings.embedding_dim):
             await migrate(self.engine, "head", self.settings.embedding_dim)
         async with self.sessions() as session:

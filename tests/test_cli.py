@@ -147,3 +147,26 @@ async def test_the_command_line_from_an_empty_data_dir(data_dir: Path, tmp_path:
     run = await sommelier(data_dir, "migrate")
     assert run.code == 0, run
     assert f"database at revision {head}" in run.out
+
+
+def _postgres_running_on(pgdata: Path) -> bool:
+    import psutil
+
+    for proc in psutil.process_iter(attrs=["name", "cmdline"]):
+        cmdline = proc.info.get("cmdline") or []
+        if proc.info.get("name") == "postgres" and str(pgdata) in " ".join(cmdline):
+            return True
+    return False
+
+
+async def test_processes_on_one_data_dir_share_the_server_and_stop_it(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    runs = await asyncio.gather(*(sommelier(shared, "catalog") for _ in range(3)))
+    for run in runs:
+        assert run.code == 0, run
+        assert f"catalog holds {SEED_COUNT} wines" in run.out
+    # Seeded exactly once between them, and the data directory is still healthy.
+    run = await sommelier(shared, "seed")
+    assert f"0 inserted, 0 updated, {SEED_COUNT} unchanged" in run.out, run
+    assert not _postgres_running_on((shared / "pg").resolve())
