@@ -41,6 +41,7 @@ class TelegramWebhook:
             self.order.coordinator,
             webhook_path(self.settings.webhook_url),
             self.settings.webhook_secret,
+            self.settings.max_concurrent_updates,
         )
 
     async def register(self) -> None:
@@ -75,7 +76,12 @@ async def run_bot(settings: Settings) -> int:
             await bot.set_my_commands(COMMANDS)
             await bot.delete_webhook()
             log.info("bot started: long polling")
-            await dp.start_polling(bot, handle_signals=True, close_bot_session=False)
+            await dp.start_polling(
+                bot,
+                handle_signals=True,
+                close_bot_session=False,
+                tasks_concurrency_limit=settings.max_concurrent_updates,
+            )
         finally:
             await drain(order, settings.shutdown_grace_seconds)
             await bot.session.close()

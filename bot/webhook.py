@@ -39,10 +39,18 @@ def _chat_id(update: dict[str, Any]) -> int | None:
 
 class ClaimingRequestHandler(SimpleRequestHandler):
     def __init__(
-        self, dispatcher: Dispatcher, bot: Bot, coordinator: Coordinator, secret_token: str | None
+        self,
+        dispatcher: Dispatcher,
+        bot: Bot,
+        coordinator: Coordinator,
+        secret_token: str | None,
+        max_concurrent: int = 100,
     ) -> None:
         super().__init__(dispatcher=dispatcher, bot=bot, secret_token=secret_token)
         self.coordinator = coordinator
+        # Like polling's tasks_concurrency_limit: a burst beyond this waits before it touches
+        # the database, instead of every update holding a pooled connection at once.
+        self._slots = asyncio.Semaphore(max_concurrent)
 
     async def handle(self, request: web.Request) -> web.Response:
         header = request.headers.get("X-Telegram-Bot-Api-Secret-Token", "")
@@ -70,6 +78,10 @@ class ClaimingRequestHandler(SimpleRequestHandler):
         return web.json_response({})
 
     async def _feed_claimed(self, bot: Bot, update: dict[str, Any]) -> None:
+        async with self._slots:
+            await self._feed(bot, update)
+
+    async def _feed(self, bot: Bot, update: dict[str, Any]) -> None:
         result = await self.dispatcher.feed_raw_update(
             bot=bot, update=update, **{CLAIMED_KEY: True}, **self.data
         )
@@ -84,6 +96,7 @@ def add_webhook(
     coordinator: Coordinator,
     path: str,
     secret: str | None,
+    max_concurrent: int = 100,
 ) -> None:
-    ClaimingRequestHandler(dp, bot, coordinator, secret).register(app, path=path)
+    ClaimingRequestHandler(dp, bot, coordinator, secret, max_concurrent).register(app, path=path)
     setup_application(app, dp, bot=bot)

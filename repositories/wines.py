@@ -12,7 +12,7 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from pydantic import ValidationError
-from sqlalchemy import ColumnElement, Select, and_, func, literal_column, select, text, update
+from sqlalchemy import ColumnElement, Select, func, literal_column, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from repositories.matching import (
@@ -28,6 +28,8 @@ from repositories.types import UpsertReport, WineFilters, WineRecord
 SearchOrder = Literal["price_asc", "price_desc", "name", "newest"]
 VOCABULARY_TTL_SECONDS = 60.0
 HNSW_EF_SEARCH = 100
+# Index candidates examined for a filtered vector query before falling back to an exact scan.
+FILTERED_CANDIDATES = 400
 CATALOG_WRITE_LOCK_KEY = 72_6578_0003
 _TS_WORD = re.compile(r"[a-zа-я0-9]{2,}")
 _NAME_WORD = re.compile(r"[a-zа-я0-9]+")
@@ -213,32 +215,66 @@ class WineRepository:
     ) -> list[tuple[Wine, float]]:
         """Wines by cosine distance, nearest first, with the distance.
 
-        Unfiltered queries use the HNSW index. A filtered query scans the filtered set exactly:
-        pgvector 0.6 applies WHERE after the HNSW candidate list, so a selective filter would
-        return fewer than k rows; an exact scan of the filtered rows always returns k.
+        Unfiltered: the HNSW index. Filtered: pgvector 0.6 applies WHERE after the index scan,
+        so the index yields FILTERED_CANDIDATES nearest wines, the filters run on those, and
+        when fewer than k survive (a selective filter) the filtered rows are scanned exactly.
+        Either way the answer has k rows whenever k wines match. `exact` forces the scan.
         """
         _check_limit(k, 0)
         conds = await self._conditions(validate_filters(filters))
         if conds is None:
             return []
+        if exact:
+            return await self._nearest_exact(vector, conds, k)
         distance = Wine.embedding.cosine_distance(list(vector)).label("distance")
-        base = [Wine.embedding.is_not(None), *conds]
-        if conds or exact:
-            inner = (
-                select(Wine.id, distance)
-                .where(and_(*base))
-                .cte("scored")
-                .prefix_with("MATERIALIZED")
-            )
-            stmt = (
-                select(Wine, inner.c.distance)
-                .join(inner, inner.c.id == Wine.id)
-                .order_by(inner.c.distance, Wine.slug)
-                .limit(k)
-            )
-        else:
-            await self.session.execute(text(f"SET LOCAL hnsw.ef_search = {max(HNSW_EF_SEARCH, k)}"))
-            stmt = select(Wine, distance).where(*base).order_by(distance).limit(k)
+        if not conds:
+            await self._set_ef_search(max(HNSW_EF_SEARCH, k))
+            stmt = select(Wine, distance).where(Wine.embedding.is_not(None)).order_by(distance)
+            rows = await self.session.execute(stmt.limit(k))
+            return [(wine, float(dist)) for wine, dist in rows.all()]
+        pool = max(FILTERED_CANDIDATES, k)
+        await self._set_ef_search(pool)
+        candidates = (
+            select(Wine.id, distance)
+            .where(Wine.embedding.is_not(None))
+            .order_by(distance)
+            .limit(pool)
+            .cte("candidates")
+            .prefix_with("MATERIALIZED")
+        )
+        stmt = (
+            select(Wine, candidates.c.distance)
+            .join(candidates, candidates.c.id == Wine.id)
+            .where(*conds)
+            .order_by(candidates.c.distance, Wine.slug)
+            .limit(k)
+        )
+        found = [(wine, float(dist)) for wine, dist in (await self.session.execute(stmt)).all()]
+        if len(found) == k:
+            return found
+        return await self._nearest_exact(vector, conds, k)
+
+    async def _set_ef_search(self, value: int) -> None:
+        # SET cannot take a bound parameter; the value is an int computed here.
+        await self.session.execute(text(f"SET LOCAL hnsw.ef_search = {int(value)}"))
+
+    async def _nearest_exact(
+        self, vector: Sequence[float], conds: list[ColumnElement[bool]], k: int
+    ) -> list[tuple[Wine, float]]:
+        """Score every matching row, keep the k best, and only then fetch those wines."""
+        distance = Wine.embedding.cosine_distance(list(vector)).label("distance")
+        scored = (
+            select(Wine.id, Wine.slug, distance)
+            .where(Wine.embedding.is_not(None), *conds)
+            .cte("scored")
+            .prefix_with("MATERIALIZED")
+        )
+        top = select(scored).order_by(scored.c.distance, scored.c.slug).limit(k).subquery("top")
+        stmt = (
+            select(Wine, top.c.distance)
+            .join(top, top.c.id == Wine.id)
+            .order_by(top.c.distance, top.c.slug)
+        )
         rows = await self.session.execute(stmt)
         return [(wine, float(dist)) for wine, dist in rows.all()]
 
@@ -248,7 +284,11 @@ class WineRepository:
         filters: WineFilters | Mapping[str, Any] | None = None,
         k: int = 10,
     ) -> list[Wine]:
-        """Russian full-text search; any query word may match, better matches rank first."""
+        """Russian full-text search, better matches first.
+
+        Wines matching every word are tried first; only when they are fewer than k does any
+        word suffice (an OR of common words like «красное» would rank half the catalog).
+        """
         _check_limit(k, 0)
         words = _TS_WORD.findall(fold(query))
         if not words:
@@ -256,19 +296,28 @@ class WineRepository:
         conds = await self._conditions(validate_filters(filters))
         if conds is None:
             return []
-        # Each word becomes its own plainto_tsquery so that no character of user text is ever
-        # parsed as tsquery syntax; the pieces are OR-ed.
-        tsq = func.plainto_tsquery(literal_column("'russian'::regconfig"), words[0])
-        for word in words[1:12]:
-            tsq = tsq.op("||")(func.plainto_tsquery(literal_column("'russian'::regconfig"), word))
-        rank = func.ts_rank_cd(Wine.search_vector, tsq)
-        stmt = (
-            select(Wine)
-            .where(Wine.search_vector.op("@@")(tsq), *conds)
-            .order_by(rank.desc(), Wine.slug)
-            .limit(k)
-        )
-        return list((await self.session.scalars(stmt)).all())
+        # Each word is its own plainto_tsquery, so no character of user text is ever parsed as
+        # tsquery syntax.
+        parts = [
+            func.plainto_tsquery(literal_column("'russian'::regconfig"), word)
+            for word in words[:12]
+        ]
+        every_word, any_word = parts[0], parts[0]
+        for part in parts[1:]:
+            every_word = every_word.op("&&")(part)
+            any_word = any_word.op("||")(part)
+        found: list[Wine] = []
+        for tsq in (every_word, any_word) if len(parts) > 1 else (any_word,):
+            stmt = (
+                select(Wine)
+                .where(Wine.search_vector.op("@@")(tsq), *conds)
+                .order_by(func.ts_rank_cd(Wine.search_vector, tsq).desc(), Wine.slug)
+                .limit(k)
+            )
+            found = list((await self.session.scalars(stmt)).all())
+            if len(found) >= k:
+                break
+        return found
 
     async def random(
         self, n: int, filters: WineFilters | Mapping[str, Any] | None = None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import functools
 import json
 import time
 import uuid
@@ -38,7 +39,7 @@ class Tool(Generic[A]):
         return frozenset(self.args_model.model_fields)
 
     def json_schema(self) -> dict[str, Any]:
-        return _clean_schema(self.args_model.model_json_schema())
+        return _schema_of(self.args_model)
 
     def openai_spec(self) -> dict[str, Any]:
         return {
@@ -89,18 +90,21 @@ class ToolRegistry:
         return [tool.openai_spec() for tool in self._tools.values()]
 
     def prompt_section(self) -> str:
-        """The tools part of the system prompt, generated from the same schemas."""
-        blocks = []
+        """The tools part of the system prompt, generated from the same schemas.
+
+        Names and purposes only: the full types, enums and bounds travel in the function
+        schemas of every request, so repeating them here would only cost tokens.
+        """
+        lines = []
         for tool in self._tools.values():
             schema = tool.json_schema()
             required = set(schema.get("required", []))
-            lines = [f"### {tool.name}", tool.description, "Параметры:"]
-            for name, prop in schema.get("properties", {}).items():
-                lines.append(
-                    f"- `{name}`{' (обязательный)' if name in required else ''}: {_describe(prop)}"
-                )
-            blocks.append("\n".join(lines))
-        return "\n\n".join(blocks)
+            params = ", ".join(
+                f"`{name}` (обязательный)" if name in required else f"`{name}`"
+                for name in schema.get("properties", {})
+            )
+            lines.append(f"- `{tool.name}`: {tool.description} Параметры: {params}.")
+        return "\n".join(lines)
 
     async def execute(self, name: str, raw_arguments: str | dict[str, Any] | None) -> ToolResult:
         """Run one call. Every failure becomes result text for the model; nothing raises."""
@@ -157,18 +161,10 @@ def _public_error(exc: Exception) -> str:
     return type(exc).__name__
 
 
-def _describe(prop: dict[str, Any]) -> str:
-    parts = []
-    if "enum" in prop:
-        parts.append("одно из " + ", ".join(str(v) for v in prop["enum"]))
-    elif "type" in prop:
-        parts.append(str(prop["type"]))
-    bounds = [f"{k} {prop[k]}" for k in ("minimum", "maximum", "maxLength") if k in prop]
-    if bounds:
-        parts.append(", ".join(bounds))
-    if prop.get("description"):
-        parts.append(prop["description"])
-    return "; ".join(parts)
+@functools.cache
+def _schema_of(model: type[BaseModel]) -> dict[str, Any]:
+    # pydantic rebuilds a schema on every call (~2.5 ms each, four per answer); models are static.
+    return _clean_schema(model.model_json_schema())
 
 
 def _clean_schema(schema: dict[str, Any]) -> dict[str, Any]:

@@ -173,6 +173,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--output", help="report file (default BENCHMARKS.md)")
     p.add_argument("--no-append", action="store_true", help="print the report only")
     p.add_argument("--profile-bot", help="write a cProfile dump of the bot process here")
+    p.add_argument("--bot-patches", help="also run the chats with these bench bot patches")
     p.set_defaults(handler=cmd_bench)
     return parser
 

@@ -620,7 +620,7 @@ async def test_the_model_sees_the_registry_contract(
     parameters = {name for spec in specs for name in spec["function"]["parameters"]["properties"]}
     for spec in specs:
         function = spec["function"]
-        assert f"### {function['name']}" in system
+        assert f"`{function['name']}`" in system
         for parameter in function["parameters"]["properties"]:
             assert f"`{parameter}`" in system, f"{function['name']}.{parameter} is not described"
     # Nothing in the prompt's prose names a tool or a parameter the model is not given.
@@ -643,7 +643,7 @@ async def test_an_allowlist_limits_the_tools_and_their_description(
     body = await _first_request_with_only(seeded, server, ["search_wines"])
     assert [t["function"]["name"] for t in body["tools"]] == ["search_wines"]
     system = system_text(body)
-    assert "### search_wines" in system and "### semantic_search" not in system
+    assert "`search_wines`" in system and "semantic_search" not in system
     assert "`query`" not in system
 
 

@@ -1,0 +1,172 @@
+"""The bot under load: exactly `sommelier bot` (long polling), in a process of its own.
+
+bench.concurrency starts it with the fake servers' URLs and the bench database in its
+environment. The only addition is bookkeeping: the SQLAlchemy pool's high-water mark and the
+log records at WARNING and above, written as JSON to BENCH_STATS_FILE when the bot exits
+(SIGTERM). With BENCH_PROFILE set, a cProfile dump of the whole run is written there too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import cProfile
+import functools
+import json
+import logging
+import os
+import re
+import sys
+import time
+from collections import Counter
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+import sommelier.runtime as runtime_module
+from bot.runner import run_bot
+from sommelier.database import DatabaseLocation
+from sommelier.settings import Settings, SettingsError, get_settings
+
+
+class PoolStats:
+    def __init__(self) -> None:
+        self.capacity = 0
+        self.checked_out = 0
+        self.max_checked_out = 0
+        self.checkouts = 0
+        self.checkouts_at_capacity = 0
+        self.connects = 0
+
+    def attach(self, engine: AsyncEngine, settings: Settings) -> None:
+        self.capacity = settings.db_pool_size * 2  # pool_size plus as many overflow
+        pool = engine.sync_engine.pool
+        event.listen(pool, "checkout", self._checkout)
+        event.listen(pool, "checkin", self._checkin)
+        event.listen(pool, "connect", self._connect)
+
+    def _checkout(self, *_args: Any) -> None:
+        self.checkouts += 1
+        self.checked_out += 1
+        self.max_checked_out = max(self.max_checked_out, self.checked_out)
+        if self.checked_out >= self.capacity:
+            self.checkouts_at_capacity += 1
+
+    def _checkin(self, *_args: Any) -> None:
+        self.checked_out -= 1
+
+    def _connect(self, *_args: Any) -> None:
+        self.connects += 1
+
+
+class CountingHandler(logging.Handler):
+    """Counts WARNING+ records by logger and the start of the message."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.counts: Counter[str] = Counter()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        words = re.sub(r"\d+", "N", " ".join(record.getMessage().split()[:6]))
+        self.counts[f"{record.levelname} {record.name}: {words}"] += 1
+
+
+def _limit_polling(limit: int) -> None:
+    from aiogram import Dispatcher
+
+    original = Dispatcher.start_polling
+
+    async def start_polling(self: Dispatcher, *bots: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("tasks_concurrency_limit", limit)
+        await original(self, *bots, **kwargs)
+
+    Dispatcher.start_polling = start_polling  # type: ignore[method-assign]
+
+
+def apply_patches(names: str) -> list[str]:
+    """Experiments measured in the bot (BENCH_BOT_PATCHES, comma-separated); see BENCHMARKS.md.
+
+    schema-cache: the tools' JSON schemas are computed once instead of on every LLM call
+    (pydantic's model_json_schema runs four times per answer).
+    concurrency-limit=N: at most N updates are handled at once (aiogram's
+    `tasks_concurrency_limit`); the rest wait before touching the database.
+    """
+    applied = []
+    for name in (n.strip() for n in names.split(",") if n.strip()):
+        if name == "schema-cache":
+            from services.tool_registry import Tool
+
+            Tool.json_schema = functools.cache(Tool.json_schema)  # type: ignore[method-assign]
+            applied.append(name)
+        elif name.startswith("concurrency-limit="):
+            _limit_polling(int(name.partition("=")[2]))
+            applied.append(name)
+        else:
+            raise SystemExit(f"bench bot: unknown patch {name!r}")
+    return applied
+
+
+def main() -> int:
+    stats_file = os.environ.get("BENCH_STATS_FILE")
+    profile_file = os.environ.get("BENCH_PROFILE")
+    logging.basicConfig(
+        level=logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s %(message)s",
+        stream=sys.stderr,
+    )
+    for noisy in ("pgserver", "httpx", "aiogram.event", "openai", "alembic"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+    counter = CountingHandler()
+    logging.getLogger().addHandler(counter)
+    try:
+        settings = get_settings()
+    except SettingsError as exc:
+        print(f"bench bot: {exc}", file=sys.stderr)
+        return 2
+
+    patches = apply_patches(os.environ.get("BENCH_BOT_PATCHES", ""))
+    pool = PoolStats()
+    original = runtime_module.make_engine
+
+    def make_engine(location: DatabaseLocation, s: Settings) -> AsyncEngine:
+        engine = original(location, s)
+        pool.attach(engine, s)
+        return engine
+
+    runtime_module.make_engine = make_engine  # type: ignore[assignment]
+    profiler = cProfile.Profile() if profile_file else None
+    started = time.perf_counter()
+    code = 1
+    try:
+        if profiler is not None:
+            profiler.enable()
+        code = asyncio.run(run_bot(settings))
+    finally:
+        if profiler is not None:
+            profiler.disable()
+            profiler.dump_stats(profile_file)
+        if stats_file:
+            times = os.times()
+            with open(stats_file, "w", encoding="utf-8") as out:
+                json.dump(
+                    {
+                        "exit_code": code,
+                        "patches": patches,
+                        "seconds": time.perf_counter() - started,
+                        "cpu_seconds": times.user + times.system,
+                        "pool_capacity": pool.capacity,
+                        "pool_max_checked_out": pool.max_checked_out,
+                        "pool_checkouts": pool.checkouts,
+                        "pool_checkouts_at_capacity": pool.checkouts_at_capacity,
+                        "pool_connects": pool.connects,
+                        "warnings": dict(counter.counts),
+                    },
+                    out,
+                    ensure_ascii=False,
+                    indent=1,
+                )
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,71 @@
+"""The scripted LLM every benchmark talks to: a two-iteration agent run, or the catalog prompt.
+
+Iteration 1 calls search_wines with the filters a model would read from the question;
+iteration 2 answers with the first three wines of the tool result. A request without tools
+(the random-catalog prompt) is answered with three wines from its catalog lines.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from services.offline_parser import parse_query
+from tests.fakes.openai_server import (
+    FakeOpenAIServer,
+    Step,
+    call,
+    error,
+    reply,
+    responder,
+    tool_calls,
+)
+
+API_KEY = "bench-key"
+CLOSING = "Хорошего вечера! Бенчмарк завершен."
+_UUID_LINE = re.compile(r"^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b", re.M)
+
+JSONDict = dict[str, Any]
+
+
+def question_arguments(question: str) -> JSONDict:
+    """search_wines arguments as a model would write them for this question."""
+    filters = parse_query(question).filters.model_dump(mode="json", exclude_none=True)
+    for key in ("price_min", "price_max"):
+        if key in filters:
+            filters[key] = float(filters[key])
+    return {**filters, "limit": 5}
+
+
+def formatted(ids: list[str]) -> str:
+    parts = ["[INTRO]\nВот что я нашел в каталоге."]
+    parts += [f"[WINE:{wine_id}]\nПодходит к вашему запросу по стилю и цене." for wine_id in ids]
+    parts.append(f"[CLOSING]\n{CLOSING}")
+    return "\n".join(parts)
+
+
+def answer(body: JSONDict, *, force_catalog: bool = False) -> Step:
+    messages: list[JSONDict] = body["messages"]
+    last_user = max(i for i, m in enumerate(messages) if m["role"] == "user")
+    results = [m for m in messages[last_user + 1 :] if m["role"] == "tool"]
+    if not body.get("tools"):
+        ids = _UUID_LINE.findall(str(messages[0].get("content") or ""))
+        return reply(formatted(ids[:3]))
+    if force_catalog:
+        return error(400, "This model does not support tools.")
+    if not results:
+        question = str(messages[last_user].get("content") or "")
+        return tool_calls(call("search_wines", question_arguments(question)))
+    try:
+        payload = json.loads(results[-1]["content"])
+    except (json.JSONDecodeError, TypeError):
+        payload = {}
+    ids = [str(w["id"]) for w in payload.get("wines", [])][:3]
+    return reply(formatted(ids))
+
+
+def script(server: FakeOpenAIServer, requests: int, *, force_catalog: bool = False) -> None:
+    """Queue enough scripted answers for `requests` chat completions (the rest answer "ok")."""
+    step = responder(lambda body: answer(body, force_catalog=force_catalog))
+    server.script(*([step] * requests))
