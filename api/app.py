@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from services.chat_service import DATABASE_ERRORS, ChatService, ServiceUnavailableError
 from services.events import AgentEvent, ErrorEvent, Final
 from services.rate_limit import SlidingWindowLimiter
+from services.text_input import clean_user_text
 from sommelier.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -33,7 +34,7 @@ class AgentRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     query: str = Field(min_length=1, max_length=1000)
-    user_id: int | None = None
+    user_id: int | None = Field(default=None, ge=-(2**63), le=2**63 - 1)  # a bigint
     conversation_id: uuid.UUID | None = None
     tools_allowlist: list[str] | None = None
     max_steps: int = Field(default=2, ge=1, le=2)
@@ -63,7 +64,8 @@ async def _parse(request: web.Request) -> AgentRequest | web.Response:
         first = exc.errors()[0]
         field = ".".join(str(p) for p in first["loc"]) or "body"
         return _error(422, f"{field}: {first['msg']}", field=field)
-    if not parsed.query.strip():
+    parsed.query = clean_user_text(parsed.query)
+    if not parsed.query:
         return _error(422, "query: must not be blank", field="query")
     known = set(request.app[CHAT_KEY].sommelier.registry.names)
     unknown = [t for t in parsed.tools_allowlist or [] if t not in known]

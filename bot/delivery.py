@@ -17,7 +17,14 @@ from aiogram.exceptions import (
     TelegramRetryAfter,
     TelegramServerError,
 )
-from aiogram.methods import EditMessageText, Response, SendMessage, SendPhoto, TelegramMethod
+from aiogram.methods import (
+    AnswerCallbackQuery,
+    EditMessageText,
+    Response,
+    SendMessage,
+    SendPhoto,
+    TelegramMethod,
+)
 from aiogram.methods.base import TelegramType
 
 from bot.keyboards import wine_card
@@ -40,6 +47,7 @@ class ReliableRequests(BaseRequestMiddleware):
 
     429 → wait `retry_after` and retry; network errors and 5xx → retry with backoff;
     "can't parse entities" → resend once as plain text. 403 (blocked) is never retried.
+    An expired callback query (its toast can no longer be shown) is not an error.
     """
 
     def __init__(self, attempts: int = 4, backoff: float = 0.5) -> None:
@@ -76,6 +84,11 @@ class ReliableRequests(BaseRequestMiddleware):
                 await asyncio.sleep(delay)
                 delay *= 2
             except TelegramBadRequest as exc:
+                if isinstance(method, AnswerCallbackQuery) and _expired_query(exc):
+                    # The button's toast can no longer be shown (the press is older than
+                    # Telegram waits for, e.g. after an outage); the press itself is handled.
+                    log.info("callback query expired before it was answered")
+                    return True  # type: ignore[return-value]
                 if plain_tried or "can't parse entities" not in exc.message:
                     raise
                 if not _to_plain_text(method):
@@ -85,6 +98,10 @@ class ReliableRequests(BaseRequestMiddleware):
                     "telegram rejected HTML of %s; resending as plain text", type(method).__name__
                 )
         raise RuntimeError("unreachable")  # pragma: no cover
+
+
+def _expired_query(exc: TelegramBadRequest) -> bool:
+    return "query is too old" in exc.message or "query ID is invalid" in exc.message
 
 
 def _safe_to_repeat(method: TelegramMethod[Any]) -> bool:

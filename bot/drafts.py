@@ -7,6 +7,7 @@ throughout, so groups and refused drafts still see it. Nothing here ever raises 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import random
@@ -17,6 +18,7 @@ from typing import Any
 from aiogram import Bot
 from aiogram.utils.chat_action import ChatActionSender
 
+from services.answer_safety import without_links
 from services.events import AgentEvent, AnswerDelta, ToolInvoked
 
 log = logging.getLogger(__name__)
@@ -79,6 +81,35 @@ def intro_so_far(answer: str) -> str:
     return (rest[: stop.start()] if stop else rest).strip()
 
 
+class QuietChatActionSender(ChatActionSender):
+    """The typing indicator, which never fails or delays anything.
+
+    aiogram's sender runs in a task of its own; when Telegram refuses a chat action (the user
+    blocked the bot mid-answer, the chat is gone, retries are spent) that task dies with an
+    exception nobody retrieves, and on exit it waits for a chat action still in flight — a
+    slow Telegram would hold the answer back. Here a refusal just stops the indicator, and
+    leaving stops it at once.
+    """
+
+    async def _worker(self) -> None:
+        try:
+            await super()._worker()
+        except Exception as exc:
+            log.info("typing indicator stopped (%s)", type(exc).__name__)
+
+    async def _stop(self) -> None:
+        task, self._task = self._task, None
+        self._close_event.set()
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
+def typing_indicator(bot: Bot, chat_id: int) -> ChatActionSender:
+    return QuietChatActionSender(bot=bot, chat_id=chat_id, action="typing")
+
+
 class DraftProgress:
     def __init__(self, bot: Bot, chat_id: int, enabled: bool) -> None:
         self.bot = bot
@@ -102,7 +133,7 @@ class DraftProgress:
 
     async def _start_typing(self) -> None:
         if self._typing is None:
-            self._typing = ChatActionSender.typing(bot=self.bot, chat_id=self.chat_id)
+            self._typing = typing_indicator(self.bot, self.chat_id)
             with contextlib.suppress(Exception):
                 await self._typing.__aenter__()
 
@@ -113,7 +144,7 @@ class DraftProgress:
             await self._show(status_line(event.tool, event.input))
         elif isinstance(event, AnswerDelta):
             self._answer += event.text
-            intro = intro_so_far(self._answer)
+            intro = without_links(intro_so_far(self._answer))
             if intro:
                 await self._show(intro[:MAX_DRAFT_CHARS])
 

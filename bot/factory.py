@@ -71,7 +71,9 @@ def _gated(router: Router) -> Router:
 def create_dispatcher(
     settings: Settings, chat: ChatService, catalog_admin: CatalogAdmin
 ) -> tuple[Dispatcher, ChatOrderMiddleware]:
-    dp = Dispatcher(chat=chat, catalog_admin=catalog_admin, settings=settings)
+    # No FSM: nothing here uses states, and aiogram's in-memory FSM storage keeps a record for
+    # every user it ever sees, for the life of the process.
+    dp = Dispatcher(disable_fsm=True, chat=chat, catalog_admin=catalog_admin, settings=settings)
     coordinator = Coordinator(chat.sessions)
     order = ChatOrderMiddleware(coordinator)
     dp.update.outer_middleware(order)

@@ -47,6 +47,9 @@ class ChatOrderMiddleware(BaseMiddleware):
         # overtakes it. Webhook updates are claimed on receipt, so the ledger alone orders them.
         self._locks: dict[int, asyncio.Lock] = {}
         self._waiting: dict[int, int] = {}
+        # Updates handled while the database was unreachable: their ledger rows still say
+        # "in progress" and would hold their chats back until they count as abandoned.
+        self._unfinished: set[int] = set()
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         self.in_flight += 1
@@ -83,16 +86,27 @@ class ChatOrderMiddleware(BaseMiddleware):
             log.info("update %s was already handled; skipping the duplicate", update.update_id)
             return None
         try:
+            await self._finish_unfinished()
             if chat_id is not None:
                 await self.coordinator.wait_turn(update.update_id, chat_id)
             return await _with_error_handlers(handler, update, data)
         finally:
             try:
                 await self.coordinator.finish(update.update_id)
-            except Exception as exc:  # the database may be down; the chat unblocks when stale
+            except Exception as exc:  # the database may be down: finish it once it is back
+                self._unfinished.add(update.update_id)
                 log.warning(
                     "could not mark update %s finished: %s", update.update_id, type(exc).__name__
                 )
+
+    async def _finish_unfinished(self) -> None:
+        """Mark finished what could not be marked while the database was away."""
+        for update_id in sorted(self._unfinished):
+            try:
+                await self.coordinator.finish(update_id)
+            except Exception:
+                return
+            self._unfinished.discard(update_id)
 
     async def wait_idle(self, grace_seconds: float) -> bool:
         try:

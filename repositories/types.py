@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -35,6 +36,8 @@ WINE_TYPE_RU: dict[WineType, str] = {
 }
 
 _NBSP = "\u00a0"
+# Control characters other than line breaks and tabs.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 SWEETNESS_RU: dict[Sweetness, str] = {
     Sweetness.dry: "сухое",
@@ -98,6 +101,15 @@ class WineRecord(BaseModel):
     food_pairings: list[str] = Field(default_factory=list, max_length=30)
     price_rub: Decimal = Field(ge=0, le=10_000_000, decimal_places=2)
     image_url: str | None = Field(default=None, max_length=2000, pattern=r"^https?://")
+
+    @field_validator("*")
+    @classmethod
+    def _no_control_characters(cls, value: object) -> object:
+        # PostgreSQL text cannot hold NUL, and no catalog text needs a control character.
+        texts = value if isinstance(value, list) else [value]
+        if any(isinstance(t, str) and _CONTROL.search(t) for t in texts):
+            raise ValueError("must not contain control characters")
+        return value
 
     @field_validator("grape_varieties", "food_pairings")
     @classmethod

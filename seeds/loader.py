@@ -56,6 +56,8 @@ def _read_json(path: Path) -> Any:
         raise SeedFileError(
             f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
         ) from None
+    except RecursionError:
+        raise SeedFileError(f"{path} is nested too deeply to be a list of wines") from None
 
 
 def parse_records(data: Any) -> list[WineRecord]:

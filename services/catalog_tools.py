@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import uuid
 from decimal import Decimal
@@ -25,6 +26,8 @@ log = logging.getLogger(__name__)
 DESCRIPTION_CHARS = 160
 RRF_K = 60
 MAX_RESULTS = 10
+# Of the tool's time budget, what the query embedding may take before full text goes alone.
+EMBEDDING_SHARE = 0.5
 
 
 class SearchWinesArgs(BaseModel):
@@ -129,9 +132,14 @@ def build_catalog_tools(
         vector: list[float] | None = None
         if embeddings.available:
             try:
-                vector = await embeddings.embed_query(args.query)
+                # A hanging embeddings API must leave time for the full-text half.
+                vector = await asyncio.wait_for(
+                    embeddings.embed_query(args.query), timeout * EMBEDDING_SHARE
+                )
             except (EmbeddingUnavailableError, EmbeddingDimensionError) as exc:
                 log.warning("semantic_search falls back to full text: %s", exc)
+            except TimeoutError:
+                log.warning("semantic_search falls back to full text: the embedding timed out")
         async with sessions() as session:
             repo = WineRepository(session)
             rankings: list[list[Wine]] = []

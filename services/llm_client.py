@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 import openai
 from openai import AsyncOpenAI
 
+from services.text_input import without_control
 from sommelier.settings import Settings
 
 DeltaCallback = Callable[[str], Awaitable[None]]
@@ -78,6 +80,27 @@ def prompt_chars(messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, A
     if tools:
         total += len(json.dumps(tools, ensure_ascii=False))
     return total
+
+
+def _text(content: str | None) -> str | None:
+    # NUL and other control characters from a model would break storage and Telegram.
+    return (without_control(content) or None) if content else None
+
+
+def _clean_calls(calls: list[ToolCall]) -> list[ToolCall]:
+    """Give every call of one reply its own id, and drop control characters.
+
+    Each call's result goes back to the model as a `tool` message keyed by the call's id; a
+    missing or repeated id (some servers send them) would pair a result with the wrong call.
+    """
+    seen: set[str] = set()
+    for call in calls:
+        if not call.id or call.id in seen:
+            call.id = f"call_{uuid.uuid4().hex[:24]}"
+        seen.add(call.id)
+        call.name = without_control(call.name)
+        call.arguments = without_control(call.arguments)
+    return calls
 
 
 def _arguments_text(raw: Any) -> str:
@@ -157,15 +180,17 @@ class LLMClient:
         if not response.choices:
             raise LLMRequestError("LLM answered with no choices")
         choice = response.choices[0]
-        calls = [
-            ToolCall(c.id, c.function.name, _arguments_text(c.function.arguments))
-            for c in choice.message.tool_calls or []
-            if getattr(c, "function", None) is not None
-        ]
+        calls = _clean_calls(
+            [
+                ToolCall(c.id or "", c.function.name, _arguments_text(c.function.arguments))
+                for c in choice.message.tool_calls or []
+                if getattr(c, "function", None) is not None
+            ]
+        )
         usage = Usage()
         if response.usage is not None:
             usage = Usage(response.usage.prompt_tokens or 0, response.usage.completion_tokens or 0)
-        return LLMReply(choice.message.content, calls, usage, choice.finish_reason)
+        return LLMReply(_text(choice.message.content), calls, usage, choice.finish_reason)
 
     async def _complete_streamed(
         self, request: dict[str, Any], on_delta: DeltaCallback
@@ -184,9 +209,9 @@ class LLMClient:
             for choice in chunk.choices:
                 finish = choice.finish_reason or finish
                 delta = choice.delta
-                if delta.content:
-                    text.append(delta.content)
-                    await on_delta(delta.content)
+                if delta.content and (piece := without_control(delta.content)):
+                    text.append(piece)
+                    await on_delta(piece)
                 for part in delta.tool_calls or []:
                     slot = calls.setdefault(part.index, {"id": "", "name": "", "arguments": ""})
                     if part.id:
@@ -197,7 +222,7 @@ class LLMClient:
         if finish is None:
             # The stream ended without a finish reason: the connection was cut mid-answer.
             raise LLMUnavailableError("LLM stream ended before the answer was complete")
-        tool_calls = [
-            ToolCall(c["id"], c["name"], c["arguments"]) for _, c in sorted(calls.items())
-        ]
-        return LLMReply("".join(text) or None, tool_calls, usage, finish)
+        tool_calls = _clean_calls(
+            [ToolCall(c["id"], c["name"], c["arguments"]) for _, c in sorted(calls.items())]
+        )
+        return LLMReply(_text("".join(text)), tool_calls, usage, finish)

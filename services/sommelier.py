@@ -24,6 +24,12 @@ from repositories.models import Wine
 from repositories.types import SWEETNESS_RU, WINE_TYPE_RU, format_price
 from repositories.wines import WineRepository
 from services.answer_format import FORMAT_INSTRUCTIONS, ParsedAnswer, parse_answer, render_answer
+from services.answer_safety import (
+    allowed_prices,
+    states_unknown_prices,
+    without_false_prices,
+    without_links,
+)
 from services.catalog_tools import build_catalog_tools
 from services.day_context import build_day_context
 from services.embeddings import EmbeddingService
@@ -42,6 +48,7 @@ from services.intent import asks_for_wine
 from services.llm_client import LLMClient, LLMReply, LLMRequestError, LLMUnavailableError, Usage
 from services.offline_parser import parse_query
 from services.offline_recommender import offline_recommendation
+from services.prompt_guard import REFUSAL, PromptGuard, StreamGuard
 from services.recommendation import MAX_WINES, Path, Recommendation, RecommendedWine
 from services.taste_profile import profile_prompt_block
 from services.tool_registry import ToolRegistry, ToolResult
@@ -102,6 +109,15 @@ class SommelierService:
             sessions, embeddings, settings.tool_timeout_seconds
         )
         self.clock = clock
+        # The fixed texts the model is given never reach the user (see services/prompt_guard).
+        self.guard = PromptGuard(
+            [
+                load_prompt("system"),
+                load_prompt("catalog_fallback"),
+                FORMAT_INSTRUCTIONS,
+                self.registry.prompt_section(),
+            ]
+        )
 
     # ---- public API ---------------------------------------------------------------------------
 
@@ -256,10 +272,10 @@ class SommelierService:
             if last or not reply.tool_calls:
                 final = reply
                 break
-            if reply.content and reply.content.strip():
+            if reply.content and reply.content.strip() and not self.guard.leaks(reply.content):
                 yield Thought(content=reply.content.strip())
             for call in reply.tool_calls:
-                yield ToolInvoked(tool=call.name, input=_preview_arguments(call.arguments))
+                yield ToolInvoked(tool=call.name, input=self._preview(call.arguments))
             results = await self._run_tools(run, registry, reply)
             for result in results:
                 yield Observation(
@@ -270,6 +286,11 @@ class SommelierService:
                 )
         assert final is not None
         parsed = parse_answer(final.content)
+        recites = self.guard.leaks(final.content)
+        if recites and not parsed.picks:
+            # Talked into reciting its instructions: decline, do not try another prompt.
+            yield (REFUSAL, [], "")
+            return
         if not parsed.formatted and not run.tools_called:
             # Smalltalk or a general question: plain text, no cards. A plain answer to a wine
             # request could name wines that are not in the catalog, so it is not trusted.
@@ -277,9 +298,14 @@ class SommelierService:
                 raise _ToolUseFailedError("the model returned an empty answer")
             if asks_for_wine(run.text):
                 raise _ToolUseFailedError("the model answered a wine request without the catalog")
+            if states_unknown_prices(parsed.intro, allowed_prices((), run.text)):
+                raise _ToolUseFailedError("the model quoted prices without the catalog")
             yield (parsed.intro, [], "")
             return
         wines = await self._resolve(run, parsed, history)
+        if not wines and recites:
+            yield (REFUSAL, [], "")
+            return
         if not wines:
             raise _ToolUseFailedError("the agent produced no valid catalog wine")
         yield (parsed.intro, wines, parsed.closing)
@@ -298,22 +324,32 @@ class SommelierService:
         queue: asyncio.Queue[str] = asyncio.Queue()
         task = asyncio.create_task(self._call(run, messages, tools, queue.put))
         buffered = ""
-        started = False
+        answer: StreamGuard | None = None
         try:
             async for chunk in _drain(queue, task):
-                if started:
-                    yield AnswerDelta(text=chunk)
-                    continue
-                buffered += chunk
-                marker = _INTRO_MARKER.search(buffered)
-                if marker is not None:
-                    started = True
-                    if buffered[marker.end() :].strip():
-                        yield AnswerDelta(text=buffered[marker.end() :].lstrip())
+                if answer is None:
+                    buffered += chunk
+                    marker = _INTRO_MARKER.search(buffered)
+                    if marker is None:
+                        continue
+                    answer = StreamGuard(self.guard)
+                    chunk = buffered[marker.end() :].lstrip()
+                if shown := answer.feed(chunk):
+                    yield AnswerDelta(text=shown)
         finally:
             if not task.done():
                 task.cancel()
-        yield task.result()
+        reply = task.result()
+        if answer is not None and (rest := answer.finish()):
+            yield AnswerDelta(text=rest)
+        yield reply
+
+    def _preview(self, raw: str) -> dict[str, Any]:
+        """Tool arguments as shown in events; a quotation of the instructions is not shown."""
+        preview = _preview_arguments(raw)
+        return {
+            k: "…" if isinstance(v, str) and self.guard.leaks(v) else v for k, v in preview.items()
+        }
 
     async def _run_tools(
         self, run: _Run, registry: ToolRegistry, reply: LLMReply
@@ -342,7 +378,8 @@ class SommelierService:
                 wine = await _lookup(repo, pick.ref, run.trusted_ids | seen_before)
                 if wine is None or any(w.id == wine.id for w in wines):
                     continue
-                wines.append(RecommendedWine.from_wine(wine, pick.why))
+                why = without_false_prices(pick.why, allowed_prices([wine.price_rub], run.text))
+                wines.append(RecommendedWine.from_wine(wine, why))
                 if len(wines) == MAX_WINES:
                     break
         return wines
@@ -394,6 +431,12 @@ class SommelierService:
     def _finish(
         self, run: _Run, path: Path, intro: str, wines: list[RecommendedWine], closing: str
     ) -> Recommendation:
+        # The model's prose: no quotation of its instructions, no links, no made-up prices.
+        prices = allowed_prices([w.price_rub for w in wines], run.text)
+        intro = without_false_prices(without_links(self.guard.clean(intro, REFUSAL)), prices)
+        closing = without_false_prices(without_links(self.guard.clean(closing)), prices)
+        for wine in wines:
+            wine.why = without_links(self.guard.clean(wine.why))
         content = (
             render_answer(intro, [(str(w.id), w.why) for w in wines], closing)
             if wines
@@ -477,6 +520,7 @@ def catalog_line(wine: Wine) -> str:
 
 
 def _preview_arguments(raw: str) -> dict[str, Any]:
+    """Tool arguments for events (and the user's progress line), as far as they parse."""
     import json
 
     try:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from services.offline_parser import sweetness_from_word, wine_type_from_word
+from services.text_input import without_control
 
 KEY_ALIASES: dict[str, str] = {
     "type": "wine_type",
@@ -121,6 +122,8 @@ def normalize(raw: str | dict[str, Any] | None, known: frozenset[str]) -> Normal
         if name not in known:
             result.notes.append(f"ignored unknown parameter '{key}'")
             continue
+        if isinstance(value, str):
+            value = without_control(value)  # NUL cannot even reach the database as a value
         if value is None or value == "" or value == []:
             continue
         if isinstance(value, list) and name != "query":

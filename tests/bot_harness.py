@@ -80,8 +80,10 @@ class BotHarness:
 
 
 @contextlib.asynccontextmanager
-async def running_bot(runtime: Runtime, **overrides: Any) -> AsyncIterator[BotHarness]:
-    async with FakeTelegramServer() as tg:
+async def running_bot(
+    runtime: Runtime, *, telegram_token: str = "123456:TEST-token", **overrides: Any
+) -> AsyncIterator[BotHarness]:
+    async with FakeTelegramServer(telegram_token) as tg:
         values: dict[str, Any] = {
             "telegram_bot_token": tg.token,
             "telegram_api_url": tg.base_url,

@@ -18,6 +18,7 @@ CHAT = 939001
 
 async def test_telegram_429_502_and_rejected_markup_still_deliver(seeded: Runtime) -> None:
     async with running_bot(seeded) as h:
+        await adult(h, CHAT)  # /help is behind the 18+ gate
         (normal,) = await ask(h, CHAT, "/help")
         assert normal.params["parse_mode"].lower() == "html" and "<b>" in (normal.text or "")
 

@@ -75,6 +75,14 @@ def _oversized(path: Path) -> None:
         file.truncate(MAX_SEED_BYTES + 1)
 
 
+def _fifty_megabytes(path: Path) -> None:
+    """A real 50 MB catalog: valid records all the way (the size alone must stop it)."""
+    record = json.dumps({**NEW, "description": "Описание. " * 300}, ensure_ascii=False)
+    count = 50 * 2**20 // len(record.encode()) + 1
+    with path.open("w", encoding="utf-8") as file:
+        file.write("[" + ",".join([record] * count) + "]")
+
+
 BAD_FILES = [
     pytest.param(
         _json([NEW, {**VALID, "slug": "second", "price_rub": "дорого", "body": 9}]),
@@ -108,6 +116,15 @@ BAD_FILES = [
         _bytes(b'[\n  {"slug": "a",}\n]'), ["not valid JSON", "line 2"], id="invalid-json"
     ),
     pytest.param(_oversized, ["the limit is 20 MB"], id="over-the-size-limit"),
+    pytest.param(_fifty_megabytes, ["50.0 MB", "the limit is 20 MB"], id="a-50-mb-file"),
+    pytest.param(
+        _bytes(b"[" * 100_000 + b"]" * 100_000), ["nested too deeply"], id="deeply-nested"
+    ),
+    pytest.param(
+        _json([NEW, {**VALID, "slug": "z", "name": "Вино\u0000 с NUL"}]),
+        ["record #1: name", "control characters"],
+        id="control-characters",
+    ),
 ]
 
 

@@ -17,6 +17,7 @@ from bot.texts import T
 from services.chat_service import ChatService
 from services.events import Final
 from services.recommendation import Recommendation
+from services.text_input import clean_user_text
 from sommelier.settings import Settings
 
 log = logging.getLogger("sommelier.answers")
@@ -32,7 +33,7 @@ async def new_conversation(message: Message, chat: ChatService) -> None:
 async def question(message: Message, chat: ChatService, bot: Bot, settings: Settings) -> None:
     if message.from_user is None or message.text is None:
         return
-    text = _clean(message.text)
+    text = clean_user_text(message.text)
     if not text:
         await message.answer(T.empty_text)
         return
@@ -65,16 +66,6 @@ async def question(message: Message, chat: ChatService, bot: Bot, settings: Sett
             ensure_ascii=False,
         )
     )
-
-
-def _clean(text: str) -> str:
-    """Drop control and zero-width characters that carry no meaning for a question."""
-    kept = "".join(
-        ch
-        for ch in text
-        if ch in "\n\t" or (ch.isprintable() and ch not in "\u200b\u200c\u200d\u2060\ufeff")
-    )
-    return kept.strip()
 
 
 def build_router() -> Router:

@@ -7,10 +7,10 @@ import contextlib
 from aiogram import Bot, Router
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import CallbackQuery
-from aiogram.utils.chat_action import ChatActionSender
 
 from bot.callbacks import SimilarCallback, VoteCallback
 from bot.delivery import send_recommendation
+from bot.drafts import typing_indicator
 from bot.keyboards import wine_card
 from bot.texts import T
 from services.chat_service import ChatService
@@ -47,7 +47,7 @@ async def similar(
     if query.message is None:
         return
     chat_id = query.message.chat.id
-    async with ChatActionSender.typing(bot=bot, chat_id=chat_id):
+    async with typing_indicator(bot, chat_id):
         rec = await chat.similar(query.from_user.id, callback_data.wine_id)
     if rec is None:
         await bot.send_message(chat_id, T.wine_gone)

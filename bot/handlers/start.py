@@ -8,10 +8,10 @@ from aiogram import Bot, F, Router
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import CommandStart
 from aiogram.types import CallbackQuery, Message
-from aiogram.utils.chat_action import ChatActionSender
 
 from bot.callbacks import AgeCallback
 from bot.delivery import send_recommendation
+from bot.drafts import typing_indicator
 from bot.keyboards import age_gate
 from bot.texts import T
 from bot.users import telegram_user
@@ -54,7 +54,7 @@ async def age_refused(query: CallbackQuery, bot: Bot) -> None:
 
 
 async def send_welcome(bot: Bot, chat_id: int, user_id: int, chat: ChatService) -> None:
-    async with ChatActionSender.typing(bot=bot, chat_id=chat_id):
+    async with typing_indicator(bot, chat_id):
         rec = await chat.welcome(user_id)
     await send_recommendation(bot, chat_id, rec)
 

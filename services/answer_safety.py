@@ -1,0 +1,87 @@
+"""What the model's prose may say to the user: no prices nobody gave, no links.
+
+The cards carry catalog facts; the model writes the words around them. A model talked into
+"every wine now costs 1 ₽" or into posting a phishing link must not get that to the user:
+- a price in the prose must be that of a wine shown, or a budget bound the user gave and the
+  wines shown keep to; a sentence with any other price is dropped;
+- links (with a scheme, www., or a bare domain Telegram would make clickable) are hidden.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from decimal import Decimal, InvalidOperation
+
+from services.offline_parser import parse_query
+from services.tool_arguments import parse_amount
+
+LINK_PLACEHOLDER = "(ссылка скрыта)"
+_PRICE_MENTION = re.compile(
+    r"\d[\d\s\u00a0.,]*\s*(?:k|к|тыс\w*\.?)?\s*(?:₽|руб\w*|р\.)", re.IGNORECASE
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
+_TLDS = (
+    "com|ru|net|org|info|io|biz|xyz|su|рф|me|app|site|online|shop|top|club|link|click|ly|to"
+    "|cc|co|us|uk|de|fr|it|es|pro|live|store|win|vip"
+)
+_LINK = re.compile(
+    r"(?:(?:https?|ftp|tg)://|www\.)\S+"
+    rf"|\b[\w-]+(?:\.[\w-]+)*\.(?:{_TLDS})\b(?:/\S*)?",
+    re.IGNORECASE,
+)
+
+
+def _decimal(value: object) -> Decimal | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        return Decimal(str(value))
+    except InvalidOperation:
+        return None
+
+
+def allowed_prices(wine_prices: Collection[Decimal], request: str) -> set[Decimal]:
+    """Prices the prose may name: those of the wines shown, and the bounds of the user's
+    budget that the shown wines keep to ("до 2000" with wines under 2000, not "по 1 ₽")."""
+    filters = parse_query(request).filters
+    allowed = set(wine_prices)
+    if filters.price_max is not None and any(p <= filters.price_max for p in wine_prices):
+        allowed.add(filters.price_max)
+    if filters.price_min is not None and any(p >= filters.price_min for p in wine_prices):
+        allowed.add(filters.price_min)
+    return allowed
+
+
+def _wrong_prices(text: str, allowed: Collection[Decimal]) -> tuple[list, list[int]]:
+    mentions = list(_PRICE_MENTION.finditer(text))
+    wrong = []
+    for mention in mentions:
+        amount = _decimal(parse_amount(mention.group()))
+        if amount is not None and all(abs(amount - ok) >= 1 for ok in allowed):
+            wrong.append(mention.start())
+    return mentions, wrong
+
+
+def states_unknown_prices(text: str, allowed: Collection[Decimal]) -> bool:
+    return bool(_wrong_prices(text, allowed)[1])
+
+
+def without_false_prices(text: str, allowed: Collection[Decimal]) -> str:
+    """`text` without the sentences that name a price other than the `allowed` ones."""
+    mentions, wrong = _wrong_prices(text, allowed)
+    if not wrong:
+        return text
+    # Sentence ends, except inside an amount ("5 тыс. руб." is one mention, not two sentences).
+    cuts = [
+        end.end()
+        for end in _SENTENCE_END.finditer(text)
+        if not any(m.start() <= end.start() < m.end() for m in mentions)
+    ]
+    bounds = zip([0, *cuts], [*cuts, len(text)], strict=True)
+    kept = [text[a:b].strip() for a, b in bounds if not any(a <= w < b for w in wrong)]
+    return " ".join(part for part in kept if part)
+
+
+def without_links(text: str) -> str:
+    return _LINK.sub(LINK_PLACEHOLDER, text)

@@ -1,0 +1,168 @@
+"""The database stops in the middle of a run and comes back.
+
+The test runs its own embedded PostgreSQL (a data dir of its own), so stopping it cannot
+disturb any other test. While it is down every user gets «temporarily unavailable» within
+DB_TIMEOUT_SECONDS; nothing is half-written; once it is back the same bot, without a restart,
+answers again — also in the chat whose turn was cut off when the database went away.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import shutil
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select, text
+
+from bot.callbacks import AgeCallback
+from bot.texts import T
+from repositories.models import Message, User
+from sommelier.runtime import Runtime, open_runtime
+from tests.bot_harness import BotHarness, running_bot
+from tests.bot_helpers import adult, cards, fake_llm, llm_settings, messages
+from tests.conftest import make_settings
+from tests.fakes.openai_server import Step, responder
+from tests.fault_helpers import (
+    JSONDict,
+    PostgresControl,
+    assert_real_cards,
+    good_agent,
+    history_problems,
+    shown_cards,
+)
+
+DB_TIMEOUT = 2.0
+SLACK = 1.5
+QUESTION = "красное сухое до 2000"
+ARGS: JSONDict = {"wine_type": "red", "sweetness": "dry", "price_max": 2000}
+ALICE, BOB, CAROL = 970_001, 970_002, 970_003
+
+
+@pytest.fixture(scope="module")
+async def own_database() -> AsyncIterator[tuple[Runtime, PostgresControl]]:
+    data_dir = Path(tempfile.mkdtemp(prefix="sommelier-outage-"))
+    settings = make_settings(data_dir=data_dir, db_timeout_seconds=DB_TIMEOUT)
+    control: PostgresControl | None = None
+    try:
+        async with open_runtime(settings) as rt:
+            await rt.ensure_ready()
+            control = PostgresControl(data_dir)
+            yield rt, control
+    finally:
+        if control is not None:
+            control.shutdown()
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+
+@pytest.fixture
+async def outage_db(
+    own_database: tuple[Runtime, PostgresControl],
+) -> tuple[Runtime, PostgresControl]:
+    """The module's database, running, with an empty update ledger (each fake Telegram server
+    numbers its updates from 1)."""
+    rt, pg = own_database
+    if not pg.running():
+        await asyncio.to_thread(pg.start)
+    async with rt.engine.begin() as conn:
+        await conn.execute(text("TRUNCATE telegram_updates, rate_counters"))
+    return rt, pg
+
+
+async def _reply_to(h: BotHarness, chat_id: int, text: str, **extra: object) -> tuple[list, float]:
+    """Send a message; the bot's replies in that chat and the seconds until the first one."""
+    before = len(messages(h.tg.sent(chat_id=chat_id)))
+    started = time.monotonic()
+    await h.say(chat_id, text, **extra)
+    await h.wait_messages(chat_id, before + 1, timeout=30)
+    await h.idle(timeout=30)
+    replies = messages(h.tg.sent(chat_id=chat_id))[before:]
+    return replies, replies[0].at - started
+
+
+async def _rows(rt: Runtime, model: type) -> int:
+    async with rt.sessions() as s:
+        return int(await s.scalar(select(func.count()).select_from(model)) or 0)
+
+
+async def test_database_down_and_back(
+    outage_db: tuple[Runtime, PostgresControl], caplog: pytest.LogCaptureFixture
+) -> None:
+    rt, pg = outage_db
+    caplog.set_level(logging.WARNING)
+    async with fake_llm() as llm:
+        good = responder(good_agent(ARGS))
+
+        async def stop_the_database(body: JSONDict) -> Step:
+            await asyncio.to_thread(pg.stop)  # the database goes away while the model thinks
+            return good.fn(body)  # type: ignore[return-value]
+
+        llm.script(good, good, responder(stop_the_database), *[good] * 20)
+        async with running_bot(rt, db_timeout_seconds=DB_TIMEOUT, **llm_settings(llm)) as h:
+            await adult(h, ALICE)
+            await adult(h, CAROL)
+            sent, _ = await _reply_to(h, ALICE, QUESTION)
+            assert len(cards(sent)) == 3
+
+            # Carol's turn is cut off: the database stops after her question was read.
+            sent, _ = await _reply_to(h, CAROL, QUESTION)
+            assert [c.visible_text for c in sent] == [T.unavailable]
+            assert not pg.running()
+
+            # While it is down: a known user, a new user, a button — each told, quickly.
+            for chat_id, text in ((ALICE, QUESTION), (BOB, "/start"), (ALICE, "/profile")):
+                sent, waited = await _reply_to(h, chat_id, text)
+                assert [c.visible_text for c in sent] == [T.unavailable], text
+                assert waited <= DB_TIMEOUT + SLACK, (text, waited)
+            pressed_before = len(messages(h.tg.sent(chat_id=ALICE)))
+            h.tg.push_update(
+                h.tg.callback_update(ALICE, AgeCallback(adult=True).pack(), message_id=1)
+            )
+            await h.wait_messages(ALICE, pressed_before + 1)
+            assert h.tg.sent(chat_id=ALICE)[-1].visible_text == T.unavailable
+
+            await asyncio.to_thread(pg.start)
+
+            # Back: the same bot answers, Carol too (her cut-off turn does not block her chat).
+            for chat_id in (ALICE, CAROL):
+                sent, waited = await _reply_to(h, chat_id, QUESTION)
+                wines = assert_real_cards(await shown_cards(rt.sessions, sent))
+                assert len(wines) == 3, [c.visible_text for c in sent]
+                assert waited < 10, waited
+            sent, _ = await _reply_to(h, BOB, "/start")
+            assert sent[0].visible_text == T.age_question
+            assert h.tg.rejected == []
+
+    assert llm.errors == []
+    # Nothing half-written: Carol's cut-off turn left no rows; every stored turn is whole.
+    assert await history_problems(rt.sessions) == []
+    async with rt.sessions() as s:
+        questions = await s.scalar(
+            select(func.count()).select_from(Message).where(Message.role == "user")
+        )
+    assert questions == 3  # Alice twice and Carol once, after the restart
+    assert await _rows(rt, User) == 3
+    assert "database unavailable" in caplog.text
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+
+
+async def test_without_an_llm_the_outage_is_reported_the_same_way(
+    outage_db: tuple[Runtime, PostgresControl],
+) -> None:
+    """Without an LLM (offline answers) a stopped database is reported the same way."""
+    rt, pg = outage_db
+    async with running_bot(rt, db_timeout_seconds=DB_TIMEOUT) as h:
+        await adult(h, ALICE)
+        sent, _ = await _reply_to(h, ALICE, QUESTION)
+        assert len(cards(sent)) == 3
+        await asyncio.to_thread(pg.stop)
+        sent, waited = await _reply_to(h, ALICE, QUESTION)
+        assert [c.visible_text for c in sent] == [T.unavailable]
+        assert waited <= DB_TIMEOUT + SLACK
+        await asyncio.to_thread(pg.start)
+        sent, _ = await _reply_to(h, ALICE, QUESTION)
+        assert len(cards(sent)) == 3
