@@ -108,6 +108,12 @@ async def cmd_bot(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def cmd_bench(args: argparse.Namespace, settings: Settings) -> int:
+    if args.soak:
+        from bench.soak import run_soak
+
+        report = await run_soak(5000, 200)
+        _print(report.summary())
+        return 0 if report.ok else 1
     from bench.runner import run_cli
 
     return await run_cli(args, settings)
@@ -164,6 +170,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("bench", help="benchmarks; appends the report to BENCHMARKS.md")
     p.add_argument("--quick", action="store_true", help="1k and 10k wines only")
+    p.add_argument(
+        "--soak", action="store_true", help="chaos soak: 5,000 messages, 200 chats, faults"
+    )
     p.add_argument("--sizes", help="catalog sizes, e.g. 1000,10000,100000")
     p.add_argument("--chats", type=int, help="concurrent chats (default 1000; 0 skips)")
     p.add_argument("--latency", type=float, help="fake LLM seconds per call (default 2)")
