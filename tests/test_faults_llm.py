@@ -245,7 +245,7 @@ async def test_llm_fault(seeded: Runtime, caplog: pytest.LogCaptureFixture, kind
         assert answer_paths(caplog, chat_id) == [case.path]
         # Real catalog wines that fit the question, whatever the path.
         wines = assert_real_cards(await shown_cards(seeded.sessions, sent))
-        assert 1 <= len(wines) <= 3, [c.visible_text for c in sent]
+        assert 0 < len(wines) <= 3, [c.visible_text for c in sent]
         for wine in wines:
             assert wine.wine_type == WineType.red and wine.sweetness == Sweetness.dry, wine.name
             assert wine.price_rub <= BUDGET, wine.name
