@@ -18,7 +18,10 @@ one JSON line. Messages arrive at a steady rate from random chats. Meanwhile:
 Afterwards: every message must have been answered or explicitly refused («temporarily
 unavailable»), no exception may have gone unhandled, every stored conversation must be one a
 strict chat API accepts (each tool call paired with its result, no question without its
-answer), and the bot's memory must not grow after warm-up.
+answer), and the bot's memory must not grow after warm-up (RSS is sampled after each tenth).
+
+Diagnostics: SOAK_DEBUG=1 echoes the bot's log lines; SOAK_OBJECTS=<dir> makes the bot dump
+live objects by type and a tracemalloc snapshot after the second and the last tenth.
 """
 
 from __future__ import annotations
@@ -301,9 +304,11 @@ class SoakReport:
             f"  unhandled exceptions {sum(self.unhandled.values())} {self.unhandled or ''}",
             f"  LLM: {self.llm_requests} requests, {sum(self.llm_faults.values())} faults "
             f"injected, {self.llm_invalid_requests} invalid requests",
+            f"    faults: {dict(sorted(self.llm_faults.items()))}",
             f"  Telegram: {self.telegram_calls} calls, {sum(self.telegram_faults.values())} "
             f"faults injected, {len(self.telegram_unexpected_rejections)} calls rejected "
             "other than by the injected faults",
+            f"    faults: {dict(sorted(self.telegram_faults.items()))}",
             f"  database: {self.db_restarts} restart(s), down {self.db_down_seconds:.1f} s; "
             f"answered after the restart {self.answered_after_restart}; last refusal "
             f"{self.last_refusal_after_restart_s:.1f} s after it was back; refusals after "

@@ -23,7 +23,7 @@ async def test_small_chaos_soak_keeps_every_promise() -> None:
     assert report.unhandled == {}, summary
     # Served again after the restart, without refusals once the database was back.
     assert report.answered_after_restart > 0, summary
-    assert report.last_refusal_after_restart_s < 1.0, summary
+    assert report.last_refusal_after_restart_s < 3.0, summary
     # Strictly valid requests, accepted markup, consistent stored histories.
     assert report.llm_invalid_requests == 0, summary
     assert report.telegram_unexpected_rejections == [], summary
