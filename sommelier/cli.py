@@ -14,6 +14,7 @@ from seeds.loader import DEFAULT_SEED_FILE, SeedFileError, load_seed_file
 from services.embeddings import EmbeddingDimensionError, EmbeddingService, EmbeddingUnavailableError
 from sommelier import terminal
 from sommelier.database import DatabaseUnavailableError, resolve_location
+from sommelier.memory import limit_malloc_arenas
 from sommelier.migrations import migrate
 from sommelier.runtime import open_runtime
 from sommelier.settings import Settings, SettingsError, get_settings
@@ -27,14 +28,14 @@ def _print(text: str) -> None:
 
 async def cmd_migrate(args: argparse.Namespace, settings: Settings) -> int:
     async with open_runtime(settings) as rt:
-        revision = await migrate(rt.engine, args.revision, settings.embedding_dim)
+        revision = await migrate(rt.maintenance, args.revision, settings.embedding_dim)
     _print(f"database at revision {revision or 'base'}")
     return 0
 
 
 async def cmd_seed(args: argparse.Namespace, settings: Settings) -> int:
     records = load_seed_file(Path(args.file))
-    async with open_runtime(settings) as rt, rt.sessions() as session:
+    async with open_runtime(settings) as rt, rt.maintenance_sessions() as session:
         repo = WineRepository(session)
         report = await repo.upsert_many(records)
         await session.commit()
@@ -85,7 +86,7 @@ async def cmd_embed(args: argparse.Namespace, settings: Settings) -> int:
             _print(f"embedded {done}/{total}")
 
         try:
-            report = await service.embed_catalog(rt.sessions, args.batch_size, progress)
+            report = await service.embed_catalog(rt.maintenance_sessions, args.batch_size, progress)
         finally:
             await service.close()
     _print(
@@ -177,7 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--chats", type=int, help="concurrent chats (default 1000; 0 skips)")
     p.add_argument("--latency", type=float, help="fake LLM seconds per call (default 2)")
     p.add_argument("--dim", type=int, help="embedding dimension (default 1536)")
-    p.add_argument("--variants", help="repository variants, e.g. current,proposed")
+    p.add_argument("--variants", help="repository variants, e.g. current,exact")
     p.add_argument("--reuse", action="store_true", help="reuse bench databases already built")
     p.add_argument("--output", help="report file (default BENCHMARKS.md)")
     p.add_argument("--no-append", action="store_true", help="print the report only")
@@ -196,6 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     for noisy in ("pgserver", "httpx", "aiogram.event", "openai", "alembic"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
+    limit_malloc_arenas()
     try:
         settings = get_settings()
         handler: Command = args.handler

@@ -57,7 +57,7 @@ def test_workloads_have_the_promised_mix() -> None:
 
 @pytest.fixture
 async def tiny_results(settings: Settings) -> AsyncIterator[BenchResults]:
-    config = dataclasses.replace(TINY, variants=("current", "proposed"))
+    config = dataclasses.replace(TINY, variants=("current", "exact"))
     try:
         yield await run(config, settings, say=lambda _msg: None)
     finally:
@@ -75,7 +75,7 @@ async def test_tiny_run_reports_every_row(tiny_results: BenchResults, tmp_path: 
     for name in TARGET_ROWS:
         assert f"| {name} |" in section
 
-    for variant in ("current", "proposed"):
+    for variant in ("current", "exact"):
         (report,) = results.search[variant]
         assert report.search_errors == 0 and report.semantic_errors == 0
         # Both sides are exact scans, so recall must be perfect.
@@ -85,7 +85,7 @@ async def test_tiny_run_reports_every_row(tiny_results: BenchResults, tmp_path: 
     assert {(a.size, a.variant) for a in results.agent} == {
         (50, "current"),
         (300, "current"),
-        (300, "proposed"),
+        (300, "exact"),
     }
     assert results.economy is not None and results.economy.catalog_chars.mean > 0
     conc = results.concurrency
