@@ -56,18 +56,29 @@ class RateCounter:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
 
-    async def hit(self, key: str, window: timedelta) -> int:
-        """Count one hit in the current fixed window and return the window's total."""
-        seconds = int(window.total_seconds())
-        return int(
+    async def hit(self, key: str, window: timedelta) -> float:
+        """Count one hit and return the sliding-window estimate of hits in the last `window`:
+        this window's hits plus the previous window's, weighted by the share of it that still
+        lies within the last `window`. Unlike a bare fixed window, a burst that straddles a
+        window boundary cannot pass twice the limit."""
+        return float(
             await self.session.scalar(
                 text(
-                    "INSERT INTO rate_counters (key, window_start, hits) VALUES "
-                    "(:k, to_timestamp(floor(extract(epoch FROM now()) / :w) * :w), 1) "
-                    "ON CONFLICT (key, window_start) DO UPDATE "
-                    "SET hits = rate_counters.hits + 1 RETURNING hits"
+                    "WITH clock AS ("
+                    " SELECT extract(epoch FROM clock_timestamp()) AS t, CAST(:w AS float8) AS w), "
+                    "hit AS ("
+                    " INSERT INTO rate_counters (key, window_start, hits)"
+                    " SELECT :k, to_timestamp(floor(t / w) * w), 1 FROM clock"
+                    " ON CONFLICT (key, window_start) DO UPDATE"
+                    " SET hits = rate_counters.hits + 1"
+                    " RETURNING window_start, hits) "
+                    "SELECT hit.hits + coalesce(prev.hits, 0)"
+                    " * greatest(0, 1 - (t - extract(epoch FROM hit.window_start)) / w) "
+                    "FROM hit CROSS JOIN clock "
+                    "LEFT JOIN rate_counters prev ON prev.key = :k"
+                    " AND prev.window_start = hit.window_start - make_interval(secs => w)"
                 ),
-                {"k": key, "w": seconds},
+                {"k": key, "w": window.total_seconds()},
             )
             or 0
         )

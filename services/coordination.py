@@ -6,7 +6,8 @@
   its chat is still unfinished. Nothing holds a database connection while waiting or while the
   LLM works, so a thousand chats in flight need only a handful of connections. (A session-level
   advisory lock would pin one connection per busy chat for the whole answer.)
-- Rate limits are counted per fixed one-minute window in the database.
+- Rate limits are counted in the database per one-minute window, with the previous window
+  weighted in (a sliding-window estimate), so every replica sees the same count.
 """
 
 from __future__ import annotations

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
-from sqlalchemy import text
-
 from bot.texts import T
 from sommelier.runtime import Runtime
 from tests.bot_harness import running_bot
@@ -51,21 +47,12 @@ async def test_non_text_unknown_commands_long_and_empty_messages(seeded: Runtime
         assert not h.tg.rejected
 
 
-async def _clear_of_window_edge(runtime: Runtime, margin: float = 5.0) -> None:
-    """Rate limits count per calendar minute of the database clock: keep a burst inside one."""
-    async with runtime.sessions() as s:
-        left = float(await s.scalar(text("SELECT 60 - extract(second FROM clock_timestamp())")))
-    if left < margin:
-        await asyncio.sleep(left + 0.1)
-
-
 async def test_rate_limit_answers_politely_without_calling_the_model(seeded: Runtime) -> None:
     async with (
         fake_llm() as llm,
         running_bot(seeded, rate_limit_per_minute=3, **llm_settings(llm)) as h,
     ):
         await adult(h, CHAT)
-        await _clear_of_window_edge(seeded)
         questions = [f"Привет! Сообщение номер {n}" for n in range(1, 6)]
         for text in questions:
             await h.say(CHAT, text)

@@ -13,6 +13,7 @@ from sqlalchemy import text
 
 from bot.factory import create_bot, create_dispatcher
 from bot.webhook import add_webhook
+from services.coordination import Coordinator
 from sommelier.app import build_services
 from sommelier.runtime import Runtime
 from tests.bot_harness import running_bot
@@ -159,3 +160,27 @@ async def test_drafts_in_private_chats_only(seeded: Runtime) -> None:
     assert drafts_private and "Ищу красные сухие до 2 000 ₽" in (drafts_private[0].text or "")
     assert h.tg.sent("sendMessageDraft", chat_id=group) == []
     assert h.tg.sent("sendChatAction", chat_id=group)
+
+
+async def test_rate_limit_is_shared_and_slides_over_the_minute_boundary(clean_db: Runtime) -> None:
+    """Two replicas count one user's messages together, and a burst at the end of one minute
+    still counts at the start of the next (a bare per-minute counter would allow twice the
+    limit across the boundary)."""
+    first, second = Coordinator(clean_db.sessions), Coordinator(clean_db.sessions)
+    verdicts = [await c.allow("tg:1", 4) for c in (first, second, first, second, first)]
+    assert verdicts == [True, True, True, True, False]
+
+    async with clean_db.sessions() as s:
+        # Just past the top of the minute: the last minute's burst is still in the window.
+        left = float(await s.scalar(text("SELECT 60 - extract(second FROM clock_timestamp())")))
+        if left < 3:
+            await asyncio.sleep(left + 0.1)
+        await s.execute(
+            text(
+                "INSERT INTO rate_counters (key, window_start, hits) VALUES "
+                "('tg:2', date_trunc('minute', clock_timestamp()) - interval '1 minute', 50)"
+            )
+        )
+        await s.commit()
+    assert not await second.allow("tg:2", 4)
+    assert await first.allow("tg:3", 4)  # other users are not affected
