@@ -26,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 import sommelier.runtime as runtime_module
 from bot.runner import run_bot
 from sommelier.database import DatabaseLocation
+from sommelier.memory import limit_malloc_arenas
 from sommelier.settings import Settings, SettingsError, get_settings
 
 
@@ -107,6 +108,7 @@ def apply_patches(names: str) -> list[str]:
 
 
 def main() -> int:
+    limit_malloc_arenas()  # as `sommelier bot` does
     stats_file = os.environ.get("BENCH_STATS_FILE")
     profile_file = os.environ.get("BENCH_PROFILE")
     logging.basicConfig(
@@ -128,9 +130,12 @@ def main() -> int:
     pool = PoolStats()
     original = runtime_module.make_engine
 
-    def make_engine(location: DatabaseLocation, s: Settings) -> AsyncEngine:
-        engine = original(location, s)
-        pool.attach(engine, s)
+    def make_engine(
+        location: DatabaseLocation, s: Settings, *, maintenance: bool = False
+    ) -> AsyncEngine:
+        engine = original(location, s, maintenance=maintenance)
+        if not maintenance:  # the pool that serves users
+            pool.attach(engine, s)
         return engine
 
     runtime_module.make_engine = make_engine  # type: ignore[assignment]

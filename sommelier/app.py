@@ -36,4 +36,6 @@ def build_services(rt: Runtime) -> Services:
         embeddings,
         inactivity=timedelta(hours=rt.settings.conversation_inactivity_hours),
     )
-    return Services(llm, embeddings, sommelier, chat, CatalogAdmin(rt.sessions, embeddings))
+    return Services(
+        llm, embeddings, sommelier, chat, CatalogAdmin(rt.maintenance_sessions, embeddings)
+    )

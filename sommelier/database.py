@@ -91,16 +91,27 @@ async def create_database_if_missing(location: DatabaseLocation) -> None:
         await admin_engine.dispose()
 
 
-def make_engine(location: DatabaseLocation, settings: Settings) -> AsyncEngine:
+def make_engine(
+    location: DatabaseLocation, settings: Settings, *, maintenance: bool = False
+) -> AsyncEngine:
+    """The engine for serving users, or (`maintenance`) for migrations and catalog work.
+
+    Serving: a database that does not answer within DB_TIMEOUT_SECONDS counts as unavailable,
+    even one that accepts connections and then hangs. A checkout may ping a pooled connection
+    and then open a new one, so each gets half the budget. Maintenance statements (an HNSW
+    build, a large catalog load, waiting for another process's migration) may legitimately
+    run for minutes: only connecting is limited there, on a small pool of its own.
+    """
+    timeout = settings.db_timeout_seconds
     return create_async_engine(
         location.url,
-        pool_size=settings.db_pool_size,
-        max_overflow=settings.db_pool_size,
-        pool_timeout=settings.db_timeout_seconds,
+        pool_size=2 if maintenance else settings.db_pool_size,
+        max_overflow=0 if maintenance else settings.db_pool_size,
+        pool_timeout=timeout,
         pool_pre_ping=True,
         connect_args={
-            "timeout": settings.db_timeout_seconds,
-            "command_timeout": settings.db_timeout_seconds * 3,
+            "timeout": timeout if maintenance else timeout / 2,
+            "command_timeout": None if maintenance else timeout / 2,
             "server_settings": {"application_name": "sommelier"},
         },
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
@@ -30,8 +30,18 @@ SETUP_LOCK_KEY = 72_6578_0002
 class Runtime:
     settings: Settings
     location: DatabaseLocation
-    engine: AsyncEngine
+    engine: AsyncEngine  # serving: every statement bounded by DB_TIMEOUT_SECONDS
     sessions: async_sessionmaker[AsyncSession]
+    # Migrations, catalog loads and embedding: no statement limit (see make_engine).
+    maintenance_engine: AsyncEngine | None = None
+    maintenance_sessions: async_sessionmaker[AsyncSession] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.maintenance_sessions = make_session_factory(self.maintenance)
+
+    @property
+    def maintenance(self) -> AsyncEngine:
+        return self.maintenance_engine or self.engine
 
     async def ensure_ready(self) -> None:
         """Migrate to head and seed the bundled catalog when the catalog is empty.
@@ -39,7 +49,7 @@ class Runtime:
         Processes starting together take turns (an advisory lock), so exactly one migrates and
         seeds and the others find the work done.
         """
-        async with self.engine.connect() as lock:
+        async with self.maintenance.connect() as lock:
             await lock.execute(text("SELECT pg_advisory_lock(:k)"), {"k": SETUP_LOCK_KEY})
             try:
                 await self._migrate_and_seed()
@@ -47,9 +57,10 @@ class Runtime:
                 await lock.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": SETUP_LOCK_KEY})
 
     async def _migrate_and_seed(self) -> None:
-        if await current_revision(self.engine) != head_revision(self.settings.embedding_dim):
-            await migrate(self.engine, "head", self.settings.embedding_dim)
-        async with self.sessions() as session:
+        engine = self.maintenance
+        if await current_revision(engine) != head_revision(self.settings.embedding_dim):
+            await migrate(engine, "head", self.settings.embedding_dim)
+        async with self.maintenance_sessions() as session:
             repo = WineRepository(session)
             if await repo.count() == 0:
                 report = await repo.upsert_many(load_seed_file(DEFAULT_SEED_FILE))
@@ -62,7 +73,9 @@ async def open_runtime(settings: Settings, database: str | None = None) -> Async
     location = resolve_location(settings, database) if database else resolve_location(settings)
     await create_database_if_missing(location)
     engine = make_engine(location, settings)
+    maintenance = make_engine(location, settings, maintenance=True)  # connects only when used
     try:
-        yield Runtime(settings, location, engine, make_session_factory(engine))
+        yield Runtime(settings, location, engine, make_session_factory(engine), maintenance)
     finally:
         await engine.dispose()
+        await maintenance.dispose()

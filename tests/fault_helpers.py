@@ -259,6 +259,24 @@ class PostgresControl:
         assert info is not None and info.socket_dir == self.socket_dir
         self._server._postmaster_info = info  # so that pgserver stops this one at exit
 
+    def _processes(self) -> list[Any]:
+        import psutil
+
+        info = self._info.read_from_pgdata(self.pgdata)
+        assert info is not None and info.pid is not None
+        postmaster = psutil.Process(info.pid)
+        return [postmaster, *postmaster.children(recursive=True)]
+
+    def freeze(self) -> None:
+        """The server hangs (SIGSTOP on every process) yet its socket still accepts: as when the
+        database host stalls or the network to it drops packets."""
+        for proc in self._processes():
+            proc.suspend()
+
+    def thaw(self) -> None:
+        for proc in self._processes():
+            proc.resume()
+
     def shutdown(self) -> None:
         """Stop the server for good (this process is its only user)."""
         if self.running():

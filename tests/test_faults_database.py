@@ -150,6 +150,33 @@ async def test_database_down_and_back(
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
 
 
+async def test_a_hanging_database_is_reported_within_the_timeout(
+    outage_db: tuple[Runtime, PostgresControl], caplog: pytest.LogCaptureFixture
+) -> None:
+    """A database that accepts connections but never answers (a stalled host) is as
+    unavailable as a stopped one: the user is told within DB_TIMEOUT_SECONDS, not after
+    stacked connect and statement timeouts; once it answers again so does the bot."""
+    rt, pg = outage_db
+    caplog.set_level(logging.WARNING)
+    async with running_bot(rt, db_timeout_seconds=DB_TIMEOUT) as h:
+        await adult(h, ALICE)
+        sent, _ = await _reply_to(h, ALICE, QUESTION)
+        assert len(cards(sent)) == 3
+        pg.freeze()
+        try:
+            for chat_id, text in ((ALICE, QUESTION), (BOB, "/start")):
+                sent, waited = await _reply_to(h, chat_id, text)
+                assert [c.visible_text for c in sent] == [T.unavailable], text
+                assert waited <= DB_TIMEOUT + SLACK, (text, waited)
+        finally:
+            pg.thaw()
+        sent, waited = await _reply_to(h, ALICE, QUESTION)
+        assert len(cards(sent)) == 3
+        assert waited < 10, waited
+    assert await history_problems(rt.sessions) == []
+    assert "database unavailable" in caplog.text
+
+
 async def test_without_an_llm_the_outage_is_reported_the_same_way(
     outage_db: tuple[Runtime, PostgresControl],
 ) -> None:
