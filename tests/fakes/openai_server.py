@@ -43,7 +43,7 @@ import struct
 import time
 import uuid
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -845,17 +845,19 @@ def _validate_tool_choice(choice: Any, tool_names: list[str]) -> None:
         )
 
 
-def _validate_chat(body: JSONDict) -> None:
+def _validate_keys_and_model(body: JSONDict, allowed: Collection[str]) -> None:
     for key in body:
-        if key not in CHAT_ALLOWED_KEYS:
+        if key not in allowed:
             raise _Invalid(f"Unrecognized request argument supplied: {key}")
-
     model = body.get("model")
     if model is None or model == "":
         raise _Invalid("you must provide a model parameter")
     if not isinstance(model, str):
         raise _invalid_type("model", "a string", model)
 
+
+def _validate_chat(body: JSONDict) -> None:
+    _validate_keys_and_model(body, CHAT_ALLOWED_KEYS)
     if "messages" not in body:
         raise _missing("messages")
     _validate_messages(body["messages"])
@@ -963,14 +965,7 @@ def _validate_chat(body: JSONDict) -> None:
 
 
 def _validate_embeddings(body: JSONDict, max_dim: int) -> None:
-    for key in body:
-        if key not in EMBEDDING_ALLOWED_KEYS:
-            raise _Invalid(f"Unrecognized request argument supplied: {key}")
-    model = body.get("model")
-    if model is None or model == "":
-        raise _Invalid("you must provide a model parameter")
-    if not isinstance(model, str):
-        raise _invalid_type("model", "a string", model)
+    _validate_keys_and_model(body, EMBEDDING_ALLOWED_KEYS)
     if "input" not in body:
         raise _missing("input")
     inp = body["input"]

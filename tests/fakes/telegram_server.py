@@ -1373,10 +1373,7 @@ class FakeTelegramServer:
         call.visible_text = visible
         if params.get("inline_message_id"):
             return True
-        chat_id = self._require_chat_id(params)
-        message_id = self._require_message_id(params)
-        message = self._find_message(chat_id, message_id, "message to edit not found")
-        self._require_editable(message)
+        message = self._message_to_edit(params)
         if "text" not in message:
             raise _bad_request("there is no text in the message to edit")
         content = {
@@ -1384,10 +1381,7 @@ class FakeTelegramServer:
             "entities": entities or None,
             "reply_markup": _markup_for_message(markup),
         }
-        self._ensure_modified(message, content)
-        self._apply_content(message, content)
-        call.message_id = message_id
-        return copy.deepcopy(message)
+        return self._edit(message, content, call)
 
     async def _edit_message_reply_markup(
         self, params: dict[str, Any], call: SentCall
@@ -1397,15 +1391,9 @@ class FakeTelegramServer:
             raise _bad_request("inline keyboard expected")
         if params.get("inline_message_id"):
             return True
-        chat_id = self._require_chat_id(params)
-        message_id = self._require_message_id(params)
-        message = self._find_message(chat_id, message_id, "message to edit not found")
-        self._require_editable(message)
+        message = self._message_to_edit(params)
         content = {"reply_markup": markup}
-        self._ensure_modified(message, content)
-        self._apply_content(message, content)
-        call.message_id = message_id
-        return copy.deepcopy(message)
+        return self._edit(message, content, call)
 
     async def _edit_message_caption(
         self, params: dict[str, Any], call: SentCall
@@ -1415,10 +1403,7 @@ class FakeTelegramServer:
         call.visible_text = caption
         if params.get("inline_message_id"):
             return True
-        chat_id = self._require_chat_id(params)
-        message_id = self._require_message_id(params)
-        message = self._find_message(chat_id, message_id, "message to edit not found")
-        self._require_editable(message)
+        message = self._message_to_edit(params)
         if "text" in message:
             raise _bad_request("there is no caption in the message to edit")
         content = {
@@ -1426,9 +1411,21 @@ class FakeTelegramServer:
             "caption_entities": entities or None,
             "reply_markup": _markup_for_message(markup),
         }
+        return self._edit(message, content, call)
+
+    def _message_to_edit(self, params: dict[str, Any]) -> dict[str, Any]:
+        chat_id = self._require_chat_id(params)
+        message_id = self._require_message_id(params)
+        message = self._find_message(chat_id, message_id, "message to edit not found")
+        self._require_editable(message)
+        return message
+
+    def _edit(
+        self, message: dict[str, Any], content: dict[str, Any], call: SentCall
+    ) -> dict[str, Any]:
         self._ensure_modified(message, content)
         self._apply_content(message, content)
-        call.message_id = message_id
+        call.message_id = message["message_id"]
         return copy.deepcopy(message)
 
     def _ensure_modified(self, message: dict[str, Any], content: dict[str, Any]) -> None:
