@@ -205,6 +205,18 @@ class _JsonLines(logging.Handler):
         sys.stderr.flush()
 
 
+def _release_free_memory() -> None:
+    """Collect garbage and hand the allocator's free pages back to the system: RSS that
+    disappears here was kept by malloc for reuse, not held by live objects."""
+    import ctypes
+    import ctypes.util
+    import gc
+
+    gc.collect()
+    with contextlib.suppress(OSError, AttributeError):  # glibc only
+        ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
+
+
 async def _bot() -> None:
     """`sommelier bot` (long polling), with a Telegram request timeout of TELEGRAM_TIMEOUT."""
     import bot.runner as runner
@@ -225,6 +237,7 @@ async def _bot() -> None:
 
     loop = asyncio.get_running_loop()
     loop.set_exception_handler(on_loop_error)
+    loop.add_signal_handler(signal.SIGUSR2, _release_free_memory)
     if snapshots := os.environ.get("SOAK_OBJECTS"):
         import gc
         import tracemalloc
@@ -244,6 +257,9 @@ async def _bot() -> None:
 
 
 def bot_process() -> int:
+    from sommelier.memory import limit_malloc_arenas
+
+    limit_malloc_arenas()  # as `sommelier bot` does
     logging.basicConfig(level=logging.INFO, handlers=[_JsonLines()])
     asyncio.run(_bot())
     return 0
@@ -281,6 +297,7 @@ class SoakReport:
     rss_end_mb: float = 0.0
     rss_max_mb: float = 0.0
     rss_by_tenth_mb: list[float] = field(default_factory=list)  # after each tenth handled
+    rss_released_mb: float = 0.0  # at the end, after gc and malloc_trim in the bot
     seconds: float = 0.0
 
     @property
@@ -293,8 +310,16 @@ class SoakReport:
             and not self.telegram_unexpected_rejections
         )
 
+    @property
+    def rss_second_half_growth_mb(self) -> float | None:
+        """Growth from the fifth tenth to the last: what "flat after warm-up" is judged by."""
+        tenths = self.rss_by_tenth_mb
+        return round(tenths[9] - tenths[4], 1) if len(tenths) == 10 else None
+
     def summary(self) -> str:
         growth = self.rss_end_mb - self.rss_warmup_mb
+        half = self.rss_second_half_growth_mb
+        second_half = "n/a" if half is None else f"{half:+.1f} MB"
         lines = [
             f"chaos soak: {self.messages} messages from {self.chats} chats in {self.seconds:.0f} s",
             f"  answered {self.answered}, refused «temporarily unavailable» {self.refused}, "
@@ -316,8 +341,9 @@ class SoakReport:
             f"  histories: {self.conversations} conversations, {self.stored_messages} "
             f"messages, {len(self.history_problems)} problems",
             f"  bot RSS: {self.rss_warmup_mb:.0f} MB after warm-up, {self.rss_end_mb:.0f} MB "
-            f"at the end ({growth:+.1f} MB), max {self.rss_max_mb:.0f} MB; by tenths "
-            f"{self.rss_by_tenth_mb}",
+            f"at the end ({growth:+.1f} MB), max {self.rss_max_mb:.0f} MB; second half "
+            f"{second_half}; by tenths {self.rss_by_tenth_mb}; "
+            f"{self.rss_released_mb:.0f} MB after gc + malloc_trim",
             f"  handled and logged: {self.handled_noise}",
             f"  verdict: {'OK' if self.ok else 'FAILED'}",
         ]
@@ -530,6 +556,10 @@ async def run_soak(
             await asyncio.sleep(1.0)  # let the last lines and samples arrive
             report.rss_end_mb = rss[-1] if rss else 0.0
             report.rss_max_mb = max(rss, default=0.0)
+            child.send_signal(signal.SIGUSR2)
+            await asyncio.sleep(2.0)
+            with contextlib.suppress(psutil.Error):
+                report.rss_released_mb = proc.memory_info().rss / 2**20
             child.send_signal(signal.SIGTERM)
             try:
                 await asyncio.wait_for(child.wait(), 60)
