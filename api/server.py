@@ -10,6 +10,7 @@ from aiohttp import web
 
 from api.app import build_app
 from sommelier.app import build_services
+from sommelier.memory import releasing_free_memory
 from sommelier.runtime import open_runtime
 from sommelier.settings import Settings
 
@@ -36,7 +37,8 @@ async def serve(settings: Settings, host: str | None = None, port: int | None = 
         try:
             if telegram is not None:
                 await telegram.register()
-            await _until_signalled()
+            async with releasing_free_memory():
+                await _until_signalled()
         finally:
             if telegram is not None:
                 await telegram.drain()

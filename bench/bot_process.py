@@ -26,7 +26,6 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 import sommelier.runtime as runtime_module
 from bot.runner import run_bot
 from sommelier.database import DatabaseLocation
-from sommelier.memory import limit_malloc_arenas
 from sommelier.settings import Settings, SettingsError, get_settings
 
 
@@ -108,7 +107,6 @@ def apply_patches(names: str) -> list[str]:
 
 
 def main() -> int:
-    limit_malloc_arenas()  # as `sommelier bot` does
     stats_file = os.environ.get("BENCH_STATS_FILE")
     profile_file = os.environ.get("BENCH_PROFILE")
     logging.basicConfig(

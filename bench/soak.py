@@ -208,13 +208,58 @@ class _JsonLines(logging.Handler):
 def _release_free_memory() -> None:
     """Collect garbage and hand the allocator's free pages back to the system: RSS that
     disappears here was kept by malloc for reuse, not held by live objects."""
-    import ctypes
-    import ctypes.util
     import gc
 
+    from sommelier.memory import release_free_memory
+
     gc.collect()
-    with contextlib.suppress(OSError, AttributeError):  # glibc only
-        ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
+    release_free_memory()
+
+
+def _malloc_info() -> dict[str, int]:
+    """glibc's heap: bytes in use, free but kept, and mmapped (mallinfo2, glibc 2.33+)."""
+    import ctypes
+    import ctypes.util
+
+    names = ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
+             "fordblks", "keepcost")  # fmt: skip
+
+    class MallInfo2(ctypes.Structure):
+        _fields_ = [(n, ctypes.c_size_t) for n in names]
+
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.mallinfo2.restype = MallInfo2
+        info = libc.mallinfo2()
+        return {"in_use": info.uordblks, "free_kept": info.fordblks, "mmapped": info.hblkhd}
+    return {}
+
+
+def _take_snapshots_on_sigusr1(loop: asyncio.AbstractEventLoop, directory: Path) -> None:
+    """On each SIGUSR1 write N.json: live objects by type, Python's allocated blocks and
+    glibc's heap figures; with SOAK_TRACE_FRAMES > 0 also a tracemalloc snapshot N.snap
+    (slow: the bot then falls behind a fast soak)."""
+    import gc
+    import tracemalloc
+
+    frames = int(os.environ.get("SOAK_TRACE_FRAMES", "0"))
+    if frames:
+        tracemalloc.start(frames)
+    taken = [0]
+
+    def snapshot() -> None:
+        taken[0] += 1
+        gc.collect()
+        facts = {
+            "types": Counter(type(o).__qualname__ for o in gc.get_objects()),
+            "python_blocks": sys.getallocatedblocks(),
+            "malloc": _malloc_info(),
+        }
+        (directory / f"{taken[0]}.json").write_text(json.dumps(facts))
+        if frames:
+            tracemalloc.take_snapshot().dump(str(directory / f"{taken[0]}.snap"))
+
+    loop.add_signal_handler(signal.SIGUSR1, snapshot)
 
 
 async def _bot() -> None:
@@ -239,27 +284,11 @@ async def _bot() -> None:
     loop.set_exception_handler(on_loop_error)
     loop.add_signal_handler(signal.SIGUSR2, _release_free_memory)
     if snapshots := os.environ.get("SOAK_OBJECTS"):
-        import gc
-        import tracemalloc
-
-        tracemalloc.start(int(os.environ.get("SOAK_TRACE_FRAMES", "1")))
-        taken = [0]
-
-        def snapshot() -> None:  # live objects by type and allocations, to find what grows
-            taken[0] += 1
-            gc.collect()
-            counts = Counter(type(o).__qualname__ for o in gc.get_objects())
-            Path(f"{snapshots}/{taken[0]}.json").write_text(json.dumps(counts))
-            tracemalloc.take_snapshot().dump(f"{snapshots}/{taken[0]}.snap")
-
-        loop.add_signal_handler(signal.SIGUSR1, snapshot)
+        _take_snapshots_on_sigusr1(loop, Path(snapshots))
     await runner.run_bot(load_settings(_env_file=None))
 
 
 def bot_process() -> int:
-    from sommelier.memory import limit_malloc_arenas
-
-    limit_malloc_arenas()  # as `sommelier bot` does
     logging.basicConfig(level=logging.INFO, handlers=[_JsonLines()])
     asyncio.run(_bot())
     return 0
@@ -519,7 +548,7 @@ async def run_soak(
                         tenth = len(report.rss_by_tenth_mb) + 1
                         if tenth <= 10 and tally.done >= messages * tenth // 10:
                             report.rss_by_tenth_mb.append(round(rss[-1], 1))
-                            if tenth in (2, 10) and os.environ.get("SOAK_OBJECTS"):
+                            if os.environ.get("SOAK_OBJECTS"):
                                 child.send_signal(signal.SIGUSR1)
                     await asyncio.sleep(0.2)
 

@@ -11,6 +11,7 @@ from bot.factory import create_bot, create_dispatcher
 from bot.middlewares import ChatOrderMiddleware
 from bot.webhook import add_webhook, webhook_path
 from sommelier.app import Services, build_services
+from sommelier.memory import releasing_free_memory
 from sommelier.runtime import open_runtime
 from sommelier.settings import Settings
 
@@ -76,12 +77,13 @@ async def run_bot(settings: Settings) -> int:
             await bot.set_my_commands(COMMANDS)
             await bot.delete_webhook()
             log.info("bot started: long polling")
-            await dp.start_polling(
-                bot,
-                handle_signals=True,
-                close_bot_session=False,
-                tasks_concurrency_limit=settings.max_concurrent_updates,
-            )
+            async with releasing_free_memory():
+                await dp.start_polling(
+                    bot,
+                    handle_signals=True,
+                    close_bot_session=False,
+                    tasks_concurrency_limit=settings.max_concurrent_updates,
+                )
         finally:
             await drain(order, settings.shutdown_grace_seconds)
             await bot.session.close()

@@ -14,7 +14,6 @@ from seeds.loader import DEFAULT_SEED_FILE, SeedFileError, load_seed_file
 from services.embeddings import EmbeddingDimensionError, EmbeddingService, EmbeddingUnavailableError
 from sommelier import terminal
 from sommelier.database import DatabaseUnavailableError, resolve_location
-from sommelier.memory import limit_malloc_arenas
 from sommelier.migrations import migrate
 from sommelier.runtime import open_runtime
 from sommelier.settings import Settings, SettingsError, get_settings
@@ -197,7 +196,6 @@ def main(argv: list[str] | None = None) -> int:
     )
     for noisy in ("pgserver", "httpx", "aiogram.event", "openai", "alembic"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
-    limit_malloc_arenas()
     try:
         settings = get_settings()
         handler: Command = args.handler

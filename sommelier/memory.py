@@ -1,28 +1,69 @@
-"""Keep a long-running process's memory from creeping up with glibc's per-thread arenas.
+"""Keep a long-running process's memory flat: hand glibc's free pages back to the system.
 
-glibc gives each thread that allocates under contention an arena of its own (up to 8 per
-core). The bot is one event loop plus a few helper threads (DNS lookups, `to_thread`), and
-memory freed in one arena cannot serve another, so RSS ratchets up after every burst. Two
-arenas are plenty for an asyncio process; the chaos soak in BENCHMARKS.md has the numbers.
+The chaos soak (BENCHMARKS.md) showed the bot's live memory flat — Python's allocated blocks
+and glibc's bytes in use stay level — while RSS kept creeping up: after every burst, glibc keeps
+the freed memory (fragmented between live allocations, so it never shrinks the heap by itself).
+`malloc_trim(0)` returns those pages; doing it once a minute costs a few milliseconds.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import ctypes
 import ctypes.util
-import os
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 
-M_ARENA_MAX = -8  # from glibc's malloc.h
-ARENAS = 2
+log = logging.getLogger(__name__)
+
+RELEASE_INTERVAL_SECONDS = 60.0
 
 
-def limit_malloc_arenas(arenas: int = ARENAS) -> bool:
-    """Cap glibc's arenas unless MALLOC_ARENA_MAX says otherwise; call before threads start.
-    Returns whether the cap was set (False off glibc)."""
-    if "MALLOC_ARENA_MAX" in os.environ:
-        return False
-    with contextlib.suppress(OSError, AttributeError):
+def _libc() -> ctypes.CDLL | None:
+    try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        return bool(libc.mallopt(M_ARENA_MAX, arenas))
-    return False
+        libc.malloc_trim  # noqa: B018 — glibc only
+    except (OSError, AttributeError):
+        return None
+    return libc
+
+
+_LIBC = _libc()
+
+
+def release_free_memory() -> bool:
+    """Return glibc's free pages to the system; False where there is no glibc."""
+    if _LIBC is None:
+        return False
+    _LIBC.malloc_trim(0)
+    return True
+
+
+@dataclass
+class MemoryReleaser:
+    interval: float
+    runs: int = 0
+
+    async def run(self) -> None:
+        while True:
+            await asyncio.sleep(self.interval)
+            if not release_free_memory():
+                return
+            self.runs += 1
+
+
+@contextlib.asynccontextmanager
+async def releasing_free_memory(
+    interval: float = RELEASE_INTERVAL_SECONDS,
+) -> AsyncIterator[MemoryReleaser]:
+    """Release free memory every `interval` seconds while the block runs."""
+    releaser = MemoryReleaser(interval)
+    task = asyncio.create_task(releaser.run(), name="release-free-memory")
+    try:
+        yield releaser
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
