@@ -18,10 +18,12 @@ one JSON line. Messages arrive at a steady rate from random chats. Meanwhile:
 Afterwards: every message must have been answered or explicitly refused («temporarily
 unavailable»), no exception may have gone unhandled, every stored conversation must be one a
 strict chat API accepts (each tool call paired with its result, no question without its
-answer), and the bot's memory must not grow after warm-up (RSS is sampled after each tenth).
+answer), and the bot's memory must not grow after warm-up (RSS is sampled after each tenth,
+and once more at the end after the bot ran gc and malloc_trim).
 
-Diagnostics: SOAK_DEBUG=1 echoes the bot's log lines; SOAK_OBJECTS=<dir> makes the bot dump
-live objects by type and a tracemalloc snapshot after the second and the last tenth.
+Diagnostics: SOAK_DEBUG=1 echoes the bot's log lines; SOAK_OBJECTS=<dir> makes the bot write
+after each tenth its live objects by type, Python's allocated blocks and glibc's heap figures
+(in use / free but kept), plus a tracemalloc snapshot when SOAK_TRACE_FRAMES > 0 (slow).
 """
 
 from __future__ import annotations
