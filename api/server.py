@@ -5,30 +5,41 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+from typing import TYPE_CHECKING
 
 from aiohttp import web
 
 from api.app import build_app
-from sommelier.app import build_services
+from sommelier.app import Services, build_services
 from sommelier.memory import releasing_free_memory
 from sommelier.runtime import open_runtime
 from sommelier.settings import Settings
 
+if TYPE_CHECKING:
+    from bot.runner import TelegramWebhook
+
 log = logging.getLogger(__name__)
+
+
+def build_served_app(
+    settings: Settings, services: Services
+) -> tuple[web.Application, TelegramWebhook | None]:
+    """The HTTP API app, with the Telegram webhook mounted on it when WEBHOOK_URL is set."""
+    app = build_app(services.chat, settings)
+    if not (settings.webhook_url and settings.telegram_bot_token):
+        return app, None
+    from bot.runner import TelegramWebhook
+
+    telegram = TelegramWebhook(settings, services)
+    telegram.mount(app)
+    return app, telegram
 
 
 async def serve(settings: Settings, host: str | None = None, port: int | None = None) -> int:
     async with open_runtime(settings) as rt:
         await rt.ensure_ready()
         services = build_services(rt)
-        chat = services.chat
-        app = build_app(chat, settings)
-        telegram = None
-        if settings.webhook_url and settings.telegram_bot_token:
-            from bot.runner import TelegramWebhook
-
-            telegram = TelegramWebhook(settings, services)
-            telegram.mount(app)
+        app, telegram = build_served_app(settings, services)
         runner = web.AppRunner(app, handler_cancellation=True)
         await runner.setup()
         bind_host, bind_port = host or settings.http_host, port or settings.http_port

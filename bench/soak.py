@@ -221,7 +221,8 @@ def _release_free_memory() -> None:
 def _malloc_info() -> dict[str, int]:
     """glibc's heap: bytes in use, free but kept, and mmapped (mallinfo2, glibc 2.33+)."""
     import ctypes
-    import ctypes.util
+
+    from sommelier.memory import GLIBC
 
     names = ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
              "fordblks", "keepcost")  # fmt: skip
@@ -229,12 +230,11 @@ def _malloc_info() -> dict[str, int]:
     class MallInfo2(ctypes.Structure):
         _fields_ = [(n, ctypes.c_size_t) for n in names]
 
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        libc.mallinfo2.restype = MallInfo2
-        info = libc.mallinfo2()
-        return {"in_use": info.uordblks, "free_kept": info.fordblks, "mmapped": info.hblkhd}
-    return {}
+    if GLIBC is None or not hasattr(GLIBC, "mallinfo2"):
+        return {}
+    GLIBC.mallinfo2.restype = MallInfo2
+    info = GLIBC.mallinfo2()
+    return {"in_use": info.uordblks, "free_kept": info.fordblks, "mmapped": info.hblkhd}
 
 
 def _take_snapshots_on_sigusr1(loop: asyncio.AbstractEventLoop, directory: Path) -> None:

@@ -30,14 +30,14 @@ def _libc() -> ctypes.CDLL | None:
     return libc
 
 
-_LIBC = _libc()
+GLIBC = _libc()  # None off glibc
 
 
 def release_free_memory() -> bool:
     """Return glibc's free pages to the system; False where there is no glibc."""
-    if _LIBC is None:
+    if GLIBC is None:
         return False
-    _LIBC.malloc_trim(0)
+    GLIBC.malloc_trim(0)
     return True
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import socket
 import uuid
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
@@ -61,13 +60,6 @@ async def sommelier_service(
     finally:
         await llm.close()
         await embeddings.close()
-
-
-def free_port() -> int:
-    """A local port nothing listens on (bound and released), for 'connection refused'."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 # ---- reading requests -------------------------------------------------------------------------

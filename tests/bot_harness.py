@@ -19,6 +19,7 @@ from sommelier.runtime import Runtime
 from sommelier.settings import Settings
 from tests.conftest import make_settings
 from tests.fakes.telegram_server import FakeTelegramServer, SentCall
+from tests.serving import with_settings
 
 ADMIN_ID = 900001
 
@@ -91,8 +92,7 @@ async def running_bot(
         }
         values.update(overrides)
         settings = make_settings(**values)
-        rt = Runtime(settings, runtime.location, runtime.engine, runtime.sessions)
-        services = build_services(rt)
+        services = build_services(with_settings(runtime, settings))
         chat = services.chat
         bot = create_bot(settings)
         dp, order = create_dispatcher(settings, chat, services.catalog_admin)

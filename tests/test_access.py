@@ -9,7 +9,6 @@ appears anywhere in it.
 from __future__ import annotations
 
 import logging
-import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -17,14 +16,12 @@ from typing import Any
 
 import aiohttp
 import pytest
-from aiohttp import web
 from sqlalchemy import text
 
-from api.app import build_app
 from bot.callbacks import AgeCallback
 from bot.runner import TelegramWebhook
 from bot.texts import T
-from sommelier.app import Services, build_services
+from sommelier.app import Services
 from sommelier.runtime import Runtime
 from tests.bot_harness import ADMIN_ID, running_bot
 from tests.bot_helpers import adult, ask
@@ -32,6 +29,7 @@ from tests.conftest import TEST_EMBEDDING_DIM, make_settings
 from tests.fakes.openai_server import FakeOpenAIServer, error, responder
 from tests.fakes.telegram_server import FakeTelegramServer
 from tests.fault_helpers import catalog_fingerprint, good_agent
+from tests.serving import serving_with_webhook
 
 LLM_KEY = "sk-llm-SECRET-7f3a9c1e0b"
 EMBEDDING_KEY = "sk-emb-SECRET-2d9e4a6b1f"
@@ -41,12 +39,6 @@ WEBHOOK_SECRET = "wh-SECRET-4c7d1a9e"
 WRONG_GUESSES = ("wh-guess-0a1b2c", "api-guess-9z8y7x")
 SECRETS = (LLM_KEY, EMBEDDING_KEY, BOT_TOKEN, BOT_TOKEN.split(":")[1], API_TOKEN, WEBHOOK_SECRET)
 USER, STRANGER = 995_001, 995_002
-
-
-def _port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @dataclass
@@ -82,22 +74,8 @@ async def served(runtime: Runtime, **overrides: Any) -> AsyncIterator[Served]:
             admin_ids=str(ADMIN_ID),
             **overrides,
         )
-        rt = Runtime(settings, runtime.location, runtime.engine, runtime.sessions)
-        services = build_services(rt)
-        app = build_app(services.chat, settings)
-        telegram = TelegramWebhook(settings, services)
-        telegram.mount(app)
-        runner = web.AppRunner(app)
-        await runner.setup()
-        port = _port()
-        await web.TCPSite(runner, "127.0.0.1", port).start()
-        try:
-            yield Served(f"http://127.0.0.1:{port}", tg, llm, emb, telegram, services)
-        finally:
-            await telegram.drain()
-            await runner.cleanup()
-            await telegram.close()
-            await services.close()
+        async with serving_with_webhook(runtime, settings) as app:
+            yield Served(app.base, tg, llm, emb, app.telegram, app.services)
 
 
 async def _post_update(

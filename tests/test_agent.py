@@ -27,7 +27,6 @@ from tests.agent_fixtures import (
     catalog_lines,
     fake_openai,
     formatted_answer,
-    free_port,
     ids_in,
     last_tool_payloads,
     sommelier_service,
@@ -51,6 +50,7 @@ from tests.fakes.openai_server import (
     stream_cut,
     tool_calls,
 )
+from tests.serving import free_port
 
 RED, WHITE, ROSE, SPARKLING = WineType.red, WineType.white, WineType.rose, WineType.sparkling
 STEAK_QUERY = "красное сухое к стейку до 2000"

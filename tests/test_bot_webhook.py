@@ -2,28 +2,17 @@
 
 from __future__ import annotations
 
-import socket
-
 import aiohttp
-from aiohttp import web
 
-from api.app import build_app
-from bot.runner import TelegramWebhook
 from bot.texts import T
-from sommelier.app import build_services
 from sommelier.runtime import Runtime
 from tests.bot_helpers import user_row
 from tests.conftest import make_settings
 from tests.fakes.telegram_server import FakeTelegramServer
+from tests.serving import serving_with_webhook
 
 SECRET = "s3cret"
 CHAT = 949001
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 async def test_webhook_secret_and_health_on_the_served_app(seeded: Runtime) -> None:
@@ -35,45 +24,32 @@ async def test_webhook_secret_and_health_on_the_served_app(seeded: Runtime) -> N
             webhook_secret=SECRET,
             api_token="api-token-for-the-http-api",
         )
-        rt = Runtime(settings, seeded.location, seeded.engine, seeded.sessions)
-        services = build_services(rt)
-        chat = services.chat
-        app = build_app(chat, settings)
-        telegram = TelegramWebhook(settings, services)
-        telegram.mount(app)
-        runner = web.AppRunner(app)
-        await runner.setup()
-        port = _free_port()
-        await web.TCPSite(runner, "127.0.0.1", port).start()
-        base = f"http://127.0.0.1:{port}"
-        try:
-            async with aiohttp.ClientSession() as http:
+        async with (
+            serving_with_webhook(seeded, settings) as served,
+            aiohttp.ClientSession() as http,
+        ):
+            base, telegram = served.base, served.telegram
 
-                async def post(update: dict, headers: dict[str, str]) -> int:
-                    async with http.post(f"{base}/tg/webhook", json=update, headers=headers) as r:
-                        return r.status
+            async def post(update: dict, headers: dict[str, str]) -> int:
+                async with http.post(f"{base}/tg/webhook", json=update, headers=headers) as r:
+                    return r.status
 
-                refused = [{}, {"X-Telegram-Bot-Api-Secret-Token": "s3cret-but-wrong"}]
-                for headers in refused:
-                    assert await post(tg.message_update(CHAT, "/help"), headers) == 401
-                # The API's bearer token is not the webhook's secret either.
-                bearer = {"Authorization": f"Bearer {settings.api_token}"}
-                assert await post(tg.message_update(CHAT, "/help"), bearer) == 401
+            refused = [{}, {"X-Telegram-Bot-Api-Secret-Token": "s3cret-but-wrong"}]
+            for headers in refused:
+                assert await post(tg.message_update(CHAT, "/help"), headers) == 401
+            # The API's bearer token is not the webhook's secret either.
+            bearer = {"Authorization": f"Bearer {settings.api_token}"}
+            assert await post(tg.message_update(CHAT, "/help"), bearer) == 401
 
-                good = {"X-Telegram-Bot-Api-Secret-Token": SECRET}
-                assert await post(tg.message_update(CHAT, "/start"), good) == 200
-                await tg.wait_for(lambda calls: any(c.chat_id == CHAT for c in calls))
-                assert await telegram.order.wait_idle(15)
-                # Only the accepted update was handled: the gate for /start, no /help.
-                replies = [c.visible_text for c in tg.sent(chat_id=CHAT)]
-                assert replies == [T.age_question]
-                assert await user_row(seeded, CHAT) is not None
+            good = {"X-Telegram-Bot-Api-Secret-Token": SECRET}
+            assert await post(tg.message_update(CHAT, "/start"), good) == 200
+            await tg.wait_for(lambda calls: any(c.chat_id == CHAT for c in calls))
+            assert await telegram.order.wait_idle(15)
+            # Only the accepted update was handled: the gate for /start, no /help.
+            replies = [c.visible_text for c in tg.sent(chat_id=CHAT)]
+            assert replies == [T.age_question]
+            assert await user_row(seeded, CHAT) is not None
 
-                async with http.get(f"{base}/healthz") as resp:
-                    assert resp.status == 200
-                    assert (await resp.json())["database"] == "ok"
-        finally:
-            await telegram.drain()
-            await runner.cleanup()
-            await telegram.close()
-            await services.close()
+            async with http.get(f"{base}/healthz") as resp:
+                assert resp.status == 200
+                assert (await resp.json())["database"] == "ok"

@@ -15,7 +15,6 @@ from aiohttp import web
 from repositories.types import WineType
 from repositories.wines import WineRepository
 from sommelier.runtime import Runtime
-from tests.agent_fixtures import free_port
 from tests.bot_harness import running_bot
 from tests.bot_helpers import API_KEY, adult, ask, fake_llm, llm_settings
 from tests.fakes.openai_server import responder
@@ -26,6 +25,7 @@ from tests.fault_helpers import (
     history_problems,
     shown_cards,
 )
+from tests.serving import free_port, serving
 
 QUESTION = "легкое фруктовое красное на пикник до 2000"
 ARGS: JSONDict = {
@@ -45,14 +45,8 @@ async def hanging_embeddings() -> AsyncIterator[str]:
 
     app = web.Application()
     app.router.add_post("/v1/embeddings", hang)
-    runner = web.AppRunner(app, handler_cancellation=True, shutdown_timeout=0.1)
-    await runner.setup()
-    port = free_port()
-    await web.TCPSite(runner, "127.0.0.1", port).start()
-    try:
-        yield f"http://127.0.0.1:{port}/v1"
-    finally:
-        await runner.cleanup()
+    async with serving(app, handler_cancellation=True, shutdown_timeout=0.1) as base:
+        yield f"{base}/v1"
 
 
 async def _embedded_catalog(runtime: Runtime, server_url: str) -> None:

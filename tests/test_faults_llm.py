@@ -21,7 +21,6 @@ import pytest
 
 from repositories.types import Sweetness, WineType
 from sommelier.runtime import Runtime
-from tests.agent_fixtures import free_port
 from tests.bot_harness import running_bot
 from tests.bot_helpers import adult, fake_llm, llm_settings
 from tests.fakes.openai_server import (
@@ -48,6 +47,7 @@ from tests.fault_helpers import (
     shown_cards,
     why_for,
 )
+from tests.serving import free_port
 
 QUESTION = "красное сухое до 2000"
 ARGS: JSONDict = {"wine_type": "red", "sweetness": "dry", "price_max": 2000}

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import socket
 from collections.abc import AsyncIterator
 
 import aiohttp
@@ -19,15 +18,10 @@ from sommelier.runtime import Runtime
 from tests.bot_harness import running_bot
 from tests.conftest import make_settings
 from tests.fakes.telegram_server import FakeTelegramServer
+from tests.serving import serving, with_settings
 
 SECRET = "replica-secret"
 CHAT = 777001
-
-
-def _port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @contextlib.asynccontextmanager
@@ -39,22 +33,19 @@ async def replica(runtime: Runtime, tg: FakeTelegramServer) -> AsyncIterator[str
         webhook_url="https://bot.example/webhook",
         webhook_secret=SECRET,
     )
-    rt = Runtime(settings, runtime.location, runtime.engine, runtime.sessions)
-    services = build_services(rt)
-    chat = services.chat
+    services = build_services(with_settings(runtime, settings))
     bot = create_bot(settings)
-    dp, order = create_dispatcher(settings, chat, services.catalog_admin)
+    dp, order = create_dispatcher(settings, services.chat, services.catalog_admin)
     app = web.Application()
     add_webhook(app, dp, bot, order.coordinator, "/webhook", SECRET)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    port = _port()
-    await web.TCPSite(runner, "127.0.0.1", port).start()
     try:
-        yield f"http://127.0.0.1:{port}/webhook"
+        async with serving(app) as base:
+            try:
+                yield f"{base}/webhook"
+            finally:
+                await order.wait_idle(15)
     finally:
-        await order.wait_idle(15)
-        await runner.cleanup()
+        await bot.session.close()
         await services.close()
 
 
@@ -67,9 +58,7 @@ async def deliver(
 
 
 async def confirm_age(runtime: Runtime, user_id: int) -> None:
-    services = build_services(
-        Runtime(make_settings(), runtime.location, runtime.engine, runtime.sessions)
-    )
+    services = build_services(with_settings(runtime, make_settings()))
     chat = services.chat
     from services.chat_service import TelegramUser
 
