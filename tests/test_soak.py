@@ -16,10 +16,11 @@ async def test_small_chaos_soak_keeps_every_promise() -> None:
     )
     summary = report.summary()
     assert report.db_restarts == 1, summary
-    assert sum(report.llm_faults.values()) > 0 and sum(report.telegram_faults.values()) > 0
+    assert sum(report.llm_faults.values()) > 0, summary
+    assert sum(report.telegram_faults.values()) > 0, summary
     # Every message answered or explicitly refused; nothing went unhandled.
     assert report.unaccounted == 0, summary
-    assert report.answered + report.refused + sum(report.apologies.values()) == 150
+    assert report.answered + report.refused + sum(report.apologies.values()) == 150, summary
     assert report.unhandled == {}, summary
     # Served again after the restart, without refusals once the database was back.
     assert report.answered_after_restart > 0, summary
@@ -28,8 +29,8 @@ async def test_small_chaos_soak_keeps_every_promise() -> None:
     assert report.llm_invalid_requests == 0, summary
     assert report.telegram_unexpected_rejections == [], summary
     assert report.history_problems == [], summary
-    assert report.stored_messages > 0
-    assert report.ok
+    assert report.stored_messages > 0, summary
+    assert report.ok, summary
 
 
 async def test_no_memory_is_kept_per_user(seeded: Runtime) -> None:
