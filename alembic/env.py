@@ -23,8 +23,8 @@ def _run(connection: Connection) -> None:
 async def _run_async() -> None:
     url = config.attributes.get("url")
     if url is None:
-        from sommelier.database import create_database_if_missing, resolve_location
-        from sommelier.settings import get_settings
+        from core.settings import get_settings
+        from repositories.database import create_database_if_missing, resolve_location
 
         location = resolve_location(get_settings())
         await create_database_if_missing(location)

@@ -6,6 +6,7 @@ The same aiohttp application serves the Telegram webhook when WEBHOOK_URL is set
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import hmac
 import json
 import logging
@@ -17,27 +18,30 @@ from typing import Any
 from aiohttp import web
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from services.chat_service import DATABASE_ERRORS, ChatService, ServiceUnavailableError
-from services.events import AgentEvent, ErrorEvent, Final
-from services.rate_limit import SlidingWindowLimiter
-from services.text_input import clean_user_text
-from sommelier.settings import Settings
+from core.errors import DatabaseUnavailableError
+from core.settings import Settings
+from core.text import clean_user_text
+from services.agent.events import AgentEvent, ErrorEvent, Final
+from services.agent.loop import MAX_STEPS
+from services.app.chat import ChatService
+from services.app.container import Services
+from services.app.rate_limit import RateLimiter
 
 log = logging.getLogger(__name__)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 CHAT_KEY = web.AppKey("chat", ChatService)
 SETTINGS_KEY = web.AppKey("settings", Settings)
-LIMITER_KEY = web.AppKey("limiter", SlidingWindowLimiter)
+LIMITER_KEY = web.AppKey("limiter", RateLimiter)
 
 
 class AgentRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    query: str = Field(min_length=1, max_length=1000)
+    query: str = Field(min_length=1)
     user_id: int | None = Field(default=None, ge=-(2**63), le=2**63 - 1)  # a bigint
     conversation_id: uuid.UUID | None = None
     tools_allowlist: list[str] | None = None
-    max_steps: int = Field(default=2, ge=1, le=2)
+    max_steps: int = Field(default=MAX_STEPS, ge=1, le=MAX_STEPS)
 
 
 def _app_version() -> str:
@@ -67,7 +71,10 @@ async def _parse(request: web.Request) -> AgentRequest | web.Response:
     parsed.query = clean_user_text(parsed.query)
     if not parsed.query:
         return _error(422, "query: must not be blank", field="query")
-    known = set(request.app[CHAT_KEY].sommelier.registry.names)
+    limit = request.app[SETTINGS_KEY].max_message_chars
+    if len(parsed.query) > limit:
+        return _error(422, f"query: at most {limit} characters", field="query")
+    known = set(request.app[CHAT_KEY].tool_names())
     unknown = [t for t in parsed.tools_allowlist or [] if t not in known]
     if unknown:
         return _error(422, f"tools_allowlist: unknown tools {unknown}", field="tools_allowlist")
@@ -75,8 +82,11 @@ async def _parse(request: web.Request) -> AgentRequest | web.Response:
 
 
 def _client_key(request: web.Request) -> str:
+    """Who is counted for the rate limit: the token's digest (never the token), else the IP."""
     auth = request.headers.get("Authorization", "")
-    return auth if auth else (request.remote or "unknown")
+    if auth:
+        return "api:" + hashlib.sha256(auth.encode()).hexdigest()[:32]
+    return f"api:{request.remote or 'unknown'}"
 
 
 @web.middleware
@@ -91,8 +101,13 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         if not hmac.compare_digest(given.encode(), expected.encode()):
             log.warning("API request refused: missing or wrong token from %s", request.remote)
             return _error(401, "unauthorized")
-    if request.method == "POST" and not request.app[LIMITER_KEY].allow(_client_key(request)):
-        return _error(429, "too many requests; try again in a minute")
+    if request.method == "POST":
+        try:
+            allowed = await request.app[LIMITER_KEY].allow(_client_key(request))
+        except DatabaseUnavailableError:
+            return _error(503, "service temporarily unavailable")
+        if not allowed:
+            return _error(429, "too many requests; try again in a minute")
     return await handler(request)
 
 
@@ -129,7 +144,7 @@ async def stream(request: web.Request) -> web.StreamResponse:
         log.info("client disconnected; agent run cancelled")
         await events.aclose()
         raise
-    except (ServiceUnavailableError, *DATABASE_ERRORS):
+    except DatabaseUnavailableError:
         await response.write(_sse(ErrorEvent(message="service temporarily unavailable")))
     except Exception:
         log.exception("agent stream failed")
@@ -152,14 +167,13 @@ async def ask(request: web.Request) -> web.Response:
         ):
             if isinstance(event, Final):
                 return web.json_response(event.model_dump(mode="json", exclude={"event"}))
-    except (ServiceUnavailableError, *DATABASE_ERRORS):
+    except DatabaseUnavailableError:
         return _error(503, "service temporarily unavailable")
     return _error(500, "the agent produced no answer")
 
 
 async def tools(request: web.Request) -> web.Response:
-    registry = request.app[CHAT_KEY].sommelier.registry
-    specs = registry.openai_specs()
+    specs = request.app[CHAT_KEY].tool_specs()
     return web.json_response({"tools": specs, "total": len(specs)})
 
 
@@ -168,7 +182,7 @@ async def status(request: web.Request) -> web.Response:
     settings = request.app[SETTINGS_KEY]
     try:
         catalog = await chat.catalog_counts(settings.embedding_model)
-    except (ServiceUnavailableError, *DATABASE_ERRORS):
+    except DatabaseUnavailableError:
         return _error(503, "database unavailable")
     return web.json_response(
         {
@@ -193,11 +207,11 @@ async def healthz(request: web.Request) -> web.Response:
     return web.json_response(body, status=200 if ok else 503)
 
 
-def build_app(chat: ChatService, settings: Settings) -> web.Application:
+def build_app(services: Services) -> web.Application:
     app = web.Application(middlewares=[guard], client_max_size=64 * 1024)
-    app[CHAT_KEY] = chat
-    app[SETTINGS_KEY] = settings
-    app[LIMITER_KEY] = SlidingWindowLimiter(settings.rate_limit_per_minute, 60.0)
+    app[CHAT_KEY] = services.chat
+    app[SETTINGS_KEY] = services.settings
+    app[LIMITER_KEY] = services.rate_limiter
     app.router.add_post("/v1/agent/stream", stream)
     app.router.add_post("/v1/agent/ask", ask)
     app.router.add_get("/v1/agent/tools", tools)

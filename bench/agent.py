@@ -18,12 +18,12 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bench import llm_script
 from bench.stats import Summary
-from services.embeddings import EmbeddingService
-from services.history import CHARS_PER_TOKEN
-from services.llm_client import LLMClient
-from services.sommelier import SommelierService, UserContext
-from sommelier.settings import Settings
-from tests.fakes.openai_server import FakeOpenAIServer
+from core.settings import Settings
+from fakes.openai_server import FakeOpenAIServer
+from services.agent.history import CHARS_PER_TOKEN
+from services.agent.loop import SommelierService, UserContext
+from services.llm.client import LLMClient
+from services.llm.embeddings import EmbeddingService
 
 
 @dataclass

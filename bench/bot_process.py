@@ -23,10 +23,11 @@ from typing import Any
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-import sommelier.runtime as runtime_module
-from bot.runner import run_bot
-from sommelier.database import DatabaseLocation
-from sommelier.settings import Settings, SettingsError, get_settings
+import services.app.runtime as runtime_module
+from core.errors import SettingsError
+from core.settings import Settings, get_settings
+from repositories.database import DatabaseLocation
+from sommelier.serve import run_bot
 
 
 class PoolStats:
@@ -94,7 +95,7 @@ def apply_patches(names: str) -> list[str]:
     applied = []
     for name in (n.strip() for n in names.split(",") if n.strip()):
         if name == "schema-cache":
-            from services.tool_registry import Tool
+            from services.agent.registry import Tool
 
             Tool.json_schema = functools.cache(Tool.json_schema)  # type: ignore[method-assign]
             applied.append(name)

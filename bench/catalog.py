@@ -34,7 +34,7 @@ from bench.vocab import (
     TYPE_WEIGHTS,
     Country,
 )
-from repositories.types import SWEETNESS_RU, WINE_TYPE_RU, Sweetness, WineType
+from core.domain import SWEETNESS_RU, WINE_TYPE_RU, Sweetness, WineType
 
 _K = TypeVar("_K")
 

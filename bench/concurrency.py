@@ -30,9 +30,9 @@ from bench.db import BenchDatabase, add_users
 from bench.stats import Summary
 from bench.workload import QUESTIONS
 from bot.texts import T
-from sommelier.settings import Settings
-from tests.fakes.openai_server import FakeOpenAIServer
-from tests.fakes.telegram_server import FakeTelegramServer, SentCall
+from core.settings import Settings
+from fakes.openai_server import FakeOpenAIServer
+from fakes.telegram_server import FakeTelegramServer, SentCall
 
 FIRST_CHAT_ID = 700_000_001
 WARMUP_CHATS = 10

@@ -20,15 +20,15 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from bench.catalog import GENERATOR_VERSION, Basis, SyntheticWine, generate
-from sommelier.database import (
+from core.settings import Settings
+from repositories.database import (
     DatabaseLocation,
     create_database_if_missing,
     make_engine,
     make_session_factory,
     start_embedded_server,
 )
-from sommelier.migrations import migrate
-from sommelier.settings import Settings
+from repositories.migrations import migrate
 
 DB_PREFIX = "sommelier_bench"
 HNSW_INDEX = "ix_wines_embedding_hnsw"

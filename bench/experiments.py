@@ -17,8 +17,8 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from core.domain import WineFilters
 from repositories.models import Wine
-from repositories.types import WineFilters
 from repositories.wines import WineRepository
 
 VariantFactory = Callable[[AsyncEngine | None], contextlib.AbstractAsyncContextManager[None]]

@@ -11,8 +11,8 @@ import json
 import re
 from typing import Any
 
-from services.offline_parser import parse_query
-from tests.fakes.openai_server import (
+from core.language.request import parse_query
+from fakes.openai_server import (
     FakeOpenAIServer,
     Step,
     call,

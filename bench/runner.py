@@ -21,7 +21,7 @@ from bench.experiments import VARIANTS, variant
 from bench.report import BenchResults, CatalogInfo, append, render
 from bench.search import Truth, run_search
 from bench.workload import QUESTIONS, search_cases, semantic_cases
-from sommelier.settings import Settings
+from core.settings import Settings
 
 FULL_SIZES = (1_000, 10_000, 100_000)
 QUICK_SIZES = (1_000, 10_000)

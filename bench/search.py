@@ -20,10 +20,10 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bench.stats import Summary
 from bench.workload import SEMANTIC_K, SearchCase, SemanticCase
+from core.settings import Settings
 from repositories.wines import WineRepository
-from services.catalog_tools import build_catalog_tools
-from services.embeddings import EmbeddingService
-from sommelier.settings import Settings
+from services.agent.tools import build_catalog_tools
+from services.llm.embeddings import EmbeddingService
 
 
 class FixedEmbeddings(EmbeddingService):

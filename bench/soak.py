@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import PROJECT_ROOT  # (importing bench puts the project root on sys.path)
-from services.offline_parser import parse_query
+from core.language.request import parse_query
 
 JSONDict = dict[str, Any]
 API_KEY = "soak-key"
@@ -130,7 +130,7 @@ def _arguments(question: str) -> JSONDict:
 
 def good_model(body: JSONDict) -> Any:
     """Searches with the question's filters, then answers with three of the wines found."""
-    from tests.fakes.openai_server import call, reply, tool_calls
+    from fakes.openai_server import call, reply, tool_calls
 
     catalog = [
         line.split(" | ")[0]
@@ -153,7 +153,7 @@ def good_model(body: JSONDict) -> Any:
 
 
 def llm_fault(rng: random.Random, body: JSONDict) -> tuple[str, Any]:
-    from tests.fakes.openai_server import (
+    from fakes.openai_server import (
         call,
         drop,
         error,
@@ -265,18 +265,9 @@ def _take_snapshots_on_sigusr1(loop: asyncio.AbstractEventLoop, directory: Path)
 
 
 async def _bot() -> None:
-    """`sommelier bot` (long polling), with a Telegram request timeout of TELEGRAM_TIMEOUT."""
-    import bot.runner as runner
-    from sommelier.settings import load_settings
-
-    made = runner.create_bot
-
-    def create_bot(settings: Any) -> Any:
-        created = made(settings)
-        created.session.timeout = TELEGRAM_TIMEOUT
-        return created
-
-    runner.create_bot = create_bot  # type: ignore[assignment]
+    """`sommelier bot` (long polling); its environment sets TELEGRAM_TIMEOUT_SECONDS."""
+    import sommelier.serve as runner
+    from core.settings import load_settings
 
     def on_loop_error(_: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
         exc = context.get("exception")
@@ -459,11 +450,11 @@ async def run_soak(
 ) -> SoakReport:
     import psutil
 
-    from sommelier.runtime import open_runtime
-    from sommelier.settings import load_settings
-    from tests.fakes.openai_server import FakeOpenAIServer, responder
-    from tests.fakes.telegram_server import FakeTelegramServer
-    from tests.fault_helpers import PostgresControl, history_problems
+    from core.settings import load_settings
+    from fakes.database import PostgresControl, history_problems
+    from fakes.openai_server import FakeOpenAIServer, responder
+    from fakes.telegram_server import FakeTelegramServer
+    from services.app.runtime import open_runtime
 
     rng = random.Random(seed)
     report = SoakReport(messages, chats)
@@ -503,6 +494,7 @@ async def run_soak(
                 "LLM_MAX_RETRIES": "1",
                 "TELEGRAM_BOT_TOKEN": BOT_TOKEN,
                 "TELEGRAM_API_URL": tg.base_url,
+                "TELEGRAM_TIMEOUT_SECONDS": str(TELEGRAM_TIMEOUT),
                 "RATE_LIMIT_PER_MINUTE": "10000",
                 "SHUTDOWN_GRACE_SECONDS": "30",
             }

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from repositories.types import Sweetness, WineType
+from core.domain import Sweetness, WineType
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from typing import Any
 
 from bench.catalog import Basis, all_foods, all_grapes, generate, price_tier
 from bench.vocab import COUNTRIES, FOODS, SWEETNESS_WEIGHTS, TYPE_WEIGHTS
-from repositories.types import WINE_TYPE_RU, WineType
+from core.domain import WINE_TYPE_RU, WineType
 
 SEARCH_LIMIT = 10
 SEMANTIC_K = 10

@@ -35,7 +35,7 @@ from bot.rendering import (
     render_card,
     split_text,
 )
-from services.recommendation import Recommendation, RecommendedWine
+from core.recommendation import Recommendation, RecommendedWine
 
 log = logging.getLogger(__name__)
 

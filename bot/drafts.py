@@ -18,8 +18,8 @@ from typing import Any
 from aiogram import Bot
 from aiogram.utils.chat_action import ChatActionSender
 
-from services.answer_safety import without_links
-from services.events import AgentEvent, AnswerDelta, ToolInvoked
+from services.agent.events import AgentEvent, AnswerDelta, ToolInvoked
+from services.agent.safety import without_links
 
 log = logging.getLogger(__name__)
 

@@ -20,10 +20,10 @@ from bot.handlers import admin, conversation, fallback, feedback, help, profile,
 from bot.keyboards import age_gate
 from bot.middlewares import ChatOrderMiddleware, RateLimitMiddleware, chat_id_of
 from bot.texts import T
-from services.catalog_admin import CatalogAdmin
-from services.chat_service import DATABASE_ERRORS, ChatService, ServiceUnavailableError
-from services.coordination import Coordinator
-from sommelier.settings import Settings
+from core.errors import DatabaseUnavailableError
+from core.settings import Settings
+from services.app.chat import ChatService
+from services.app.container import Services
 
 log = logging.getLogger(__name__)
 Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
@@ -32,10 +32,15 @@ Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 def create_bot(settings: Settings) -> Bot:
     if not settings.telegram_bot_token:
         raise ValueError("TELEGRAM_BOT_TOKEN is not set")
-    session = (
-        AiohttpSession(api=TelegramAPIServer.from_base(settings.telegram_api_url))
+    api = (
+        TelegramAPIServer.from_base(settings.telegram_api_url)
         if settings.telegram_api_url
-        else AiohttpSession()
+        else None
+    )
+    session = (
+        AiohttpSession(api=api, timeout=settings.telegram_timeout_seconds)
+        if api
+        else AiohttpSession(timeout=settings.telegram_timeout_seconds)
     )
     session.middleware(ReliableRequests())
     return Bot(
@@ -69,19 +74,23 @@ def _gated(router: Router) -> Router:
 
 
 def create_dispatcher(
-    settings: Settings, chat: ChatService, catalog_admin: CatalogAdmin
+    settings: Settings, services: Services
 ) -> tuple[Dispatcher, ChatOrderMiddleware]:
     # No FSM: nothing here uses states, and aiogram's in-memory FSM storage keeps a record for
     # every user it ever sees, for the life of the process.
-    dp = Dispatcher(disable_fsm=True, chat=chat, catalog_admin=catalog_admin, settings=settings)
-    coordinator = Coordinator(chat.sessions)
-    order = ChatOrderMiddleware(coordinator)
+    dp = Dispatcher(
+        disable_fsm=True,
+        chat=services.chat,
+        catalog_admin=services.catalog_admin,
+        settings=settings,
+    )
+    order = ChatOrderMiddleware(services.coordinator)
     dp.update.outer_middleware(order)
 
     # Fresh routers for every Dispatcher: a router joins one parent only, and the middlewares
     # (with the rate limiter's state) must not pile up on shared module-level routers.
     questions = _gated(conversation.build_router())
-    questions.message.middleware(RateLimitMiddleware(coordinator, settings.rate_limit_per_minute))
+    questions.message.middleware(RateLimitMiddleware(services.rate_limiter))
     dp.include_routers(
         start.build_router(),
         _gated(help.build_router()),
@@ -106,7 +115,7 @@ async def _on_error(event: ErrorEvent, chat: ChatService, bot: Bot) -> bool:
             with contextlib.suppress(Exception):
                 await chat.set_active(user_id, False)
         return True
-    if isinstance(exc, (ServiceUnavailableError, *DATABASE_ERRORS)):
+    if isinstance(exc, DatabaseUnavailableError):
         log.warning(
             "database unavailable while handling update %s: %s",
             update.update_id,

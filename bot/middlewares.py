@@ -12,7 +12,8 @@ from aiogram.dispatcher.event.bases import UNHANDLED, CancelHandler, SkipHandler
 from aiogram.types import ErrorEvent, Message, TelegramObject, Update
 
 from bot.texts import T
-from services.coordination import Coordinator
+from services.app.coordination import Coordinator
+from services.app.rate_limit import RateLimiter
 
 log = logging.getLogger(__name__)
 Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
@@ -139,13 +140,12 @@ async def _with_error_handlers(handler: Handler, update: Update, data: dict[str,
 class RateLimitMiddleware(BaseMiddleware):
     """At most N messages per user per minute reach the sommelier; the rest get a polite note."""
 
-    def __init__(self, coordinator: Coordinator, per_minute: int) -> None:
-        self.coordinator = coordinator
-        self.per_minute = per_minute
+    def __init__(self, limiter: RateLimiter) -> None:
+        self.limiter = limiter
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         user = event.from_user if isinstance(event, Message) else None
-        if user is not None and not await self.coordinator.allow(f"tg:{user.id}", self.per_minute):
+        if user is not None and not await self.limiter.allow(f"tg:{user.id}"):
             await event.answer(T.rate_limited)  # type: ignore[union-attr]
             return None
         return await handler(event, data)

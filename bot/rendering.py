@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from decimal import Decimal
 from typing import NamedTuple, Protocol
 
-from repositories.types import (
+from core.domain import (
     SWEETNESS_RU,
     WINE_TYPE_RU,
     Sweetness,
@@ -50,7 +50,7 @@ _MAX_GRAPHEME_BACKOFF = 16
 
 
 class CardData(Protocol):
-    """What a wine card shows; services.recommendation.RecommendedWine is one."""
+    """What a wine card shows; core.recommendation.RecommendedWine is one."""
 
     name: str
     producer: str

@@ -1,4 +1,4 @@
-"""`sommelier bot`: long polling by default, webhook mode when WEBHOOK_URL is set."""
+"""The bot's two ways to receive updates: long polling, or a webhook on an aiohttp app."""
 
 from __future__ import annotations
 
@@ -10,10 +10,8 @@ from aiohttp import web
 from bot.factory import create_bot, create_dispatcher
 from bot.middlewares import ChatOrderMiddleware
 from bot.webhook import add_webhook, webhook_path
-from sommelier.app import Services, build_services
-from sommelier.memory import releasing_free_memory
-from sommelier.runtime import open_runtime
-from sommelier.settings import Settings
+from core.settings import Settings
+from services.app.container import Services
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +29,7 @@ class TelegramWebhook:
     def __init__(self, settings: Settings, services: Services) -> None:
         self.settings = settings
         self.bot = create_bot(settings)
-        self.dp, self.order = create_dispatcher(settings, services.chat, services.catalog_admin)
+        self.dp, self.order = create_dispatcher(settings, services)
 
     def mount(self, app: web.Application) -> None:
         assert self.settings.webhook_url is not None
@@ -62,33 +60,23 @@ class TelegramWebhook:
         await self.bot.session.close()
 
 
-async def run_bot(settings: Settings) -> int:
-    if settings.webhook_url:
-        from api.server import serve
-
-        return await serve(settings)
-    async with open_runtime(settings) as rt:
-        await rt.ensure_ready()
-        services = build_services(rt)
-        chat = services.chat
-        bot = create_bot(settings)
-        dp, order = create_dispatcher(settings, chat, services.catalog_admin)
-        try:
-            await bot.set_my_commands(COMMANDS)
-            await bot.delete_webhook()
-            log.info("bot started: long polling")
-            async with releasing_free_memory():
-                await dp.start_polling(
-                    bot,
-                    handle_signals=True,
-                    close_bot_session=False,
-                    tasks_concurrency_limit=settings.max_concurrent_updates,
-                )
-        finally:
-            await drain(order, settings.shutdown_grace_seconds)
-            await bot.session.close()
-            await services.close()
-    return 0
+async def run_polling(settings: Settings, services: Services) -> None:
+    """Long polling until SIGTERM/SIGINT, then let the answers in flight finish."""
+    bot = create_bot(settings)
+    dp, order = create_dispatcher(settings, services)
+    try:
+        await bot.set_my_commands(COMMANDS)
+        await bot.delete_webhook()
+        log.info("bot started: long polling")
+        await dp.start_polling(
+            bot,
+            handle_signals=True,
+            close_bot_session=False,
+            tasks_concurrency_limit=settings.max_concurrent_updates,
+        )
+    finally:
+        await drain(order, settings.shutdown_grace_seconds)
+        await bot.session.close()
 
 
 async def drain(order: ChatOrderMiddleware, grace: float) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiogram.types import User
 
-from services.chat_service import TelegramUser
+from services.app.chat import TelegramUser
 
 
 def telegram_user(user: User) -> TelegramUser:

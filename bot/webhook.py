@@ -17,7 +17,7 @@ from aiogram.methods import TelegramMethod
 from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
 from aiohttp import web
 
-from services.coordination import Coordinator
+from services.app.coordination import Coordinator
 
 log = logging.getLogger(__name__)
 CLAIMED_KEY = "update_claimed"

@@ -23,7 +23,7 @@ from sqlalchemy import Enum as SAEnum
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB, TSVECTOR, UUID
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from repositories.types import Sweetness, WineType
+from core.domain import Sweetness, WineType
 
 
 class Base(DeclarativeBase):

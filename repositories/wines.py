@@ -15,6 +15,8 @@ from pydantic import ValidationError
 from sqlalchemy import ColumnElement, Select, func, literal_column, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from core.domain import UpsertReport, WineFilters, WineRecord
+from core.errors import CatalogFilterError
 from repositories.matching import (
     FOOD_ALIASES,
     GRAPE_ALIASES,
@@ -23,7 +25,6 @@ from repositories.matching import (
     matching_values,
 )
 from repositories.models import Wine
-from repositories.types import UpsertReport, WineFilters, WineRecord
 
 SearchOrder = Literal["price_asc", "price_desc", "name", "newest"]
 VOCABULARY_TTL_SECONDS = 60.0
@@ -49,10 +50,6 @@ _EMBEDDED_FIELDS = frozenset(
         "food_pairings",
     }
 )
-
-
-class CatalogFilterError(ValueError):
-    """A catalog filter is invalid; the message says which and why."""
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from repositories.types import WineRecord
+from core.domain import WineRecord
+from core.errors import CatalogFileError
 
 DEFAULT_SEED_FILE = Path(__file__).resolve().parent / "wines.json"
 MAX_SEED_BYTES = 20 * 1024 * 1024
@@ -25,44 +26,32 @@ class RecordProblem:
         return f"record #{self.index}: {self.field}: {self.message}"
 
 
-class SeedFileError(Exception):
-    """The seed file cannot be loaded; `problems` lists every bad record."""
-
-    def __init__(self, summary: str, problems: list[RecordProblem] | None = None) -> None:
-        self.summary = summary
-        self.problems = problems or []
-        lines = [summary, *(f"  {p}" for p in self.problems[:50])]
-        if len(self.problems) > 50:
-            lines.append(f"  … and {len(self.problems) - 50} more")
-        super().__init__("\n".join(lines))
-
-
 def _read_json(path: Path) -> Any:
     try:
         size = path.stat().st_size
     except OSError as exc:
-        raise SeedFileError(f"cannot read {path}: {exc.strerror}") from None
+        raise CatalogFileError(f"cannot read {path}: {exc.strerror}") from None
     if size > MAX_SEED_BYTES:
-        raise SeedFileError(
+        raise CatalogFileError(
             f"{path} is {size / 2**20:.1f} MB; the limit is {MAX_SEED_BYTES // 2**20} MB"
         )
     try:
         raw = path.read_bytes().decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise SeedFileError(f"{path} is not valid UTF-8 (byte {exc.start})") from None
+        raise CatalogFileError(f"{path} is not valid UTF-8 (byte {exc.start})") from None
     try:
         return json.loads(raw)
     except json.JSONDecodeError as exc:
-        raise SeedFileError(
+        raise CatalogFileError(
             f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
         ) from None
     except RecursionError:
-        raise SeedFileError(f"{path} is nested too deeply to be a list of wines") from None
+        raise CatalogFileError(f"{path} is nested too deeply to be a list of wines") from None
 
 
 def parse_records(data: Any) -> list[WineRecord]:
     if not isinstance(data, list):
-        raise SeedFileError("the seed file must hold a JSON array of wine records")
+        raise CatalogFileError("the seed file must hold a JSON array of wine records")
     records: list[WineRecord] = []
     problems: list[RecordProblem] = []
     seen: dict[str, int] = {}
@@ -86,11 +75,11 @@ def parse_records(data: Any) -> list[WineRecord]:
         records.append(record)
     if problems:
         bad = len({p.index for p in problems})
-        raise SeedFileError(
+        raise CatalogFileError(
             f"{bad} of {len(data)} records are invalid; nothing was written", problems
         )
     if not records:
-        raise SeedFileError("the seed file holds no records; nothing was written")
+        raise CatalogFileError("the seed file holds no records; nothing was written")
     return records
 
 

@@ -9,14 +9,21 @@ import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from core.errors import (
+    CatalogFileError,
+    DatabaseUnavailableError,
+    EmbeddingDimensionError,
+    EmbeddingUnavailableError,
+    SettingsError,
+)
+from core.settings import Settings, get_settings
+from repositories.database import resolve_location
+from repositories.migrations import migrate
 from repositories.wines import WineRepository
-from seeds.loader import DEFAULT_SEED_FILE, SeedFileError, load_seed_file
-from services.embeddings import EmbeddingDimensionError, EmbeddingService, EmbeddingUnavailableError
+from seeds.loader import DEFAULT_SEED_FILE, load_seed_file
+from services.app.runtime import open_runtime
+from services.llm.embeddings import EmbeddingService
 from sommelier import terminal
-from sommelier.database import DatabaseUnavailableError, resolve_location
-from sommelier.migrations import migrate
-from sommelier.runtime import open_runtime
-from sommelier.settings import Settings, SettingsError, get_settings
 
 Command = Callable[[argparse.Namespace, Settings], Awaitable[int]]
 
@@ -102,7 +109,7 @@ async def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def cmd_bot(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.runner import run_bot
+    from sommelier.serve import run_bot
 
     return await run_bot(settings)
 
@@ -120,7 +127,7 @@ async def cmd_bench(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
-    from api.server import serve
+    from sommelier.serve import serve
 
     return await serve(settings, args.host, args.port)
 
@@ -204,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"sommelier: {exc}", file=sys.stderr)
         return 2
     except (
-        SeedFileError,
+        CatalogFileError,
         DatabaseUnavailableError,
         EmbeddingDimensionError,
         EmbeddingUnavailableError,

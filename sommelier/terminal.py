@@ -7,18 +7,17 @@ import json
 import sys
 from typing import Any
 
-from repositories.types import format_price
-from repositories.users import UserRepository
-from services.events import Final, Observation, Thought, ToolInvoked
-from services.recommendation import Recommendation
-from services.sommelier import UserContext
-from sommelier.app import build_services
-from sommelier.runtime import Runtime
+from core.domain import format_price
+from core.recommendation import Recommendation
+from services.agent.events import Final, Observation, Thought, ToolInvoked
+from services.app.container import build_services
+from services.app.runtime import Runtime
 
 DIM = "\033[2m"
 BOLD = "\033[1m"
 RESET = "\033[0m"
-MAX_QUERY_CHARS = 1000
+# The terminal's own conversation is stored like a chat's, under an id no Telegram user has.
+TERMINAL_USER_ID = 0
 
 
 def _style(code: str, text: str) -> str:
@@ -38,31 +37,19 @@ def format_recommendation(rec: Recommendation) -> str:
     return "\n".join(lines)
 
 
-async def _user_context(rt: Runtime, user_id: int | None) -> UserContext:
-    if user_id is None:
-        return UserContext()
-    async with rt.sessions() as session:
-        user = await UserRepository(session).get(user_id)
-    if user is None:
-        return UserContext(user_id=user_id)
-    return UserContext(user_id, dict(user.taste_profile or {}), user.language_code)
-
-
 async def ask(rt: Runtime, text: str, as_json: bool, user_id: int | None) -> int:
     text = text.strip()
     if not text:
         print("sommelier: the question is empty", file=sys.stderr)
         return 2
-    if len(text) > MAX_QUERY_CHARS:
-        print(
-            f"sommelier: the question is longer than {MAX_QUERY_CHARS} characters", file=sys.stderr
-        )
+    limit = rt.settings.max_message_chars
+    if len(text) > limit:
+        print(f"sommelier: the question is longer than {limit} characters", file=sys.stderr)
         return 2
     await rt.ensure_ready()
     services = build_services(rt)
     try:
-        user = await _user_context(rt, user_id)
-        rec = await services.sommelier.generate_response(user, text, [])
+        rec = await services.chat.answer(user_id, text, remember=False)
     finally:
         await services.close()
     if as_json:
@@ -87,8 +74,10 @@ def _describe_event(event: Any) -> str | None:
 async def chat(rt: Runtime) -> int:
     await rt.ensure_ready()
     services = build_services(rt)
-    history: list[dict[str, Any]] = []
-    mode = "с ИИ" if services.llm.configured else "без ИИ (LLM_API_KEY не задан)"
+    chat_service = services.chat
+    limit = rt.settings.max_message_chars
+    await chat_service.new_conversation(TERMINAL_USER_ID)
+    mode = "с ИИ" if chat_service.llm_configured else "без ИИ (LLM_API_KEY не задан)"
     print(f"Сомелье слушает ({mode}). Спросите о вине; пустая строка или Ctrl+D — выход.")
     try:
         while True:
@@ -98,16 +87,15 @@ async def chat(rt: Runtime) -> int:
                 break
             if not text:
                 break
-            if len(text) > MAX_QUERY_CHARS:
-                print(f"Пожалуйста, короче: до {MAX_QUERY_CHARS} символов.")
+            if len(text) > limit:
+                print(f"Пожалуйста, короче: до {limit} символов.")
                 continue
-            async for event in services.sommelier.stream(UserContext(), text, history):
+            async for event in chat_service.stream(TERMINAL_USER_ID, text):
                 line = _describe_event(event)
                 if line:
                     print(line)
                 if isinstance(event, Final):
                     rec: Recommendation = event.result
-                    history.extend(rec.new_messages)
                     print("\n" + format_recommendation(rec))
     except KeyboardInterrupt:
         pass

@@ -13,15 +13,15 @@ from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
 
+from core.settings import Settings
+from fakes.openai_server import FakeOpenAIServer
 from repositories.models import Wine
 from repositories.wines import WineRepository
-from services.embeddings import EmbeddingService
-from services.llm_client import LLMClient
-from services.sommelier import SommelierService
-from sommelier.runtime import Runtime
-from sommelier.settings import Settings
+from services.agent.loop import SommelierService
+from services.app.runtime import Runtime
+from services.llm.client import LLMClient
+from services.llm.embeddings import EmbeddingService
 from tests.conftest import TEST_EMBEDDING_DIM, make_settings
-from tests.fakes.openai_server import FakeOpenAIServer
 
 API_KEY = "test-key"
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from api.app import build_app
-from services.chat_service import ChatService
-from sommelier.app import Services, build_services
-from sommelier.runtime import Runtime
-from sommelier.settings import Settings
+from core.settings import Settings
+from services.app.chat import ChatService
+from services.app.container import Services, build_services
+from services.app.runtime import Runtime
 from tests.conftest import make_settings
 from tests.serving import serving, with_settings
 
@@ -30,7 +30,7 @@ async def running_api(runtime: Runtime, **overrides: Any) -> AsyncIterator[ApiHa
     services = build_services(with_settings(runtime, settings))
     chat = services.chat
     try:
-        async with serving(build_app(chat, settings), handler_cancellation=True) as base:
+        async with serving(build_app(services), handler_cancellation=True) as base:
             yield ApiHarness(base, chat, services, settings)
     finally:
         await services.close()

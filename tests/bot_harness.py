@@ -13,12 +13,12 @@ from aiogram import Bot, Dispatcher
 
 from bot.factory import create_bot, create_dispatcher
 from bot.middlewares import ChatOrderMiddleware
-from services.chat_service import ChatService
-from sommelier.app import Services, build_services
-from sommelier.runtime import Runtime
-from sommelier.settings import Settings
+from core.settings import Settings
+from fakes.telegram_server import FakeTelegramServer, SentCall
+from services.app.chat import ChatService
+from services.app.container import Services, build_services
+from services.app.runtime import Runtime
 from tests.conftest import make_settings
-from tests.fakes.telegram_server import FakeTelegramServer, SentCall
 from tests.serving import with_settings
 
 ADMIN_ID = 900001
@@ -95,7 +95,7 @@ async def running_bot(
         services = build_services(with_settings(runtime, settings))
         chat = services.chat
         bot = create_bot(settings)
-        dp, order = create_dispatcher(settings, chat, services.catalog_admin)
+        dp, order = create_dispatcher(settings, services)
         task = asyncio.create_task(
             dp.start_polling(bot, handle_signals=False, close_bot_session=False, polling_timeout=1)
         )

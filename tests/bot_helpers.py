@@ -17,14 +17,14 @@ from typing import Any
 from sqlalchemy import func, select
 
 from bot.callbacks import SimilarCallback, VoteCallback
+from fakes.openai_server import FakeOpenAIServer, Step, call, reply, tool_calls
+from fakes.telegram_server import SentCall
 from repositories.models import Feedback, User, Wine
 from repositories.wines import WineRepository
-from services.chat_service import TelegramUser
-from sommelier.runtime import Runtime
+from services.app.chat import TelegramUser
+from services.app.runtime import Runtime
 from tests.bot_harness import BotHarness
 from tests.conftest import TEST_EMBEDDING_DIM
-from tests.fakes.openai_server import FakeOpenAIServer, Step, call, reply, tool_calls
-from tests.fakes.telegram_server import SentCall
 
 JSONDict = dict[str, Any]
 API_KEY = "test-key"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from repositories.types import WineRecord
+from core.domain import WineRecord
 
 
 def record(slug: str, **overrides: Any) -> WineRecord:

@@ -11,11 +11,11 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from core.settings import Settings, load_settings
+from repositories.migrations import migrate
 from repositories.wines import WineRepository
 from seeds.loader import DEFAULT_SEED_FILE, load_seed_file
-from sommelier.migrations import migrate
-from sommelier.runtime import Runtime, open_runtime
-from sommelier.settings import Settings, load_settings
+from services.app.runtime import Runtime, open_runtime
 
 TEST_EMBEDDING_DIM = 64
 _DATA_DIR = Path(tempfile.mkdtemp(prefix="sommelier-tests-"))

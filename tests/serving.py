@@ -11,11 +11,11 @@ from typing import Any
 
 from aiohttp import web
 
-from api.server import build_served_app
 from bot.runner import TelegramWebhook
-from sommelier.app import Services, build_services
-from sommelier.runtime import Runtime
-from sommelier.settings import Settings
+from core.settings import Settings
+from services.app.container import Services, build_services
+from services.app.runtime import Runtime
+from sommelier.serve import build_served_app
 
 
 def free_port() -> int:

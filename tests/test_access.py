@@ -21,13 +21,13 @@ from sqlalchemy import text
 from bot.callbacks import AgeCallback
 from bot.runner import TelegramWebhook
 from bot.texts import T
-from sommelier.app import Services
-from sommelier.runtime import Runtime
+from fakes.openai_server import FakeOpenAIServer, error, responder
+from fakes.telegram_server import FakeTelegramServer
+from services.app.container import Services
+from services.app.runtime import Runtime
 from tests.bot_harness import ADMIN_ID, running_bot
 from tests.bot_helpers import adult, ask
 from tests.conftest import TEST_EMBEDDING_DIM, make_settings
-from tests.fakes.openai_server import FakeOpenAIServer, error, responder
-from tests.fakes.telegram_server import FakeTelegramServer
 from tests.fault_helpers import catalog_fingerprint, good_agent
 from tests.serving import serving_with_webhook
 

@@ -15,13 +15,26 @@ from typing import Any
 
 import pytest
 
+from core.domain import Sweetness, WineFilters, WineType
+from core.recommendation import MAX_WINES, Recommendation
+from fakes.openai_server import (
+    FakeOpenAIServer,
+    JSONDict,
+    Step,
+    call,
+    error,
+    hang,
+    raw_tool_calls,
+    reply,
+    responder,
+    stream_cut,
+    tool_calls,
+)
 from repositories.models import Wine
-from repositories.types import Sweetness, WineFilters, WineType
 from repositories.wines import WineRepository
-from services.events import Final, Observation, ToolInvoked
-from services.recommendation import MAX_WINES, Recommendation
-from services.sommelier import CATALOG_SLICE, UserContext
-from sommelier.runtime import Runtime
+from services.agent.events import Final, Observation, ToolInvoked
+from services.agent.loop import CATALOG_SLICE, UserContext
+from services.app.runtime import Runtime
 from tests.agent_fixtures import (
     agent_settings,
     catalog_lines,
@@ -36,19 +49,6 @@ from tests.agent_fixtures import (
     why_for,
     wines_by_id,
     wines_in_tool_results,
-)
-from tests.fakes.openai_server import (
-    FakeOpenAIServer,
-    JSONDict,
-    Step,
-    call,
-    error,
-    hang,
-    raw_tool_calls,
-    reply,
-    responder,
-    stream_cut,
-    tool_calls,
 )
 from tests.serving import free_port
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.answer_format import (
+from services.agent.answer_format import (
     FORMAT_INSTRUCTIONS,
     MAX_CLOSING,
     MAX_INTRO,

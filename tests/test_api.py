@@ -9,10 +9,10 @@ from typing import Any
 import aiohttp
 import pytest
 
-from sommelier.runtime import Runtime
+from fakes.openai_server import call, hang, reply, responder, tool_calls
+from services.app.runtime import Runtime
 from tests.agent_fixtures import API_KEY, fake_openai, formatted_answer, wines_in_tool_results
 from tests.api_harness import running_api
-from tests.fakes.openai_server import call, hang, reply, responder, tool_calls
 
 
 async def read_events(response: aiohttp.ClientResponse) -> list[tuple[str, dict[str, Any]]]:

@@ -14,7 +14,7 @@ from bench.report import TARGET_ROWS, BenchResults, append, render, target_rows
 from bench.runner import BenchConfig, run
 from bench.stats import percentile
 from bench.workload import QUESTIONS, search_cases, semantic_cases
-from sommelier.settings import Settings
+from core.settings import Settings
 
 TINY = BenchConfig(
     label="tiny",

@@ -10,7 +10,7 @@ from bot.texts import T
 from repositories.models import User, Wine
 from repositories.wines import WineRepository
 from seeds.loader import DEFAULT_SEED_FILE, load_seed_file
-from sommelier.runtime import Runtime
+from services.app.runtime import Runtime
 from tests.bot_harness import ADMIN_ID, running_bot
 from tests.bot_helpers import API_KEY, adult, ask, cards, fake_llm, wine_count
 

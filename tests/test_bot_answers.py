@@ -11,9 +11,10 @@ import pytest
 
 from bot.callbacks import ProfileResetCallback
 from bot.texts import T
+from core.domain import SWEETNESS_RU, WINE_TYPE_RU
+from fakes.openai_server import responder
 from repositories.models import Wine
-from repositories.types import SWEETNESS_RU, WINE_TYPE_RU
-from sommelier.runtime import Runtime
+from services.app.runtime import Runtime
 from tests.bot_harness import BotHarness, running_bot
 from tests.bot_helpers import (
     JSONDict,
@@ -34,7 +35,6 @@ from tests.bot_helpers import (
     wine_count,
     wines_by_id,
 )
-from tests.fakes.openai_server import responder
 
 CHAT = 616001
 QUESTION = "Посоветуйте красное сухое вино к утке, бюджет до 3000"

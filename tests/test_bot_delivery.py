@@ -7,9 +7,11 @@ from typing import Any
 from sqlalchemy import func, select, update
 
 from bot.rendering import CAPTION_LIMIT
+from fakes.openai_server import FakeOpenAIServer, Step, call, reply, responder, tool_calls
+from fakes.telegram_server import SentCall
 from repositories.models import Wine
-from services.answer_format import MAX_INTRO, MAX_WHY
-from sommelier.runtime import Runtime
+from services.agent.answer_format import MAX_INTRO, MAX_WHY
+from services.app.runtime import Runtime
 from tests.bot_harness import running_bot
 from tests.bot_helpers import (
     JSONDict,
@@ -25,8 +27,6 @@ from tests.bot_helpers import (
     no_space,
     wines_by_id,
 )
-from tests.fakes.openai_server import FakeOpenAIServer, Step, call, reply, responder, tool_calls
-from tests.fakes.telegram_server import SentCall
 
 CHAT = 717001
 PHOTO_PREFIX = "https://shop.example.com/images/"

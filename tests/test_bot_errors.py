@@ -9,7 +9,7 @@ import pytest
 
 from bot.rendering import html_to_plain
 from bot.texts import T
-from sommelier.runtime import Runtime
+from services.app.runtime import Runtime
 from tests.bot_harness import running_bot
 from tests.bot_helpers import adult, ask, cards, messages, user_row
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.texts import T
-from sommelier.runtime import Runtime
+from services.app.runtime import Runtime
 from tests.bot_harness import running_bot
 from tests.bot_helpers import adult, ask, fake_llm, last_user_text, llm_settings
 

@@ -7,9 +7,10 @@ from collections.abc import Callable
 
 import pytest
 
-from repositories.types import WINE_TYPE_RU, WineType
-from services.coordination import Coordinator
-from sommelier.runtime import Runtime
+from core.domain import WINE_TYPE_RU, WineType
+from fakes.openai_server import Step, responder
+from services.app.coordination import Coordinator
+from services.app.runtime import Runtime
 from tests.bot_harness import running_bot
 from tests.bot_helpers import (
     JSONDict,
@@ -23,7 +24,6 @@ from tests.bot_helpers import (
     messages,
     wines_by_id,
 )
-from tests.fakes.openai_server import Step, responder
 
 CHAT_A = 919001
 CHAT_B = 919002

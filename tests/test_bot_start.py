@@ -8,10 +8,11 @@ from sqlalchemy import select
 
 from bot.callbacks import AgeCallback
 from bot.texts import T
+from core.domain import WINE_TYPE_RU
+from fakes.openai_server import JSONDict, Step, reply, responder
 from repositories.models import Wine
-from repositories.types import WINE_TYPE_RU
-from services.day_context import MOSCOW_TZ, build_day_context
-from sommelier.runtime import Runtime
+from services.agent.day_context import MOSCOW_TZ, build_day_context
+from services.app.runtime import Runtime
 from tests.bot_harness import running_bot
 from tests.bot_helpers import (
     adult,
@@ -30,7 +31,6 @@ from tests.bot_helpers import (
     vote_data,
     wines_by_id,
 )
-from tests.fakes.openai_server import JSONDict, Step, reply, responder
 
 MINOR = 515001
 ADULT = 515002

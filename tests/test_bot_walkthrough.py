@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from sommelier.runtime import Runtime
+from fakes.telegram_server import SentCall
+from services.app.runtime import Runtime
 from tests.bot_harness import running_bot
-from tests.fakes.telegram_server import SentCall
 
 CHAT = 424242
 

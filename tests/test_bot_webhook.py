@@ -5,10 +5,10 @@ from __future__ import annotations
 import aiohttp
 
 from bot.texts import T
-from sommelier.runtime import Runtime
+from fakes.telegram_server import FakeTelegramServer
+from services.app.runtime import Runtime
 from tests.bot_helpers import user_row
 from tests.conftest import make_settings
-from tests.fakes.telegram_server import FakeTelegramServer
 from tests.serving import serving_with_webhook
 
 SECRET = "s3cret"

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from repositories.migrations import head_revision
 from seeds.loader import DEFAULT_SEED_FILE
-from sommelier.migrations import head_revision
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 SEED_COUNT = len(json.loads(DEFAULT_SEED_FILE.read_text(encoding="utf-8")))

@@ -5,8 +5,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from repositories.types import WineType
-from services.day_context import (
+from core.domain import WineType
+from services.agent.day_context import (
     MOSCOW_TZ,
     DayContext,
     Holiday,

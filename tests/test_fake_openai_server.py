@@ -14,7 +14,7 @@ import pytest
 import pytest_asyncio
 from openai import AsyncOpenAI
 
-from tests.fakes.openai_server import (
+from fakes.openai_server import (
     FakeOpenAIServer,
     call,
     deterministic_embedding,

@@ -31,7 +31,7 @@ from aiogram.types import (
     Update,
 )
 
-from tests.fakes.telegram_server import (
+from fakes.telegram_server import (
     FakeTelegramServer,
     HtmlParseError,
     SentCall,

@@ -21,18 +21,17 @@ from sqlalchemy import func, select, text
 
 from bot.callbacks import AgeCallback
 from bot.texts import T
+from fakes.database import PostgresControl, history_problems
+from fakes.openai_server import Step, responder
 from repositories.models import Message, User
-from sommelier.runtime import Runtime, open_runtime
+from services.app.runtime import Runtime, open_runtime
 from tests.bot_harness import BotHarness, running_bot
 from tests.bot_helpers import adult, cards, fake_llm, llm_settings, messages
 from tests.conftest import make_settings
-from tests.fakes.openai_server import Step, responder
 from tests.fault_helpers import (
     JSONDict,
-    PostgresControl,
     assert_real_cards,
     good_agent,
-    history_problems,
     shown_cards,
 )
 

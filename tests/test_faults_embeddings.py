@@ -12,17 +12,17 @@ from contextlib import asynccontextmanager
 import pytest
 from aiohttp import web
 
-from repositories.types import WineType
+from core.domain import WineType
+from fakes.database import history_problems
+from fakes.openai_server import responder
 from repositories.wines import WineRepository
-from sommelier.runtime import Runtime
+from services.app.runtime import Runtime
 from tests.bot_harness import running_bot
 from tests.bot_helpers import API_KEY, adult, ask, fake_llm, llm_settings
-from tests.fakes.openai_server import responder
 from tests.fault_helpers import (
     JSONDict,
     assert_real_cards,
     good_agent,
-    history_problems,
     shown_cards,
 )
 from tests.serving import free_port, serving
@@ -51,7 +51,7 @@ async def hanging_embeddings() -> AsyncIterator[str]:
 
 async def _embedded_catalog(runtime: Runtime, server_url: str) -> None:
     """Vectors for every wine, so that the hybrid search would use them if it could."""
-    from services.embeddings import EmbeddingService
+    from services.llm.embeddings import EmbeddingService
     from tests.conftest import make_settings
 
     service = EmbeddingService(

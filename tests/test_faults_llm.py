@@ -19,11 +19,9 @@ from typing import Any
 
 import pytest
 
-from repositories.types import Sweetness, WineType
-from sommelier.runtime import Runtime
-from tests.bot_harness import running_bot
-from tests.bot_helpers import adult, fake_llm, llm_settings
-from tests.fakes.openai_server import (
+from core.domain import Sweetness, WineType
+from fakes.database import history_problems
+from fakes.openai_server import (
     FakeOpenAIServer,
     Step,
     call,
@@ -36,13 +34,15 @@ from tests.fakes.openai_server import (
     stream_cut,
     tool_calls,
 )
+from services.app.runtime import Runtime
+from tests.bot_harness import running_bot
+from tests.bot_helpers import adult, fake_llm, llm_settings
 from tests.fault_helpers import (
     JSONDict,
     assert_real_cards,
     formatted,
     good_agent,
     good_answer,
-    history_problems,
     results_of_calls,
     shown_cards,
     why_for,

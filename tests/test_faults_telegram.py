@@ -15,10 +15,10 @@ import pytest
 
 from bot.callbacks import AgeCallback
 from bot.texts import T
-from sommelier.runtime import Runtime
+from fakes.telegram_server import SentCall
+from services.app.runtime import Runtime
 from tests.bot_harness import BotHarness, running_bot
 from tests.bot_helpers import adult, ask, cards, feedback_rows, messages, user_row
-from tests.fakes.telegram_server import SentCall
 
 QUESTION = "белое сухое к рыбе до 3000"
 PARSE_ERROR = 'Bad Request: can\'t parse entities: Unsupported start tag "x" at byte offset 0'

@@ -14,10 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.history import estimate_tokens, repair_pairing, trim_to_budget
-from services.recommendation import Recommendation
-from services.sommelier import UserContext
-from sommelier.runtime import Runtime
+from core.recommendation import Recommendation
+from fakes.openai_server import FakeOpenAIServer, JSONDict, call, reply, responder, tool_calls
+from services.agent.history import estimate_tokens, repair_pairing, trim_to_budget
+from services.agent.loop import UserContext
+from services.app.runtime import Runtime
 from tests.agent_fixtures import (
     agent_settings,
     fake_openai,
@@ -26,7 +27,6 @@ from tests.agent_fixtures import (
     sommelier_service,
     why_for,
 )
-from tests.fakes.openai_server import FakeOpenAIServer, JSONDict, call, reply, responder, tool_calls
 
 Message = dict[str, Any]
 

@@ -21,26 +21,26 @@ from sqlalchemy import text
 
 from bot.delivery import send_recommendation, send_text
 from bot.texts import T
-from repositories.types import Sweetness, WineType
-from services.answer_format import MAX_CLOSING, MAX_PLAIN, MAX_WHY, parse_answer
-from services.catalog_tools import build_catalog_tools
-from services.embeddings import EmbeddingService
-from services.recommendation import Recommendation, RecommendedWine
-from sommelier.runtime import Runtime
+from core.domain import Sweetness, WineType
+from core.recommendation import Recommendation, RecommendedWine
+from fakes.database import history_problems
+from fakes.openai_server import Step, reply, responder
+from fakes.telegram_server import HtmlParseError, parse_telegram_html
+from services.agent.answer_format import MAX_CLOSING, MAX_PLAIN, MAX_WHY, parse_answer
+from services.agent.tools import build_catalog_tools
+from services.app.runtime import Runtime
+from services.llm.embeddings import EmbeddingService
 from tests.agent_fixtures import fake_openai
 from tests.api_harness import running_api
 from tests.bot_harness import running_bot
 from tests.bot_helpers import adult, ask, fake_llm, last_user_text, llm_settings
 from tests.conftest import make_settings
-from tests.fakes.openai_server import Step, reply, responder
-from tests.fakes.telegram_server import HtmlParseError, parse_telegram_html
 from tests.fault_helpers import (
     JSONDict,
     assert_real_cards,
     catalog_fingerprint,
     catalog_ids,
     formatted,
-    history_problems,
     shown_cards,
 )
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from repositories.types import Sweetness, WineFilters, WineType
-from services.offline_parser import (
+from core.domain import Sweetness, WineFilters, WineType
+from core.language.request import (
     COUNTRY_ALIASES,
     FOOD_WORDS,
     GRAPE_ALIASES,

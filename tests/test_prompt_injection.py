@@ -28,21 +28,21 @@ from sqlalchemy import func, select
 
 from bot.callbacks import SimilarCallback, VoteCallback
 from bot.texts import T
+from fakes.database import history_problems
+from fakes.openai_server import Step, call, reply, responder, tool_calls
+from fakes.telegram_server import SentCall
 from prompts import load_prompt
 from repositories.models import Feedback, Wine
-from services.answer_format import FORMAT_INSTRUCTIONS
-from services.prompt_guard import PromptGuard, StreamGuard
-from sommelier.runtime import Runtime
+from services.agent.answer_format import FORMAT_INSTRUCTIONS
+from services.agent.guard import PromptGuard, StreamGuard
+from services.app.runtime import Runtime
 from tests.bot_harness import ADMIN_ID, running_bot
 from tests.bot_helpers import adult, ask, callback_answer, fake_llm, last_user_text, llm_settings
-from tests.fakes.openai_server import Step, call, reply, responder, tool_calls
-from tests.fakes.telegram_server import SentCall
 from tests.fault_helpers import (
     JSONDict,
     assert_real_cards,
     catalog_fingerprint,
     formatted,
-    history_problems,
     shown_cards,
     turn_messages,
 )

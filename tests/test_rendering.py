@@ -22,8 +22,8 @@ from bot.rendering import (
     split_text,
     visible_length,
 )
-from repositories.types import Sweetness, WineType
-from services.recommendation import RecommendedWine
+from core.domain import Sweetness, WineType
+from core.recommendation import RecommendedWine
 
 NBSP = "\u00a0"
 ALLOWED_TAGS = {"b", "i", "u", "s", "a", "code", "pre", "blockquote", "tg-spoiler"}

@@ -12,12 +12,12 @@ from sqlalchemy import text
 
 from bot.factory import create_bot, create_dispatcher
 from bot.webhook import add_webhook
-from services.coordination import Coordinator
-from sommelier.app import build_services
-from sommelier.runtime import Runtime
+from fakes.telegram_server import FakeTelegramServer
+from services.app.container import build_services
+from services.app.coordination import Coordinator
+from services.app.runtime import Runtime
 from tests.bot_harness import running_bot
 from tests.conftest import make_settings
-from tests.fakes.telegram_server import FakeTelegramServer
 from tests.serving import serving, with_settings
 
 SECRET = "replica-secret"
@@ -35,7 +35,7 @@ async def replica(runtime: Runtime, tg: FakeTelegramServer) -> AsyncIterator[str
     )
     services = build_services(with_settings(runtime, settings))
     bot = create_bot(settings)
-    dp, order = create_dispatcher(settings, services.chat, services.catalog_admin)
+    dp, order = create_dispatcher(settings, services)
     app = web.Application()
     add_webhook(app, dp, bot, order.coordinator, "/webhook", SECRET)
     try:
@@ -60,7 +60,7 @@ async def deliver(
 async def confirm_age(runtime: Runtime, user_id: int) -> None:
     services = build_services(with_settings(runtime, make_settings()))
     chat = services.chat
-    from services.chat_service import TelegramUser
+    from services.app.chat import TelegramUser
 
     await chat.register(TelegramUser(user_id, "Ivan"))
     await chat.confirm_age(user_id)

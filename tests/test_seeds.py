@@ -11,12 +11,13 @@ from typing import Any
 
 import pytest
 
-from repositories.types import Sweetness, WineType
+from core.domain import Sweetness, WineType
+from core.errors import CatalogFileError
+from core.settings import Settings
 from repositories.wines import WineRepository
-from seeds.loader import DEFAULT_SEED_FILE, MAX_SEED_BYTES, SeedFileError, load_seed_file
+from seeds.loader import DEFAULT_SEED_FILE, MAX_SEED_BYTES, load_seed_file
+from services.app.runtime import Runtime
 from sommelier import cli
-from sommelier.runtime import Runtime
-from sommelier.settings import Settings
 from tests.conftest import make_settings
 
 RAW_CATALOG: list[dict[str, Any]] = json.loads(DEFAULT_SEED_FILE.read_text(encoding="utf-8"))
@@ -150,7 +151,7 @@ async def test_a_bad_seed_file_is_reported_and_nothing_is_written(
     write(path)
     before = await catalog_state(seeded)
 
-    with pytest.raises(SeedFileError) as caught:
+    with pytest.raises(CatalogFileError) as caught:
         await cli.cmd_seed(argparse.Namespace(file=str(path)), database_settings(seeded))
 
     message = str(caught.value)

@@ -6,7 +6,7 @@ The full run (5,000 messages from 200 chats) is `sommelier bench --soak`; see BE
 from __future__ import annotations
 
 from bench.soak import run_soak
-from sommelier.runtime import Runtime
+from services.app.runtime import Runtime
 from tests.bot_harness import running_bot
 
 

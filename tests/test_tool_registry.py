@@ -14,23 +14,24 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
+from core.domain import Sweetness, WineType
+from core.errors import EmbeddingDimensionError
+from fakes.openai_server import FakeOpenAIServer, deterministic_embedding
 from repositories.models import Wine
-from repositories.types import Sweetness, WineType
 from repositories.wines import WineRepository
 from seeds.loader import DEFAULT_SEED_FILE, load_seed_file
-from services.catalog_tools import (
+from services.agent.registry import Tool, ToolOutput, ToolRegistry, ToolResult
+from services.agent.tools import (
     DESCRIPTION_CHARS,
     MAX_RESULTS,
     SearchWinesArgs,
     SemanticSearchArgs,
     build_catalog_tools,
 )
-from services.embeddings import EmbeddingDimensionError, EmbeddingService, wine_document
-from services.tool_registry import Tool, ToolOutput, ToolRegistry, ToolResult
-from sommelier.runtime import Runtime
+from services.app.runtime import Runtime
+from services.llm.embeddings import EmbeddingService, wine_document
 from tests.agent_fixtures import agent_settings, fake_openai, wines_by_id
 from tests.conftest import TEST_EMBEDDING_DIM, make_settings
-from tests.fakes.openai_server import FakeOpenAIServer, deterministic_embedding
 
 # Words that occur nowhere in the catalog: full-text search finds nothing for them.
 NONSENSE_QUERY = "квазизюбр плимбумс"

@@ -9,8 +9,9 @@ from decimal import Decimal
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from repositories.types import Sweetness, WineType
-from repositories.wines import CatalogFilterError, WineRepository
+from core.domain import Sweetness, WineType
+from core.errors import CatalogFilterError
+from repositories.wines import WineRepository
 from tests.catalog_factory import record, small_catalog
 
 

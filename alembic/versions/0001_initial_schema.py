@@ -25,7 +25,7 @@ HNSW_MAX_DIM = 2000
 def _embedding_dim() -> int:
     dim = context.config.attributes.get("embedding_dim")
     if dim is None:
-        from sommelier.settings import get_settings
+        from core.settings import get_settings
 
         dim = get_settings().embedding_dim
     return int(dim)

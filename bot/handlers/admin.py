@@ -13,10 +13,9 @@ from aiogram.filters import Command
 from aiogram.types import Message
 
 from bot.rendering import escape
-from seeds.loader import SeedFileError
-from services.catalog_admin import CatalogAdmin
-from services.chat_service import ChatService
-from services.embeddings import EmbeddingDimensionError, EmbeddingUnavailableError
+from core.errors import CatalogFileError, EmbeddingDimensionError, EmbeddingUnavailableError
+from services.app.catalog_admin import CatalogAdmin
+from services.app.chat import ChatService
 
 log = logging.getLogger(__name__)
 EDIT_INTERVAL_SECONDS = 1.0
@@ -30,7 +29,7 @@ def build_admin_router(admin_ids: frozenset[int]) -> Router:
     async def seed(message: Message, catalog_admin: CatalogAdmin) -> None:
         try:
             report, total = await catalog_admin.seed()
-        except SeedFileError as exc:
+        except CatalogFileError as exc:
             await message.answer("Каталог не обновлен:\n<pre>" + escape(str(exc)[:3500]) + "</pre>")
             return
         await message.answer(

@@ -14,11 +14,11 @@ from aiogram.types import Message
 from bot.delivery import send_recommendation
 from bot.drafts import DraftProgress
 from bot.texts import T
-from services.chat_service import ChatService
-from services.events import Final
-from services.recommendation import Recommendation
-from services.text_input import clean_user_text
-from sommelier.settings import Settings
+from core.recommendation import Recommendation
+from core.settings import Settings
+from core.text import clean_user_text
+from services.agent.events import Final
+from services.app.chat import ChatService
 
 log = logging.getLogger("sommelier.answers")
 

@@ -13,7 +13,7 @@ from bot.delivery import send_recommendation
 from bot.drafts import typing_indicator
 from bot.keyboards import wine_card
 from bot.texts import T
-from services.chat_service import ChatService
+from services.app.chat import ChatService
 
 
 async def vote(

@@ -10,8 +10,8 @@ from bot.callbacks import ProfileResetCallback
 from bot.keyboards import profile_reset
 from bot.rendering import escape
 from bot.texts import T
-from services.chat_service import ChatService
-from services.taste_profile import ProfileSummary
+from core.taste import ProfileSummary
+from services.app.chat import ChatService
 
 
 def render_profile(summary: ProfileSummary) -> str:

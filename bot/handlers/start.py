@@ -15,7 +15,7 @@ from bot.drafts import typing_indicator
 from bot.keyboards import age_gate
 from bot.texts import T
 from bot.users import telegram_user
-from services.chat_service import ChatService
+from services.app.chat import ChatService
 
 
 async def start(message: Message, chat: ChatService, bot: Bot) -> None:

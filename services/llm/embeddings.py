@@ -11,20 +11,13 @@ import openai
 from openai import AsyncOpenAI
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from core.domain import SWEETNESS_RU, WINE_TYPE_RU
+from core.errors import EmbeddingDimensionError, EmbeddingUnavailableError
+from core.settings import Settings
 from repositories.models import Wine
-from repositories.types import SWEETNESS_RU, WINE_TYPE_RU
 from repositories.wines import WineRepository
-from sommelier.settings import Settings
 
 log = logging.getLogger(__name__)
-
-
-class EmbeddingUnavailableError(Exception):
-    """No embedding could be computed (no key, API error); callers fall back to full text."""
-
-
-class EmbeddingDimensionError(Exception):
-    """The API returns vectors of another size than the database column holds."""
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
-
-class SettingsError(Exception):
-    """A setting has a bad value; the message names the variable."""
+from core.errors import SettingsError
 
 
 class Settings(BaseSettings):
@@ -40,6 +38,7 @@ class Settings(BaseSettings):
 
     telegram_bot_token: str | None = None
     telegram_api_url: str | None = None
+    telegram_timeout_seconds: float = Field(default=30.0, gt=0)
     admin_ids: str = ""
     webhook_url: str | None = None
     webhook_secret: str | None = None

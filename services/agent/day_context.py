@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from repositories.types import WINE_TYPE_RU, WineType
+from core.domain import WINE_TYPE_RU, WineType
 
 MOSCOW_TZ = ZoneInfo("Europe/Moscow")
 HOLIDAY_HORIZON_DAYS = 14

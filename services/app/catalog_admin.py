@@ -7,10 +7,10 @@ from pathlib import Path
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from repositories.types import UpsertReport
+from core.domain import UpsertReport
 from repositories.wines import WineRepository
 from seeds.loader import DEFAULT_SEED_FILE, load_seed_file
-from services.embeddings import EmbeddingService, EmbedReport
+from services.llm.embeddings import EmbeddingService, EmbedReport
 
 
 class CatalogAdmin:
@@ -21,7 +21,7 @@ class CatalogAdmin:
         self.embeddings = embeddings
 
     async def seed(self, path: Path = DEFAULT_SEED_FILE) -> tuple[UpsertReport, int]:
-        """Validate the whole file first (raises SeedFileError), then upsert in one transaction."""
+        """Validate the whole file first (CatalogFileError), then upsert in one transaction."""
         records = load_seed_file(path)
         async with self.sessions() as session:
             repo = WineRepository(session)

@@ -11,15 +11,12 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from core.domain import Sweetness, WineFilters, WineType
+from core.errors import EmbeddingDimensionError, EmbeddingUnavailableError
 from repositories.models import Wine
-from repositories.types import Sweetness, WineFilters, WineType
 from repositories.wines import WineRepository
-from services.embeddings import (
-    EmbeddingDimensionError,
-    EmbeddingService,
-    EmbeddingUnavailableError,
-)
-from services.tool_registry import Tool, ToolOutput, ToolRegistry
+from services.agent.registry import Tool, ToolOutput, ToolRegistry
+from services.llm.embeddings import EmbeddingService
 
 log = logging.getLogger(__name__)
 

@@ -7,8 +7,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from services.offline_parser import sweetness_from_word, wine_type_from_word
-from services.text_input import without_control
+from core.errors import ToolArgumentsError
+from core.language.request import sweetness_from_word, wine_type_from_word
+from core.text import without_control
 
 KEY_ALIASES: dict[str, str] = {
     "type": "wine_type",
@@ -59,10 +60,6 @@ NUMERIC_KEYS = frozenset({"price_min", "price_max", "body_min", "body_max", "lim
 _AMOUNT = re.compile(r"(\d[\d\s.,]*)\s*(k|к|тыс\w*|thousand)?", re.IGNORECASE)
 
 
-class ArgumentsError(ValueError):
-    """The arguments cannot be read at all (not JSON, not an object)."""
-
-
 @dataclass
 class Normalized:
     arguments: dict[str, Any]
@@ -103,13 +100,13 @@ def decode(raw: str | dict[str, Any] | None) -> dict[str, Any]:
     try:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ArgumentsError(
+        raise ToolArgumentsError(
             f"arguments are not valid JSON ({exc.msg} at char {exc.pos})"
         ) from None
     if isinstance(value, str):  # double-encoded JSON
         return decode(value)
     if not isinstance(value, dict):
-        raise ArgumentsError("arguments must be a JSON object")
+        raise ToolArgumentsError("arguments must be a JSON object")
     return value
 
 

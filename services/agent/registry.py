@@ -14,7 +14,8 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from services.tool_arguments import ArgumentsError, normalize
+from core.errors import ToolArgumentsError
+from services.agent.arguments import normalize
 
 A = TypeVar("A", bound=BaseModel)
 
@@ -120,7 +121,7 @@ class ToolRegistry:
             return fail(f"unknown tool '{name}'; available tools: {', '.join(self._tools)}")
         try:
             normalized = normalize(raw_arguments, tool.parameter_names)
-        except ArgumentsError as exc:
+        except ToolArgumentsError as exc:
             return fail(f"{exc}; send a JSON object with the parameters of {name}")
         try:
             arguments = tool.args_model.model_validate(normalized.arguments)

@@ -12,15 +12,12 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
-from sommelier.settings import Settings
+from core.errors import DatabaseUnavailableError
+from core.settings import Settings
 
 log = logging.getLogger(__name__)
 
 EMBEDDED_DATABASE = "sommelier"
-
-
-class DatabaseUnavailableError(Exception):
-    """The database cannot be reached or started; the message says why."""
 
 
 @dataclass(frozen=True)

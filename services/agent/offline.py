@@ -6,12 +6,12 @@ from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from core.domain import SWEETNESS_RU, WINE_TYPE_RU, WineFilters, WineType, format_price
+from core.language.request import ParsedQuery, parse_query
+from core.recommendation import MAX_WINES, RecommendedWine
 from repositories.models import Wine
-from repositories.types import SWEETNESS_RU, WINE_TYPE_RU, WineFilters, WineType, format_price
 from repositories.wines import WineRepository
-from services.answer_format import first_sentence
-from services.offline_parser import ParsedQuery, parse_query
-from services.recommendation import MAX_WINES, RecommendedWine
+from services.agent.answer_format import first_sentence
 
 TYPICAL_PRICE = Decimal(2000)
 CANDIDATES = 60

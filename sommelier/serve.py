@@ -1,22 +1,23 @@
-"""`sommelier serve`: the HTTP API, and the Telegram webhook on the same app when configured."""
+"""The one place that combines the adapters: the bot (polling or webhook) and the HTTP API.
+
+`sommelier bot` runs long polling, or — with WEBHOOK_URL — the webhook mounted on the HTTP API's
+aiohttp application; `sommelier serve` runs that application (with the webhook when configured).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import signal
-from typing import TYPE_CHECKING
 
 from aiohttp import web
 
 from api.app import build_app
-from sommelier.app import Services, build_services
+from bot.runner import TelegramWebhook, run_polling
+from core.settings import Settings
+from services.app.container import Services, build_services
+from services.app.runtime import open_runtime
 from sommelier.memory import releasing_free_memory
-from sommelier.runtime import open_runtime
-from sommelier.settings import Settings
-
-if TYPE_CHECKING:
-    from bot.runner import TelegramWebhook
 
 log = logging.getLogger(__name__)
 
@@ -25,14 +26,26 @@ def build_served_app(
     settings: Settings, services: Services
 ) -> tuple[web.Application, TelegramWebhook | None]:
     """The HTTP API app, with the Telegram webhook mounted on it when WEBHOOK_URL is set."""
-    app = build_app(services.chat, settings)
+    app = build_app(services)
     if not (settings.webhook_url and settings.telegram_bot_token):
         return app, None
-    from bot.runner import TelegramWebhook
-
     telegram = TelegramWebhook(settings, services)
     telegram.mount(app)
     return app, telegram
+
+
+async def run_bot(settings: Settings) -> int:
+    if settings.webhook_url:
+        return await serve(settings)
+    async with open_runtime(settings) as rt:
+        await rt.ensure_ready()
+        services = build_services(rt)
+        try:
+            async with releasing_free_memory():
+                await run_polling(settings, services)
+        finally:
+            await services.close()
+    return 0
 
 
 async def serve(settings: Settings, host: str | None = None, port: int | None = None) -> int:

@@ -10,17 +10,17 @@ from dataclasses import dataclass, field
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from repositories.wines import WineRepository
-from seeds.loader import DEFAULT_SEED_FILE, load_seed_file
-from sommelier.database import (
+from core.settings import Settings
+from repositories.database import (
     DatabaseLocation,
     create_database_if_missing,
     make_engine,
     make_session_factory,
     resolve_location,
 )
-from sommelier.migrations import current_revision, head_revision, migrate
-from sommelier.settings import Settings
+from repositories.migrations import current_revision, head_revision, migrate
+from repositories.wines import WineRepository
+from seeds.loader import DEFAULT_SEED_FILE, load_seed_file
 
 log = logging.getLogger(__name__)
 SETUP_LOCK_KEY = 72_6578_0002

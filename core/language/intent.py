@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from services.offline_parser import parse_query
+from core.language.request import parse_query
 
 _RECOMMEND = re.compile(
     r"посовету|подбер|порекоменду|рекоменду|что взять|что выбрать|что купить|как(ое|ую) вин"

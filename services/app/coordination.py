@@ -17,9 +17,8 @@ import logging
 import random
 from datetime import timedelta
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-
 from repositories.coordination import RateCounter, UpdateLedger
+from services.app.sessions import SessionFactory
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +30,7 @@ LEDGER_RETENTION = timedelta(days=2)
 class Coordinator:
     def __init__(
         self,
-        sessions: async_sessionmaker[AsyncSession],
+        sessions: SessionFactory,
         stale_after: timedelta = STALE_AFTER,
     ) -> None:
         self.sessions = sessions

@@ -19,21 +19,24 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from core.domain import SWEETNESS_RU, WINE_TYPE_RU, format_price
+from core.errors import LLMRequestError, LLMUnavailableError
+from core.language.intent import asks_for_wine
+from core.language.request import parse_query
+from core.recommendation import MAX_WINES, Path, Recommendation, RecommendedWine
+from core.settings import Settings
+from core.taste import profile_prompt_block
 from prompts import fill, load_prompt
 from repositories.models import Wine
-from repositories.types import SWEETNESS_RU, WINE_TYPE_RU, format_price
 from repositories.wines import WineRepository
-from services.answer_format import FORMAT_INSTRUCTIONS, ParsedAnswer, parse_answer, render_answer
-from services.answer_safety import (
-    allowed_prices,
-    states_unknown_prices,
-    without_false_prices,
-    without_links,
+from services.agent.answer_format import (
+    FORMAT_INSTRUCTIONS,
+    ParsedAnswer,
+    parse_answer,
+    render_answer,
 )
-from services.catalog_tools import build_catalog_tools
-from services.day_context import build_day_context
-from services.embeddings import EmbeddingService
-from services.events import (
+from services.agent.day_context import build_day_context
+from services.agent.events import (
     AgentEvent,
     AnswerDelta,
     ErrorEvent,
@@ -43,16 +46,19 @@ from services.events import (
     Thought,
     ToolInvoked,
 )
-from services.history import repair_pairing, trim_to_budget
-from services.intent import asks_for_wine
-from services.llm_client import LLMClient, LLMReply, LLMRequestError, LLMUnavailableError, Usage
-from services.offline_parser import parse_query
-from services.offline_recommender import offline_recommendation
-from services.prompt_guard import REFUSAL, PromptGuard, StreamGuard
-from services.recommendation import MAX_WINES, Path, Recommendation, RecommendedWine
-from services.taste_profile import profile_prompt_block
-from services.tool_registry import ToolRegistry, ToolResult
-from sommelier.settings import Settings
+from services.agent.guard import REFUSAL, PromptGuard, StreamGuard
+from services.agent.history import repair_pairing, trim_to_budget
+from services.agent.offline import offline_recommendation
+from services.agent.registry import ToolRegistry, ToolResult
+from services.agent.safety import (
+    allowed_prices,
+    states_unknown_prices,
+    without_false_prices,
+    without_links,
+)
+from services.agent.tools import build_catalog_tools
+from services.llm.client import LLMClient, LLMReply, Usage
+from services.llm.embeddings import EmbeddingService
 
 log = logging.getLogger(__name__)
 

@@ -15,12 +15,12 @@ from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import text
-from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
-from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from core.domain import WineFilters
+from core.recommendation import Recommendation, RecommendedWine
+from core.taste import ProfileSummary, VotedWine, build_profile, summarize
 from repositories.models import Wine
-from repositories.types import WineFilters
 from repositories.users import (
     AnswerRepository,
     ConversationRepository,
@@ -30,27 +30,17 @@ from repositories.users import (
     VoteChange,
 )
 from repositories.wines import WineRepository
-from services.embeddings import EmbeddingService
-from services.events import AgentEvent, Final
-from services.recommendation import Recommendation, RecommendedWine
-from services.sommelier import SommelierService, UserContext
-from services.taste_profile import ProfileSummary, VotedWine, build_profile, summarize
-from services.welcome import WelcomeWriter
+from services.agent.events import AgentEvent, Final
+from services.agent.loop import MAX_STEPS, SommelierService, UserContext
+from services.agent.welcome import WelcomeWriter
+from services.app.sessions import (
+    DATABASE_ERRORS,
+    GuardedSessions,
+    database_errors_as_unavailable,
+)
+from services.llm.embeddings import EmbeddingService
 
 log = logging.getLogger(__name__)
-
-DATABASE_ERRORS = (
-    OperationalError,
-    InterfaceError,
-    DBAPIError,
-    PoolTimeoutError,
-    OSError,
-    ConnectionError,
-)
-
-
-class ServiceUnavailableError(Exception):
-    """The database cannot be reached right now; the user should try again later."""
 
 
 @dataclass(frozen=True)
@@ -78,14 +68,26 @@ class ChatService:
         inactivity: timedelta = timedelta(hours=24),
     ) -> None:
         self.sessions = sessions
+        self._guarded = GuardedSessions(sessions)
         self.sommelier = sommelier
         self.embeddings = embeddings
         self.inactivity = inactivity
         self.welcome_writer = WelcomeWriter(sommelier)
         self.answers_since_start: Counter[str] = Counter()
 
+    @property
+    def llm_configured(self) -> bool:
+        return self.sommelier.llm.configured
+
+    def tool_names(self) -> list[str]:
+        return list(self.sommelier.registry.names)
+
+    def tool_specs(self) -> list[dict[str, Any]]:
+        """The exact tool schemas the model is sent."""
+        return self.sommelier.registry.openai_specs()
+
     async def register(self, tg: TelegramUser) -> UserState:
-        async with self._session() as s:
+        async with self._guarded() as s:
             user = await UserRepository(s).upsert(
                 tg.id, tg.first_name, tg.last_name, tg.username, tg.language_code
             )
@@ -93,23 +95,25 @@ class ChatService:
             return UserState(user.id, user.age_confirmed, user.is_active)
 
     async def confirm_age(self, user_id: int) -> None:
-        async with self._session() as s:
+        async with self._guarded() as s:
             await UserRepository(s).confirm_age(user_id)
             await s.commit()
 
     async def set_active(self, user_id: int, active: bool) -> None:
-        async with self._session() as s:
+        async with self._guarded() as s:
             await UserRepository(s).set_active(user_id, active)
             await s.commit()
 
     async def state(self, user_id: int) -> UserState | None:
-        async with self._session() as s:
+        async with self._guarded() as s:
             user = await UserRepository(s).get(user_id)
             return UserState(user.id, user.age_confirmed, user.is_active) if user else None
 
-    async def answer(self, user_id: int, text: str) -> Recommendation:
+    async def answer(
+        self, user_id: int | None, text: str, *, remember: bool = True
+    ) -> Recommendation:
         """One turn: load the conversation, run the agent, store the whole turn at once."""
-        async for event in self.stream(user_id, text):
+        async for event in self.stream(user_id, text, remember=remember):
             if isinstance(event, Final):
                 return event.result
         raise RuntimeError("the agent stream ended without a final event")
@@ -120,42 +124,49 @@ class ChatService:
         text: str,
         *,
         tools_allowlist: Sequence[str] | None = None,
-        max_steps: int = 2,
+        max_steps: int = MAX_STEPS,
         request_id: str | None = None,
         stream_answer: bool = False,
+        remember: bool = True,
     ) -> AsyncIterator[AgentEvent]:
-        """The agent's events; the turn is stored before the final event is passed on."""
+        """The agent's events; the turn is stored before the final event is passed on.
+
+        `remember=False` answers one question with the user's taste profile but outside their
+        conversation (nothing read from or added to it).
+        """
         context = UserContext(user_id)
         conversation_id: uuid.UUID | None = None
         history: list[dict[str, Any]] = []
         if user_id is not None:
-            async with self._session() as s:
+            async with self._guarded() as s:
                 users = UserRepository(s)
                 user = await users.get(user_id) or await users.upsert(user_id)
                 context = UserContext(user_id, dict(user.taste_profile or {}), user.language_code)
-                convs = ConversationRepository(s)
-                conv = await convs.current(user_id, self.inactivity)
-                conversation_id = conv.id
-                history = await convs.history(conv.id)
+                if remember:
+                    convs = ConversationRepository(s)
+                    conv = await convs.current(user_id, self.inactivity)
+                    conversation_id = conv.id
+                    history = await convs.history(conv.id)
                 await s.commit()
-        async for event in self.sommelier.stream(
-            context,
-            text,
-            history,
-            tools_allowlist=tools_allowlist,
-            max_steps=max_steps,
-            request_id=request_id,
-            stream_answer=stream_answer,
-        ):
-            if isinstance(event, Final):
-                await self._store(user_id, conversation_id, event.result)
-            yield event
+        with database_errors_as_unavailable():
+            async for event in self.sommelier.stream(
+                context,
+                text,
+                history,
+                tools_allowlist=tools_allowlist,
+                max_steps=max_steps,
+                request_id=request_id,
+                stream_answer=stream_answer,
+            ):
+                if isinstance(event, Final):
+                    await self._store(user_id, conversation_id, event.result)
+                yield event
 
     async def _store(
         self, user_id: int | None, conversation_id: uuid.UUID | None, rec: Recommendation
     ) -> None:
         self.answers_since_start[rec.path] += 1
-        async with self._session() as s:
+        async with self._guarded() as s:
             if conversation_id is not None:
                 await ConversationRepository(s).append_turn(
                     conversation_id, rec.new_messages, [w.id for w in rec.wines]
@@ -166,16 +177,17 @@ class ChatService:
             await s.commit()
 
     async def new_conversation(self, user_id: int) -> None:
-        async with self._session() as s:
+        async with self._guarded() as s:
             await ConversationRepository(s).end_open(user_id)
             await s.commit()
 
     async def welcome(self, user_id: int) -> Recommendation:
-        async with self._session() as s:
+        async with self._guarded() as s:
             user = await UserRepository(s).get(user_id)
             profile = dict(user.taste_profile or {}) if user else {}
-        rec = await self.welcome_writer.write(profile)
-        async with self._session() as s:
+        with database_errors_as_unavailable():
+            rec = await self.welcome_writer.write(profile)
+        async with self._guarded() as s:
             conv = await ConversationRepository(s).current(user_id, self.inactivity)
             await s.commit()
         await self._store(user_id, conv.id, rec)
@@ -183,7 +195,7 @@ class ChatService:
 
     async def vote(self, user_id: int, wine_id: uuid.UUID, vote: int) -> VoteChange | None:
         """Store 👍/👎 and recompute the taste profile; None when the wine is unknown."""
-        async with self._session() as s:
+        async with self._guarded() as s:
             if not await WineRepository(s).get_by_ids([wine_id]):
                 return None
             feedback = FeedbackRepository(s)
@@ -198,19 +210,19 @@ class ChatService:
             return change
 
     async def profile(self, user_id: int) -> ProfileSummary:
-        async with self._session() as s:
+        async with self._guarded() as s:
             user = await UserRepository(s).get(user_id)
             return summarize(dict(user.taste_profile or {}) if user else {})
 
     async def reset_profile(self, user_id: int) -> None:
-        async with self._session() as s:
+        async with self._guarded() as s:
             await FeedbackRepository(s).clear(user_id)
             await UserRepository(s).set_profile(user_id, {})
             await s.commit()
 
     async def similar(self, user_id: int, wine_id: uuid.UUID) -> Recommendation | None:
         """Wines like this one, excluding those already shown in the conversation."""
-        async with self._session() as s:
+        async with self._guarded() as s:
             repo = WineRepository(s)
             found = await repo.get_by_ids([wine_id])
             if not found:
@@ -238,7 +250,7 @@ class ChatService:
         return rec
 
     async def _similar_wines(self, base: Wine, shown: set[uuid.UUID]) -> list[RecommendedWine]:
-        async with self._session() as s:
+        async with self._guarded() as s:
             repo = WineRepository(s)
             candidates: list[Wine] = []
             vector = await repo.embedding_of(base.id)
@@ -266,7 +278,7 @@ class ChatService:
         return [RecommendedWine.from_wine(w, _similar_reason(base, w)) for w in picks]
 
     async def catalog_counts(self, embedding_model: str) -> tuple[int, int]:
-        async with self._session() as s:
+        async with self._guarded() as s:
             repo = WineRepository(s)
             return await repo.count(), await repo.count_embedded(embedding_model)
 
@@ -279,11 +291,8 @@ class ChatService:
         return True
 
     async def stats(self) -> Stats:
-        async with self._session() as s:
+        async with self._guarded() as s:
             return await AnswerRepository(s).stats()
-
-    def _session(self) -> _GuardedSession:
-        return _GuardedSession(self.sessions)
 
 
 def _similar_reason(base: Wine, wine: Wine) -> str:
@@ -291,18 +300,3 @@ def _similar_reason(base: Wine, wine: Wine) -> str:
     if shared:
         return f"Тот же сорт ({', '.join(shared)}), {wine.country}."
     return f"Близкий стиль: {wine.country}, {', '.join(wine.grape_varieties)}."
-
-
-class _GuardedSession:
-    """A session whose connection failures surface as ServiceUnavailableError."""
-
-    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
-        self._session = sessions()
-
-    async def __aenter__(self) -> AsyncSession:
-        return await self._session.__aenter__()
-
-    async def __aexit__(self, exc_type: object, exc: BaseException | None, tb: object) -> None:
-        await self._session.__aexit__(exc_type, exc, tb)  # type: ignore[arg-type]
-        if exc is not None and isinstance(exc, DATABASE_ERRORS):
-            raise ServiceUnavailableError("the database is unavailable") from exc

@@ -13,8 +13,8 @@ import re
 from collections.abc import Collection
 from decimal import Decimal, InvalidOperation
 
-from services.offline_parser import parse_query
-from services.tool_arguments import parse_amount
+from core.language.request import parse_query
+from services.agent.arguments import parse_amount
 
 LINK_PLACEHOLDER = "(ссылка скрыта)"
 _PRICE_MENTION = re.compile(

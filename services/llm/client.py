@@ -11,18 +11,11 @@ from typing import Any
 import openai
 from openai import AsyncOpenAI
 
-from services.text_input import without_control
-from sommelier.settings import Settings
+from core.errors import LLMRequestError, LLMUnavailableError
+from core.settings import Settings
+from core.text import without_control
 
 DeltaCallback = Callable[[str], Awaitable[None]]
-
-
-class LLMUnavailableError(Exception):
-    """No answer can be had from the LLM (no key, network, timeout, 429/5xx after retries)."""
-
-
-class LLMRequestError(Exception):
-    """The LLM rejected the request (400/404/422): e.g. the model cannot use tools."""
 
 
 @dataclass

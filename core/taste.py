@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from repositories.types import SWEETNESS_RU, WINE_TYPE_RU, Sweetness, WineType
+from core.domain import SWEETNESS_RU, WINE_TYPE_RU, Sweetness, WineType
 
 
 @dataclass(frozen=True)

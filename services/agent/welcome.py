@@ -6,16 +6,16 @@ import logging
 from decimal import Decimal
 from typing import Any
 
+from core.domain import WINE_TYPE_RU, WineFilters
+from core.errors import LLMRequestError, LLMUnavailableError
+from core.recommendation import MAX_WINES, Recommendation, RecommendedWine
+from core.taste import summarize
 from prompts import fill, load_prompt
 from repositories.models import Wine
-from repositories.types import WINE_TYPE_RU, WineFilters
 from repositories.wines import WineRepository
-from services.answer_format import FORMAT_INSTRUCTIONS, first_sentence, parse_answer
-from services.day_context import DayContext, build_day_context
-from services.llm_client import LLMRequestError, LLMUnavailableError
-from services.recommendation import MAX_WINES, Recommendation, RecommendedWine
-from services.sommelier import SommelierService, catalog_line
-from services.taste_profile import summarize
+from services.agent.answer_format import FORMAT_INSTRUCTIONS, first_sentence, parse_answer
+from services.agent.day_context import DayContext, build_day_context
+from services.agent.loop import SommelierService, catalog_line
 
 log = logging.getLogger(__name__)
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Generic, TypeVar
 
-from repositories.types import Sweetness, WineFilters, WineType
+from core.domain import Sweetness, WineFilters, WineType
 
 __all__ = [
     "COUNTRY_ALIASES",

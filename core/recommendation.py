@@ -7,9 +7,9 @@ from dataclasses import asdict, dataclass, field
 from decimal import Decimal
 from typing import Any, Literal
 
+from core.domain import Sweetness, WineType
 from repositories.models import Wine
-from repositories.types import Sweetness, WineType
-from services.llm_client import Usage
+from services.llm.client import Usage
 
 Path = Literal["agent", "catalog_prompt", "offline", "similar", "welcome"]
 MAX_WINES = 3

@@ -1,0 +1,54 @@
+"""The one error hierarchy. Adapters catch `SommelierError` (or one of its kinds) and say why.
+
+Every message is fit to show an operator: it names what failed and never carries a secret.
+"""
+
+from __future__ import annotations
+
+
+class SommelierError(Exception):
+    """Base of every error the product raises on purpose."""
+
+
+class SettingsError(SommelierError):
+    """A setting has a bad value; the message names the variable."""
+
+
+class DatabaseUnavailableError(SommelierError):
+    """The database cannot be reached or started right now; the user should try again later."""
+
+
+class CatalogFilterError(SommelierError, ValueError):
+    """A catalog filter is invalid; the message says which and why."""
+
+
+class CatalogFileError(SommelierError):
+    """A catalog file cannot be loaded; `problems` lists every bad record."""
+
+    def __init__(self, summary: str, problems: list[object] | None = None) -> None:
+        self.summary = summary
+        self.problems = problems or []
+        lines = [summary, *(f"  {p}" for p in self.problems[:50])]
+        if len(self.problems) > 50:
+            lines.append(f"  … and {len(self.problems) - 50} more")
+        super().__init__("\n".join(lines))
+
+
+class LLMUnavailableError(SommelierError):
+    """No answer can be had from the LLM (no key, network, timeout, 429/5xx after retries)."""
+
+
+class LLMRequestError(SommelierError):
+    """The LLM rejected the request (400/404/422): e.g. the model cannot use tools."""
+
+
+class EmbeddingUnavailableError(SommelierError):
+    """No embedding could be computed (no key, API error); callers fall back to full text."""
+
+
+class EmbeddingDimensionError(SommelierError):
+    """The API returns vectors of another size than the database column holds."""
+
+
+class ToolArgumentsError(SommelierError, ValueError):
+    """A tool's arguments cannot be read at all (not JSON, not an object)."""

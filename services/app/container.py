@@ -1,0 +1,57 @@
+"""Wiring: the application services built once from a Runtime, shared by every adapter."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from core.settings import Settings
+from services.agent.loop import SommelierService
+from services.app.catalog_admin import CatalogAdmin
+from services.app.chat import ChatService
+from services.app.coordination import Coordinator
+from services.app.rate_limit import RateLimiter
+from services.app.runtime import Runtime
+from services.app.sessions import GuardedSessions
+from services.llm.client import LLMClient
+from services.llm.embeddings import EmbeddingService
+
+
+@dataclass
+class Services:
+    settings: Settings
+    llm: LLMClient
+    embeddings: EmbeddingService
+    sommelier: SommelierService
+    chat: ChatService
+    catalog_admin: CatalogAdmin
+    coordinator: Coordinator
+    rate_limiter: RateLimiter
+
+    async def close(self) -> None:
+        await self.llm.close()
+        await self.embeddings.close()
+
+
+def build_services(rt: Runtime) -> Services:
+    settings = rt.settings
+    llm = LLMClient(settings)
+    embeddings = EmbeddingService(settings)
+    sommelier = SommelierService(settings, rt.sessions, llm, embeddings)
+    chat = ChatService(
+        rt.sessions,
+        sommelier,
+        embeddings,
+        inactivity=timedelta(hours=settings.conversation_inactivity_hours),
+    )
+    coordinator = Coordinator(GuardedSessions(rt.sessions))
+    return Services(
+        settings=settings,
+        llm=llm,
+        embeddings=embeddings,
+        sommelier=sommelier,
+        chat=chat,
+        catalog_admin=CatalogAdmin(rt.maintenance_sessions, embeddings),
+        coordinator=coordinator,
+        rate_limiter=RateLimiter(coordinator, settings.rate_limit_per_minute),
+    )
