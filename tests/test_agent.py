@@ -32,8 +32,9 @@ from fakes.openai_server import (
 )
 from repositories.models import Wine
 from repositories.wines import WineRepository
+from services.agent.catalog_prompt import CATALOG_SLICE
 from services.agent.events import Final, Observation, ToolInvoked
-from services.agent.loop import CATALOG_SLICE, UserContext
+from services.agent.loop import UserContext
 from services.app.runtime import Runtime
 from tests.agent_fixtures import (
     agent_settings,

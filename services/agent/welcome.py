@@ -14,8 +14,9 @@ from prompts import fill, load_prompt
 from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent.answer_format import FORMAT_INSTRUCTIONS, first_sentence, parse_answer
+from services.agent.catalog_prompt import catalog_line
 from services.agent.day_context import DayContext, build_day_context
-from services.agent.loop import SommelierService, catalog_line
+from services.agent.loop import SommelierService
 
 log = logging.getLogger(__name__)
 

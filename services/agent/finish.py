@@ -1,0 +1,55 @@
+"""The end of every path: the model's prose cleaned, the turn recorded, the answer built.
+
+No quotation of the instructions, no links, no prices nobody gave reach the user.
+"""
+
+from __future__ import annotations
+
+import time
+
+from core.recommendation import Path, Recommendation, RecommendedWine
+from services.agent.answer_format import render_answer
+from services.agent.guard import REFUSAL, PromptGuard
+from services.agent.history import repair_pairing
+from services.agent.run import Run
+from services.agent.safety import allowed_prices, without_false_prices, without_links
+
+
+def finish_run(
+    guard: PromptGuard,
+    run: Run,
+    path: Path,
+    intro: str,
+    wines: list[RecommendedWine],
+    closing: str,
+) -> Recommendation:
+    prices = allowed_prices([w.price_rub for w in wines], run.text)
+    intro = without_false_prices(without_links(guard.clean(intro, REFUSAL)), prices)
+    closing = without_false_prices(without_links(guard.clean(closing)), prices)
+    for wine in wines:
+        wine.why = without_links(guard.clean(wine.why))
+    content = (
+        render_answer(intro, [(str(w.id), w.why) for w in wines], closing)
+        if wines
+        else "\n\n".join(p for p in (intro, closing) if p)
+    )
+    run.turn.append({"role": "assistant", "content": content})
+    total_ms = (time.perf_counter() - run.started) * 1000
+    return Recommendation(
+        intro=intro,
+        wines=wines,
+        closing=closing,
+        path=path,
+        tools_called=run.tools_called,
+        llm_calls=run.llm_calls,
+        usage=run.usage,
+        prompt_chars=run.prompt_chars,
+        timings_ms={
+            "total": total_ms,
+            "llm": run.llm_ms,
+            "tools": run.tools_ms,
+            "overhead": max(0.0, total_ms - run.llm_ms),
+        },
+        fallback_reason=run.fallback_reason,
+        new_messages=repair_pairing(run.turn),
+    )

@@ -1,0 +1,68 @@
+"""The model's picks turned into real catalog wines: only ids it was shown, or an exact name."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from core.recommendation import MAX_WINES, RecommendedWine
+from repositories.models import Wine
+from repositories.wines import WineRepository
+from services.agent.answer_format import ParsedAnswer
+from services.agent.run import Run
+from services.agent.safety import allowed_prices, without_false_prices
+
+
+async def resolve_picks(
+    sessions: async_sessionmaker[AsyncSession],
+    run: Run,
+    parsed: ParsedAnswer,
+    history: Sequence[dict[str, Any]],
+) -> list[RecommendedWine]:
+    """Only wines that exist: ids seen in tool results, else an exact catalog name."""
+    seen_before = _ids_in_history(history)
+    wines: list[RecommendedWine] = []
+    async with sessions() as session:
+        repo = WineRepository(session)
+        for pick in parsed.picks:
+            wine = await _lookup(repo, pick.ref, run.trusted_ids | seen_before)
+            if wine is None or any(w.id == wine.id for w in wines):
+                continue
+            why = without_false_prices(pick.why, allowed_prices([wine.price_rub], run.text))
+            wines.append(RecommendedWine.from_wine(wine, why))
+            if len(wines) == MAX_WINES:
+                break
+    return wines
+
+
+async def _lookup(repo: WineRepository, ref: str, allowed: set[uuid.UUID]) -> Wine | None:
+    try:
+        wine_id = uuid.UUID(ref.strip())
+    except ValueError:
+        return await repo.find_by_name(ref)
+    if wine_id not in allowed:
+        return None
+    found = await repo.get_by_ids([wine_id])
+    return found[0] if found else None
+
+
+def _ids_in_history(history: Sequence[dict[str, Any]]) -> set[uuid.UUID]:
+    """Wine ids the model saw in earlier tool results of this conversation."""
+    ids: set[uuid.UUID] = set()
+    for message in history:
+        if message.get("role") != "tool":
+            continue
+        try:
+            payload = json.loads(message.get("content") or "{}")
+        except json.JSONDecodeError:
+            continue
+        for wine in payload.get("wines", []) if isinstance(payload, dict) else []:
+            try:
+                ids.add(uuid.UUID(str(wine.get("id"))))
+            except (ValueError, AttributeError):
+                continue
+    return ids

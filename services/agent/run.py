@@ -1,0 +1,41 @@
+"""What one run of the agent carries from step to step, and who it answers."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.recommendation import Usage
+
+MAX_STEPS = 2  # tool iterations before the final call without tools
+
+
+@dataclass
+class UserContext:
+    user_id: int | None = None
+    taste_profile: dict[str, Any] = field(default_factory=dict)
+    language: str | None = None
+
+
+class ToolUseFailedError(Exception):
+    """The agent path produced no valid wine; the catalog prompt takes over."""
+
+
+@dataclass
+class Run:
+    """Mutable bookkeeping of one run."""
+
+    request_id: str
+    started: float
+    text: str
+    usage: Usage = field(default_factory=Usage)
+    llm_calls: int = 0
+    prompt_chars: int = 0
+    llm_ms: float = 0.0
+    tools_ms: float = 0.0
+    tools_called: list[str] = field(default_factory=list)
+    trusted_ids: set[uuid.UUID] = field(default_factory=set)
+    steps: int = 0
+    turn: list[dict[str, Any]] = field(default_factory=list)
+    fallback_reason: str | None = None
