@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import cProfile
-import functools
 import json
 import logging
 import os
@@ -72,41 +71,6 @@ class CountingHandler(logging.Handler):
         self.counts[f"{record.levelname} {record.name}: {words}"] += 1
 
 
-def _limit_polling(limit: int) -> None:
-    from aiogram import Dispatcher
-
-    original = Dispatcher.start_polling
-
-    async def start_polling(self: Dispatcher, *bots: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("tasks_concurrency_limit", limit)
-        await original(self, *bots, **kwargs)
-
-    Dispatcher.start_polling = start_polling  # type: ignore[method-assign]
-
-
-def apply_patches(names: str) -> list[str]:
-    """Experiments measured in the bot (BENCH_BOT_PATCHES, comma-separated); see BENCHMARKS.md.
-
-    schema-cache: the tools' JSON schemas are computed once instead of on every LLM call
-    (pydantic's model_json_schema runs four times per answer).
-    concurrency-limit=N: at most N updates are handled at once (aiogram's
-    `tasks_concurrency_limit`); the rest wait before touching the database.
-    """
-    applied = []
-    for name in (n.strip() for n in names.split(",") if n.strip()):
-        if name == "schema-cache":
-            from services.agent.registry import Tool
-
-            Tool.json_schema = functools.cache(Tool.json_schema)  # type: ignore[method-assign]
-            applied.append(name)
-        elif name.startswith("concurrency-limit="):
-            _limit_polling(int(name.partition("=")[2]))
-            applied.append(name)
-        else:
-            raise SystemExit(f"bench bot: unknown patch {name!r}")
-    return applied
-
-
 def main() -> int:
     stats_file = os.environ.get("BENCH_STATS_FILE")
     profile_file = os.environ.get("BENCH_PROFILE")
@@ -125,7 +89,6 @@ def main() -> int:
         print(f"bench bot: {exc}", file=sys.stderr)
         return 2
 
-    patches = apply_patches(os.environ.get("BENCH_BOT_PATCHES", ""))
     pool = PoolStats()
     original = runtime_module.make_engine
 
@@ -155,7 +118,6 @@ def main() -> int:
                 json.dump(
                     {
                         "exit_code": code,
-                        "patches": patches,
                         "seconds": time.perf_counter() - started,
                         "cpu_seconds": times.user + times.system,
                         "pool_capacity": pool.capacity,

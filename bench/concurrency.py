@@ -190,7 +190,6 @@ async def run_concurrency(
     latency: float = 2.0,
     profile: Path | None = None,
     log_dir: Path | None = None,
-    bot_patches: str = "",
 ) -> ConcurrencyReport:
     chat_ids = [FIRST_CHAT_ID + i for i in range(chats)]
     warmup_ids = [FIRST_CHAT_ID + chats + i for i in range(WARMUP_CHATS)]
@@ -205,8 +204,6 @@ async def run_concurrency(
         llm.latency = latency
         llm_script.script(llm, 3 * (chats + WARMUP_CHATS) + 50)
         env = _child_env(settings, db, tg, llm.base_url, stats_file, profile)
-        if bot_patches:
-            env["BENCH_BOT_PATCHES"] = bot_patches
         log_path = logs / "bot.log"
         with _open_log(log_path) as log:
             proc = await asyncio.create_subprocess_exec(

@@ -57,8 +57,6 @@ class BenchResults:
     agent: list[AgentReport] = field(default_factory=list)
     economy: EconomyReport | None = None
     concurrency: ConcurrencyReport | None = None
-    concurrency_patched: ConcurrencyReport | None = None
-    bot_patches: str = ""
     server_versions: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
@@ -299,11 +297,6 @@ def render(results: BenchResults) -> str:
         lines.append("")
 
     runs = [("current", results.concurrency)] if results.concurrency else []
-    runs += (
-        [(f"`{results.bot_patches}`", results.concurrency_patched)]
-        if (results.concurrency_patched)
-        else []
-    )
     if runs:
         first = runs[0][1]
         assert first is not None

@@ -43,7 +43,6 @@ class BenchConfig:
     reuse: bool = False
     bypass_index: bool = False
     variants: tuple[str, ...] = ("current",)
-    bot_patches: str = ""  # a second concurrency run with bench.bot_process patches
     output: Path | None = field(default_factory=lambda: PROJECT_ROOT / "BENCHMARKS.md")
     bot_profile: Path | None = None
 
@@ -69,8 +68,6 @@ def _command(config: BenchConfig) -> str:
         parts.append("--sizes " + ",".join(str(s) for s in config.sizes))
     if config.variants != ("current",):
         parts.append("--variants " + ",".join(config.variants))
-    if config.bot_patches:
-        parts.append(f"--bot-patches {config.bot_patches}")
     return " ".join(parts)
 
 
@@ -159,21 +156,16 @@ async def run(
             report.variant = name
             results.agent.append(report)
 
-    async def chats(db: BenchDatabase, patches: str) -> None:
-        say(f"{config.chats} concurrent chats at {largest} wines {patches}".rstrip())
+    async def chats(db: BenchDatabase) -> None:
+        say(f"{config.chats} concurrent chats at {largest} wines")
         conc = await run_concurrency(
             settings,
             db,
             chats=config.chats,
             latency=config.llm_latency,
-            profile=None if patches else config.bot_profile,
-            bot_patches=patches,
+            profile=config.bot_profile,
         )
-        if patches:
-            results.bot_patches = patches
-            results.concurrency_patched = conc
-        else:
-            results.concurrency = conc
+        results.concurrency = conc
         say(
             f"  e2e p95 {conc.e2e.p95:.2f} s, errors {conc.error_count}, "
             f"peak RSS {conc.peak_rss_mb:.0f} MB"
@@ -209,11 +201,7 @@ async def run(
             await phases.run(f"agent at {config.agent_small} wines", agent_small)
             await phases.run(f"agent at {largest} wines", lambda: agent_large(top))
         if config.chats:
-            await phases.run("concurrent chats", lambda: chats(top, ""))
-            if config.bot_patches:
-                await phases.run(
-                    "concurrent chats (patched)", lambda: chats(top, config.bot_patches)
-                )
+            await phases.run("concurrent chats", lambda: chats(top))
     finally:
         if big is not None:
             await big.close()
@@ -245,7 +233,6 @@ def config_from_args(args: argparse.Namespace) -> BenchConfig:
         reuse=args.reuse,
         output=output,
         bot_profile=Path(args.profile_bot) if args.profile_bot else None,
-        bot_patches=args.bot_patches or "",
     )
 
 

@@ -5,14 +5,42 @@ from __future__ import annotations
 import uuid
 from dataclasses import asdict, dataclass, field
 from decimal import Decimal
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from core.domain import Sweetness, WineType
-from repositories.models import Wine
-from services.llm.client import Usage
 
 Path = Literal["agent", "catalog_prompt", "offline", "similar", "welcome"]
 MAX_WINES = 3
+
+
+@dataclass
+class Usage:
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+    def add(self, other: Usage) -> None:
+        self.prompt_tokens += other.prompt_tokens
+        self.completion_tokens += other.completion_tokens
+
+
+class CatalogWine(Protocol):
+    """What a recommendation needs of a catalog row (repositories.models.Wine has it all)."""
+
+    id: uuid.UUID
+    name: str
+    producer: str
+    country: str
+    region: str | None
+    grape_varieties: list[str]
+    wine_type: WineType
+    sweetness: Sweetness
+    price_rub: Decimal
+    vintage_year: int | None
+    image_url: str | None
 
 
 @dataclass
@@ -31,7 +59,7 @@ class RecommendedWine:
     why: str
 
     @classmethod
-    def from_wine(cls, wine: Wine, why: str) -> RecommendedWine:
+    def from_wine(cls, wine: CatalogWine, why: str) -> RecommendedWine:
         return cls(
             id=wine.id,
             name=wine.name,

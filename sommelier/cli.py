@@ -5,22 +5,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from core.errors import (
-    CatalogFileError,
-    DatabaseUnavailableError,
-    EmbeddingDimensionError,
-    EmbeddingUnavailableError,
-    SettingsError,
-)
+from core.errors import SettingsError, SommelierError
 from core.settings import Settings, get_settings
 from repositories.database import resolve_location
 from repositories.migrations import migrate
-from repositories.wines import WineRepository
 from seeds.loader import DEFAULT_SEED_FILE, load_seed_file
+from services.app.catalog_admin import catalog_size, seed_catalog
 from services.app.runtime import open_runtime
 from services.llm.embeddings import EmbeddingService
 from sommelier import terminal
@@ -40,12 +35,9 @@ async def cmd_migrate(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def cmd_seed(args: argparse.Namespace, settings: Settings) -> int:
-    records = load_seed_file(Path(args.file))
-    async with open_runtime(settings) as rt, rt.maintenance_sessions() as session:
-        repo = WineRepository(session)
-        report = await repo.upsert_many(records)
-        await session.commit()
-        total = await repo.count()
+    records = load_seed_file(Path(args.file))  # a bad file is refused before the database starts
+    async with open_runtime(settings) as rt:
+        report, total = await seed_catalog(rt.maintenance_sessions, records)
     _print(
         f"seeded {report.total} wines: {report.inserted} inserted, {report.updated} updated, "
         f"{report.unchanged} unchanged; catalog holds {total} wines"
@@ -61,8 +53,7 @@ async def cmd_db_url(args: argparse.Namespace, settings: Settings) -> int:
 async def cmd_catalog(args: argparse.Namespace, settings: Settings) -> int:
     async with open_runtime(settings) as rt:
         await rt.ensure_ready()
-        async with rt.sessions() as session:
-            total = await WineRepository(session).count()
+        total = await catalog_size(rt.sessions)
     _print(f"catalog holds {total} wines")
     return 0
 
@@ -115,15 +106,8 @@ async def cmd_bot(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def cmd_bench(args: argparse.Namespace, settings: Settings) -> int:
-    if args.soak:
-        from bench.soak import run_soak
-
-        report = await run_soak(5000, 200)
-        _print(report.summary())
-        return 0 if report.ok else 1
-    from bench.runner import run_cli
-
-    return await run_cli(args, settings)
+    """The benchmarks are a program of their own (`python -m bench`): hand the process over."""
+    os.execv(sys.executable, [sys.executable, "-m", "bench", *args.bench_args])
 
 
 async def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
@@ -175,21 +159,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("catalog", help="migrate, seed when empty and print the catalog size")
     p.set_defaults(handler=cmd_catalog)
 
-    p = sub.add_parser("bench", help="benchmarks; appends the report to BENCHMARKS.md")
-    p.add_argument("--quick", action="store_true", help="1k and 10k wines only")
-    p.add_argument(
-        "--soak", action="store_true", help="chaos soak: 5,000 messages, 200 chats, faults"
+    p = sub.add_parser(
+        "bench",
+        help="benchmarks and the chaos soak (`sommelier bench --help`); runs `python -m bench`",
+        add_help=False,
     )
-    p.add_argument("--sizes", help="catalog sizes, e.g. 1000,10000,100000")
-    p.add_argument("--chats", type=int, help="concurrent chats (default 1000; 0 skips)")
-    p.add_argument("--latency", type=float, help="fake LLM seconds per call (default 2)")
-    p.add_argument("--dim", type=int, help="embedding dimension (default 1536)")
-    p.add_argument("--variants", help="repository variants, e.g. current,exact")
-    p.add_argument("--reuse", action="store_true", help="reuse bench databases already built")
-    p.add_argument("--output", help="report file (default BENCHMARKS.md)")
-    p.add_argument("--no-append", action="store_true", help="print the report only")
-    p.add_argument("--profile-bot", help="write a cProfile dump of the bot process here")
-    p.add_argument("--bot-patches", help="also run the chats with these bench bot patches")
+    p.add_argument("bench_args", nargs=argparse.REMAINDER)
     p.set_defaults(handler=cmd_bench)
     return parser
 
@@ -210,12 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     except SettingsError as exc:
         print(f"sommelier: {exc}", file=sys.stderr)
         return 2
-    except (
-        CatalogFileError,
-        DatabaseUnavailableError,
-        EmbeddingDimensionError,
-        EmbeddingUnavailableError,
-    ) as exc:
+    except SommelierError as exc:
         print(f"sommelier: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -2,15 +2,35 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from core.domain import UpsertReport
+from core.domain import UpsertReport, WineRecord
 from repositories.wines import WineRepository
 from seeds.loader import DEFAULT_SEED_FILE, load_seed_file
 from services.llm.embeddings import EmbeddingService, EmbedReport
+
+
+async def seed_catalog(
+    sessions: async_sessionmaker[AsyncSession], records: Sequence[WineRecord] | None = None
+) -> tuple[UpsertReport, int]:
+    """The one seeding path (CLI `seed`, admin `/seed`, the first run): records validated as a
+    whole (`load_seed_file`; the bundled demo catalog by default) are upserted by slug in one
+    transaction; returns the report and the catalog size."""
+    if records is None:
+        records = load_seed_file(DEFAULT_SEED_FILE)
+    async with sessions() as session:
+        repo = WineRepository(session)
+        report = await repo.upsert_many(records)
+        await session.commit()
+        return report, await repo.count()
+
+
+async def catalog_size(sessions: async_sessionmaker[AsyncSession]) -> int:
+    async with sessions() as session:
+        return await WineRepository(session).count()
 
 
 class CatalogAdmin:
@@ -21,13 +41,10 @@ class CatalogAdmin:
         self.embeddings = embeddings
 
     async def seed(self, path: Path = DEFAULT_SEED_FILE) -> tuple[UpsertReport, int]:
-        """Validate the whole file first (CatalogFileError), then upsert in one transaction."""
-        records = load_seed_file(path)
-        async with self.sessions() as session:
-            repo = WineRepository(session)
-            report = await repo.upsert_many(records)
-            await session.commit()
-            return report, await repo.count()
+        return await seed_catalog(self.sessions, load_seed_file(path))
+
+    async def size(self) -> int:
+        return await catalog_size(self.sessions)
 
     async def embed(
         self, progress: Callable[[int, int], Awaitable[None]] | None = None

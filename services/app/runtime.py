@@ -20,7 +20,7 @@ from repositories.database import (
 )
 from repositories.migrations import current_revision, head_revision, migrate
 from repositories.wines import WineRepository
-from seeds.loader import DEFAULT_SEED_FILE, load_seed_file
+from services.app.catalog_admin import seed_catalog
 
 log = logging.getLogger(__name__)
 SETUP_LOCK_KEY = 72_6578_0002
@@ -61,11 +61,10 @@ class Runtime:
         if await current_revision(engine) != head_revision(self.settings.embedding_dim):
             await migrate(engine, "head", self.settings.embedding_dim)
         async with self.maintenance_sessions() as session:
-            repo = WineRepository(session)
-            if await repo.count() == 0:
-                report = await repo.upsert_many(load_seed_file(DEFAULT_SEED_FILE))
-                await session.commit()
-                log.info("seeded the empty catalog with %d wines", report.inserted)
+            empty = await WineRepository(session).count() == 0
+        if empty:
+            report, _ = await seed_catalog(self.maintenance_sessions)
+            log.info("seeded the empty catalog with %d wines", report.inserted)
 
 
 @asynccontextmanager

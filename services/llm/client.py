@@ -12,24 +12,11 @@ import openai
 from openai import AsyncOpenAI
 
 from core.errors import LLMRequestError, LLMUnavailableError
+from core.recommendation import Usage
 from core.settings import Settings
 from core.text import without_control
 
 DeltaCallback = Callable[[str], Awaitable[None]]
-
-
-@dataclass
-class Usage:
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-
-    @property
-    def total_tokens(self) -> int:
-        return self.prompt_tokens + self.completion_tokens
-
-    def add(self, other: Usage) -> None:
-        self.prompt_tokens += other.prompt_tokens
-        self.completion_tokens += other.completion_tokens
 
 
 @dataclass
