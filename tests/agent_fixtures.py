@@ -110,12 +110,21 @@ def ids_in(lines: Iterable[str]) -> list[str]:
     return [m.group(0) for line in lines if (m := _UUID.match(line))]
 
 
-def formatted_answer(picks: Iterable[tuple[str, str]], intro: str = "", closing: str = "") -> str:
+def formatted(
+    picks: Iterable[tuple[str, str]],
+    intro: str = "Вот что я нашел.",
+    closing: str = "Приятного вечера!",
+) -> str:
     """An answer in the [INTRO]/[WINE:<ref>]/[CLOSING] format the prompt asks for."""
-    parts = [f"[INTRO]\n{intro or 'Вот что я нашел.'}"]
+    parts = [f"[INTRO]\n{intro}"]
     parts += [f"[WINE:{ref}]\n{why}" for ref, why in picks]
-    parts.append(f"[CLOSING]\n{closing or 'Приятного вечера!'}")
+    parts.append(f"[CLOSING]\n{closing}")
     return "\n".join(parts)
+
+
+def catalog_ids(body: JSONDict) -> list[str]:
+    """Ids of the catalog lines ("<id> | name | …") in a catalog_prompt request."""
+    return ids_in(catalog_lines(body))
 
 
 def why_for(wine_id: str) -> str:

@@ -8,7 +8,6 @@ well-mannered agent: it calls search_wines first, then answers with ids from the
 from __future__ import annotations
 
 import json
-import re
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
@@ -23,12 +22,12 @@ from repositories.models import Feedback, User, Wine
 from repositories.wines import WineRepository
 from services.app.chat import TelegramUser
 from services.app.runtime import Runtime
+from tests.agent_fixtures import formatted
 from tests.bot_harness import BotHarness
 from tests.conftest import TEST_EMBEDDING_DIM
 
 JSONDict = dict[str, Any]
 API_KEY = "test-key"
-UUID_RE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 MESSAGES = ("sendMessage", "sendPhoto")
 
 
@@ -51,15 +50,6 @@ def llm_settings(server: FakeOpenAIServer) -> dict[str, Any]:
     }
 
 
-def system_prompt(body: JSONDict) -> str:
-    return str(body["messages"][0]["content"])
-
-
-def catalog_ids(body: JSONDict) -> list[str]:
-    """Ids of the catalog lines ("<id> | name | ...") in the request's system prompt."""
-    return [m.group(0) for line in system_prompt(body).splitlines() if (m := UUID_RE.match(line))]
-
-
 def last_user_text(body: JSONDict) -> str:
     users = [m for m in body["messages"] if m["role"] == "user"]
     return str(users[-1]["content"])
@@ -74,13 +64,6 @@ def current_tool_wines(body: JSONDict) -> list[JSONDict]:
         if message["role"] == "tool":
             wines.extend(json.loads(message["content"]).get("wines", []))
     return wines
-
-
-def formatted(intro: str, picks: Iterable[tuple[str, str]], closing: str) -> str:
-    parts = [f"[INTRO]\n{intro}"]
-    parts += [f"[WINE:{ref}]\n{why}" for ref, why in picks]
-    parts.append(f"[CLOSING]\n{closing}")
-    return "\n".join(parts)
 
 
 def why_text(wine: JSONDict) -> str:
@@ -100,7 +83,7 @@ def agent_model(
         if not wines:
             return tool_calls(call("search_wines", search_args(question)))
         picks = [(w["id"], why_text(w)) for w in wines[:3]]
-        return reply(formatted(intro(question), picks, "Хорошего вечера!"))
+        return reply(formatted(picks, intro(question), "Хорошего вечера!"))
 
     return respond
 

@@ -12,6 +12,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.settings import Settings, load_settings
+from fakes.openai_server import FakeOpenAIServer
 from repositories.migrations import migrate
 from repositories.wines import WineRepository
 from seeds.loader import DEFAULT_SEED_FILE, load_seed_file
@@ -76,3 +77,12 @@ async def seeded(clean_db: Runtime) -> Runtime:
         await WineRepository(s).upsert_many(load_seed_file(DEFAULT_SEED_FILE))
         await s.commit()
     return clean_db
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[FakeOpenAIServer]:
+    """The fake OpenAI-compatible server on 127.0.0.1 (the Telegram fake's tests use `telegram`)."""
+    from tests.agent_fixtures import fake_openai  # it imports this module
+
+    async with fake_openai() as srv:
+        yield srv

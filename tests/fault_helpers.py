@@ -26,9 +26,9 @@ from fakes.openai_server import Step, call, reply, tool_calls
 from fakes.telegram_server import SentCall
 from repositories.models import Wine
 from repositories.wines import WineRepository
+from tests.agent_fixtures import catalog_ids, formatted, why_for
 
 JSONDict = dict[str, Any]
-_UUID_LINE = re.compile(r"^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b", re.M)
 _PRICE = re.compile(r"💰\s*([\d\s\u00a0]+)")
 
 
@@ -61,24 +61,9 @@ def results_of_calls(body: JSONDict, name: str, arguments: JSONDict) -> list[JSO
     return wines
 
 
-def formatted(picks: Iterable[tuple[str, str]], intro: str, closing: str) -> str:
-    parts = [f"[INTRO]\n{intro}"]
-    parts += [f"[WINE:{ref}]\n{why}" for ref, why in picks]
-    parts.append(f"[CLOSING]\n{closing}")
-    return "\n".join(parts)
-
-
-def why_for(wine_id: str) -> str:
-    return f"Причина для {wine_id}: хороший выбор."
-
-
 def good_answer(wines: list[JSONDict]) -> str:
     ids = [str(w["id"]) for w in wines[:3]]
     return formatted([(i, why_for(i)) for i in ids], "Вот что я нашел.", "Хорошего вечера!")
-
-
-def catalog_ids(body: JSONDict) -> list[str]:
-    return _UUID_LINE.findall(str(body["messages"][0].get("content") or ""))
 
 
 def good_agent(arguments: JSONDict, tool: str = "search_wines") -> Callable[[JSONDict], Step]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -39,8 +39,7 @@ from services.app.runtime import Runtime
 from tests.agent_fixtures import (
     agent_settings,
     catalog_lines,
-    fake_openai,
-    formatted_answer,
+    formatted,
     ids_in,
     last_tool_payloads,
     sommelier_service,
@@ -55,12 +54,6 @@ from tests.serving import free_port
 
 RED, WHITE, ROSE, SPARKLING = WineType.red, WineType.white, WineType.rose, WineType.sparkling
 STEAK_QUERY = "красное сухое к стейку до 2000"
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[FakeOpenAIServer]:
-    async with fake_openai() as srv:
-        yield srv
 
 
 async def ask(
@@ -84,7 +77,7 @@ def answer_from_tools(choose: Callable[[list[JSONDict]], list[JSONDict]]) -> Ste
 
     def respond(body: JSONDict) -> Step:
         wines = [w for payload in last_tool_payloads(body) for w in payload.get("wines", [])]
-        return reply(formatted_answer([(w["id"], why_for(w["id"])) for w in choose(wines)]))
+        return reply(formatted([(w["id"], why_for(w["id"])) for w in choose(wines)]))
 
     return responder(respond)
 
@@ -99,7 +92,7 @@ def answer_from_catalog() -> Step:
     def respond(body: JSONDict) -> Step:
         assert "tools" not in body
         ids = ids_in(catalog_lines(body))
-        return reply(formatted_answer([(i, why_for(i)) for i in ids[:MAX_WINES]]))
+        return reply(formatted([(i, why_for(i)) for i in ids[:MAX_WINES]]))
 
     return responder(respond)
 
@@ -109,7 +102,7 @@ def always_tools(body: JSONDict) -> Step:
     if "tools" in body:
         return tool_calls(call("search_wines", {"wine_type": "white", "limit": 4}))
     wines = wines_in_tool_results(body)
-    return reply(formatted_answer([(w["id"], why_for(w["id"])) for w in wines[:MAX_WINES]]))
+    return reply(formatted([(w["id"], why_for(w["id"])) for w in wines[:MAX_WINES]]))
 
 
 # ---- checks ---------------------------------------------------------------------------------
@@ -367,7 +360,7 @@ async def test_made_up_or_untrusted_wines_are_dropped(
     def respond(body: JSONDict) -> Step:
         real = wines_in_tool_results(body)[0]["id"]
         return reply(
-            formatted_answer(
+            formatted(
                 [
                     (str(uuid.uuid4()), "Выдуманный id."),
                     ("Château Imaginaire Merlot Grand Cru 1982", "Выдуманное вино."),
@@ -396,7 +389,7 @@ async def test_a_catalog_name_in_place_of_an_id_is_matched(
     def respond(body: JSONDict) -> Step:
         first, second = wines_in_tool_results(body)[:2]
         return reply(
-            formatted_answer(
+            formatted(
                 [
                     (first["name"], why_for(first["id"])),
                     (second["name"].upper() + " 2021", why_for(second["id"])),
@@ -422,7 +415,7 @@ async def test_at_most_three_distinct_wines(seeded: Runtime, server: FakeOpenAIS
     def respond(body: JSONDict) -> Step:
         ids = [w["id"] for w in wines_in_tool_results(body)]
         picks = [ids[0], ids[0], ids[1], ids[2], ids[3], ids[4]]
-        return reply(formatted_answer([(i, why_for(i)) for i in picks]))
+        return reply(formatted([(i, why_for(i)) for i in picks]))
 
     server.script(
         tool_calls(call("search_wines", {"wine_type": "red", "limit": 5})), responder(respond)
@@ -439,7 +432,7 @@ async def test_no_valid_wine_left_falls_back_to_the_catalog_prompt(
 ) -> None:
     server.script(
         tool_calls(call("search_wines", {"wine_type": "red"})),
-        reply(formatted_answer([(str(uuid.uuid4()), "Выдумка."), ("Domaine Fantôme", "Тоже.")])),
+        reply(formatted([(str(uuid.uuid4()), "Выдумка."), ("Domaine Fantôme", "Тоже.")])),
         answer_from_catalog(),
     )
 
@@ -465,9 +458,7 @@ async def test_ids_from_earlier_turns_stay_usable(
     earlier = str(first.wines[0].id)
 
     # "Tell me more about the first one": the model answers from the stored tool results.
-    server.script(
-        reply(formatted_answer([(earlier, why_for(earlier)), (str(uuid.uuid4()), "Выдумка.")]))
-    )
+    server.script(reply(formatted([(earlier, why_for(earlier)), (str(uuid.uuid4()), "Выдумка.")])))
     second = await ask(seeded, server, "расскажи подробнее про первое", first.new_messages)
 
     assert server.errors == []

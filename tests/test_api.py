@@ -11,7 +11,7 @@ import pytest
 
 from fakes.openai_server import call, hang, reply, responder, tool_calls
 from services.app.runtime import Runtime
-from tests.agent_fixtures import API_KEY, fake_openai, formatted_answer, wines_in_tool_results
+from tests.agent_fixtures import API_KEY, fake_openai, formatted, wines_in_tool_results
 from tests.api_harness import running_api
 
 
@@ -41,7 +41,7 @@ async def test_stream_of_a_two_iteration_run(seeded: Runtime) -> None:
 
         def answer(body: dict[str, Any]) -> Any:
             wines = wines_in_tool_results(body)[:3]
-            return reply(formatted_answer([(w["id"], f"Для {w['name']}.") for w in wines]))
+            return reply(formatted([(w["id"], f"Для {w['name']}.") for w in wines]))
 
         server.script(
             tool_calls(call("search_wines", {"wine_type": "white", "price_max": 3000})),

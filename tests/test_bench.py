@@ -16,6 +16,8 @@ from bench.stats import percentile
 from bench.workload import QUESTIONS, search_cases, semantic_cases
 from core.settings import Settings
 
+pytestmark = pytest.mark.slow  # subprocesses / the bench harness: `pytest -m "not slow"` skips
+
 TINY = BenchConfig(
     label="tiny",
     sizes=(300,),

@@ -15,6 +15,7 @@ from core.domain import SWEETNESS_RU, WINE_TYPE_RU
 from fakes.openai_server import responder
 from repositories.models import Wine
 from services.app.runtime import Runtime
+from tests.agent_fixtures import system_text
 from tests.bot_harness import BotHarness, running_bot
 from tests.bot_helpers import (
     JSONDict,
@@ -30,7 +31,6 @@ from tests.bot_helpers import (
     llm_settings,
     no_space,
     press,
-    system_prompt,
     user_row,
     wine_count,
     wines_by_id,
@@ -134,7 +134,7 @@ async def test_votes_shape_the_profile_and_the_next_prompt(seeded: Runtime) -> N
         wine_id = card_wine_id(card)
         wine = (await wines_by_id(seeded, [wine_id]))[wine_id]
         # The first prompt knows nothing about this user's taste.
-        assert "Вкусовой профиль" not in system_prompt(llm.requests[0])
+        assert "Вкусовой профиль" not in system_text(llm.requests[0])
         assert await _profile(h, CHAT) == T.profile_empty
 
         like = button_data(card, "👍")
@@ -174,7 +174,7 @@ async def test_votes_shape_the_profile_and_the_next_prompt(seeded: Runtime) -> N
         before = len(llm.requests)
         llm.script(model, model)
         await ask(h, CHAT, "А что-нибудь еще?")
-        prompt = system_prompt(llm.requests[before])
+        prompt = system_text(llm.requests[before])
         assert "Вкусовой профиль пользователя" in prompt
         profile_lines = prompt[prompt.index("Вкусовой профиль") :].splitlines()
         disliked_prompt = next(ln for ln in profile_lines if "не понравилось" in ln)
@@ -196,7 +196,7 @@ async def test_votes_shape_the_profile_and_the_next_prompt(seeded: Runtime) -> N
         before = len(llm.requests)
         llm.script(model, model)
         await ask(h, CHAT, "Еще вариант, пожалуйста")
-        assert "Вкусовой профиль" not in system_prompt(llm.requests[before])
+        assert "Вкусовой профиль" not in system_text(llm.requests[before])
         assert llm.errors == []
         assert not h.tg.rejected
 

@@ -12,6 +12,7 @@ from fakes.telegram_server import SentCall
 from repositories.models import Wine
 from services.agent.answer_format import MAX_INTRO, MAX_WHY
 from services.app.runtime import Runtime
+from tests.agent_fixtures import formatted
 from tests.bot_harness import running_bot
 from tests.bot_helpers import (
     JSONDict,
@@ -21,7 +22,6 @@ from tests.bot_helpers import (
     cards,
     current_tool_wines,
     fake_llm,
-    formatted,
     is_card,
     llm_settings,
     no_space,
@@ -47,7 +47,7 @@ def _targeted(wine: Wine, why: str, intro: str = "Вот мой выбор.") ->
             args = {"wine_type": wine.wine_type.value, "price_min": price, "price_max": price}
             return tool_calls(call("search_wines", args))
         assert str(wine.id) in [w["id"] for w in found]
-        return reply(formatted(intro, [(str(wine.id), why)], "Приятного вечера!"))
+        return reply(formatted([(str(wine.id), why)], intro, "Приятного вечера!"))
 
     return respond
 

@@ -13,13 +13,13 @@ from fakes.openai_server import JSONDict, Step, reply, responder
 from repositories.models import Wine
 from services.agent.day_context import MOSCOW_TZ, build_day_context
 from services.app.runtime import Runtime
+from tests.agent_fixtures import catalog_ids
 from tests.bot_harness import running_bot
 from tests.bot_helpers import (
     adult,
     callback_answer,
     card_wine_id,
     cards,
-    catalog_ids,
     fake_llm,
     feedback_rows,
     llm_settings,

@@ -18,6 +18,8 @@ import pytest
 from repositories.migrations import head_revision
 from seeds.loader import DEFAULT_SEED_FILE
 
+pytestmark = pytest.mark.slow  # subprocesses / the bench harness: `pytest -m "not slow"` skips
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 SEED_COUNT = len(json.loads(DEFAULT_SEED_FILE.read_text(encoding="utf-8")))
 _SCRUBBED = ("LLM_", "EMBEDDING_", "TELEGRAM_", "DATABASE_", "ADMIN_", "WEBHOOK_", "DATA_DIR")

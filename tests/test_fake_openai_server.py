@@ -46,12 +46,6 @@ SEARCH_TOOL: dict[str, Any] = {
 
 
 @pytest_asyncio.fixture
-async def server() -> AsyncIterator[FakeOpenAIServer]:
-    async with FakeOpenAIServer(api_key=API_KEY, embedding_dim=64) as srv:
-        yield srv
-
-
-@pytest_asyncio.fixture
 async def client(server: FakeOpenAIServer) -> AsyncIterator[AsyncOpenAI]:
     cli = AsyncOpenAI(base_url=server.base_url, api_key=API_KEY, max_retries=0, timeout=10)
     yield cli

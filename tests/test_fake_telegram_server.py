@@ -1,4 +1,4 @@
-"""Tests of the fake Telegram Bot API server, driven by a real aiogram Bot/Dispatcher."""
+"""Tests of the fake Telegram Bot API telegram, driven by a real aiogram Bot/Dispatcher."""
 
 from __future__ import annotations
 
@@ -42,24 +42,24 @@ from fakes.telegram_server import (
 CHAT = 777
 
 
-def make_bot(server: FakeTelegramServer, token: str | None = None) -> Bot:
-    session = AiohttpSession(api=TelegramAPIServer.from_base(server.base_url))
+def make_bot(telegram: FakeTelegramServer, token: str | None = None) -> Bot:
+    session = AiohttpSession(api=TelegramAPIServer.from_base(telegram.base_url))
     return Bot(
-        token or server.token,
+        token or telegram.token,
         session=session,
         default=DefaultBotProperties(parse_mode="HTML"),
     )
 
 
 @pytest.fixture
-async def server() -> AsyncIterator[FakeTelegramServer]:
+async def telegram() -> AsyncIterator[FakeTelegramServer]:
     async with FakeTelegramServer() as fake:
         yield fake
 
 
 @pytest.fixture
-async def bot(server: FakeTelegramServer) -> AsyncIterator[Bot]:
-    client = make_bot(server)
+async def bot(telegram: FakeTelegramServer) -> AsyncIterator[Bot]:
+    client = make_bot(telegram)
     yield client
     await client.session.close()
 
@@ -71,29 +71,31 @@ def keyboard(*buttons: InlineKeyboardButton) -> InlineKeyboardMarkup:
 # ------------------------------------------------------------------------------ basics
 
 
-async def test_get_me(server: FakeTelegramServer, bot: Bot) -> None:
+async def test_get_me(telegram: FakeTelegramServer, bot: Bot) -> None:
     me = await bot.get_me()
     assert me.id == 123456
     assert me.is_bot
     assert me.username == "sommelier_test_bot"
-    assert server.base_url.startswith("http://127.0.0.1:")
-    assert [call.method for call in server.sent()] == ["getMe"]
+    assert telegram.base_url.startswith("http://127.0.0.1:")
+    assert [call.method for call in telegram.sent()] == ["getMe"]
 
 
-async def test_send_message_is_accepted_and_recorded(server: FakeTelegramServer, bot: Bot) -> None:
+async def test_send_message_is_accepted_and_recorded(
+    telegram: FakeTelegramServer, bot: Bot
+) -> None:
     markup = keyboard(InlineKeyboardButton(text="Red", callback_data="color:red"))
     message = await bot.send_message(CHAT, "Hello, <b>wine</b> lover", reply_markup=markup)
 
     assert isinstance(message, Message)
     assert message.chat.id == CHAT
     assert message.chat.type == "private"
-    assert message.from_user is not None and message.from_user.id == server.bot_user["id"]
+    assert message.from_user is not None and message.from_user.id == telegram.bot_user["id"]
     assert message.text == "Hello, wine lover"
     assert message.entities is not None and message.entities[0].type == "bold"
     assert message.reply_markup is not None
     assert message.reply_markup.model_dump() == markup.model_dump()
 
-    (call,) = server.sent("sendMessage", chat_id=CHAT)
+    (call,) = telegram.sent("sendMessage", chat_id=CHAT)
     assert isinstance(call, SentCall)
     assert call.ok and call.error is None
     assert call.message_id == message.message_id
@@ -105,21 +107,21 @@ async def test_send_message_is_accepted_and_recorded(server: FakeTelegramServer,
     }
     assert call.visible_text == "Hello, wine lover"
     assert call.inline_buttons == [{"text": "Red", "callback_data": "color:red"}]
-    assert server.sent(chat_id=CHAT + 1) == []
+    assert telegram.sent(chat_id=CHAT + 1) == []
 
     second = await bot.send_message(-100123, "group hello")
     assert second.message_id == message.message_id + 1
     assert second.chat.type == "supergroup"
-    assert server.chat_messages(CHAT)[0]["text"] == "Hello, wine lover"
+    assert telegram.chat_messages(CHAT)[0]["text"] == "Hello, wine lover"
 
 
-async def test_numeric_looking_text_stays_a_string(server: FakeTelegramServer, bot: Bot) -> None:
+async def test_numeric_looking_text_stays_a_string(telegram: FakeTelegramServer, bot: Bot) -> None:
     await bot.send_message(CHAT, "12345")
     await bot.send_message(CHAT, "[1, 2]")
-    assert [call.params["text"] for call in server.sent("sendMessage")] == ["12345", "[1, 2]"]
+    assert [call.params["text"] for call in telegram.sent("sendMessage")] == ["12345", "[1, 2]"]
 
 
-async def test_message_length_limits(server: FakeTelegramServer, bot: Bot) -> None:
+async def test_message_length_limits(telegram: FakeTelegramServer, bot: Bot) -> None:
     await bot.send_message(CHAT, "x" * 4096)
     # Tags do not count towards the limit, escaped entities count as one character.
     await bot.send_message(CHAT, "<b>" + "x" * 4090 + "</b>&lt;&gt;&amp;&quot;&#127863;&#x1F377;")
@@ -129,12 +131,12 @@ async def test_message_length_limits(server: FakeTelegramServer, bot: Bot) -> No
     with pytest.raises(TelegramBadRequest, match="message text is empty"):
         await bot.send_message(CHAT, "<b>  </b>")
 
-    assert len(server.sent("sendMessage")) == 2
-    assert [call.error for call in server.rejected] == [
+    assert len(telegram.sent("sendMessage")) == 2
+    assert [call.error for call in telegram.rejected] == [
         "Bad Request: message is too long",
         "Bad Request: message text is empty",
     ]
-    assert server.calls[-1].ok is False
+    assert telegram.calls[-1].ok is False
 
 
 @pytest.mark.parametrize(
@@ -157,18 +159,18 @@ async def test_message_length_limits(server: FakeTelegramServer, bot: Bot) -> No
     ],
 )
 async def test_invalid_html_is_rejected(
-    server: FakeTelegramServer, bot: Bot, text: str, reason: str
+    telegram: FakeTelegramServer, bot: Bot, text: str, reason: str
 ) -> None:
     with pytest.raises(TelegramBadRequest) as excinfo:
         await bot.send_message(CHAT, text)
     expected = f"Bad Request: can't parse entities: {reason}"
     assert excinfo.value.message == expected
-    assert server.rejected[-1].error == expected
-    assert server.rejected[-1].status == 400
-    assert server.sent("sendMessage") == []
+    assert telegram.rejected[-1].error == expected
+    assert telegram.rejected[-1].status == 400
+    assert telegram.sent("sendMessage") == []
 
 
-async def test_valid_nested_html_is_accepted(server: FakeTelegramServer, bot: Bot) -> None:
+async def test_valid_nested_html_is_accepted(telegram: FakeTelegramServer, bot: Bot) -> None:
     text = (
         "<b>Bold <i>italic <u>under</u></i></b> "
         '<a href="https://example.com/?a=1&amp;b=2">link</a> '
@@ -197,7 +199,7 @@ async def test_valid_nested_html_is_accepted(server: FakeTelegramServer, bot: Bo
     entities = {entity.type: entity for entity in message.entities or []}
     assert entities["text_link"].url == "https://example.com/?a=1&b=2"
     assert entities["pre"].language == "python"
-    assert server.sent("sendMessage")[0].visible_text == message.text
+    assert telegram.sent("sendMessage")[0].visible_text == message.text
 
 
 def test_html_parser_offsets_are_utf16() -> None:
@@ -209,7 +211,9 @@ def test_html_parser_offsets_are_utf16() -> None:
         parse_telegram_html("<b>x</i>")
 
 
-async def test_parse_mode_none_skips_html_validation(server: FakeTelegramServer, bot: Bot) -> None:
+async def test_parse_mode_none_skips_html_validation(
+    telegram: FakeTelegramServer, bot: Bot
+) -> None:
     message = await bot.send_message(CHAT, "a < b & <div>", parse_mode=None)
     assert message.text == "a < b & <div>"
     with pytest.raises(TelegramBadRequest, match="unsupported parse_mode"):
@@ -219,7 +223,7 @@ async def test_parse_mode_none_skips_html_validation(server: FakeTelegramServer,
 # ------------------------------------------------------------------------------ media
 
 
-async def test_send_photo_url_and_upload(server: FakeTelegramServer, bot: Bot) -> None:
+async def test_send_photo_url_and_upload(telegram: FakeTelegramServer, bot: Bot) -> None:
     by_url = await bot.send_photo(CHAT, "https://example.com/wine.jpg", caption="<i>Merlot</i>")
     assert by_url.photo and by_url.caption == "Merlot"
 
@@ -227,7 +231,7 @@ async def test_send_photo_url_and_upload(server: FakeTelegramServer, bot: Bot) -
     uploaded = await bot.send_photo(CHAT, upload, caption="label")
     assert uploaded.photo
 
-    url_call, upload_call = server.sent("sendPhoto")
+    url_call, upload_call = telegram.sent("sendPhoto")
     assert url_call.params["photo"] == "https://example.com/wine.jpg"
     photo = upload_call.params["photo"]
     assert isinstance(photo, UploadedFile)
@@ -236,20 +240,20 @@ async def test_send_photo_url_and_upload(server: FakeTelegramServer, bot: Bot) -
     assert upload_call.message_id == uploaded.message_id
 
 
-async def test_caption_too_long_is_rejected(server: FakeTelegramServer, bot: Bot) -> None:
+async def test_caption_too_long_is_rejected(telegram: FakeTelegramServer, bot: Bot) -> None:
     await bot.send_photo(CHAT, "https://example.com/a.jpg", caption="c" * 1024)
     with pytest.raises(TelegramBadRequest, match="message caption is too long"):
         await bot.send_photo(CHAT, "https://example.com/a.jpg", caption="c" * 1025)
     with pytest.raises(TelegramBadRequest, match="can't parse entities"):
         await bot.send_photo(CHAT, "https://example.com/a.jpg", caption="<b>x")
-    assert len(server.sent("sendPhoto")) == 1
-    assert len(server.rejected) == 2
+    assert len(telegram.sent("sendPhoto")) == 1
+    assert len(telegram.rejected) == 2
 
 
 # ------------------------------------------------------------------------------ keyboards
 
 
-async def test_callback_data_limit_is_64_bytes(server: FakeTelegramServer, bot: Bot) -> None:
+async def test_callback_data_limit_is_64_bytes(telegram: FakeTelegramServer, bot: Bot) -> None:
     ok = keyboard(InlineKeyboardButton(text="ok", callback_data="d" * 64))
     await bot.send_message(CHAT, "fits", reply_markup=ok)
 
@@ -258,11 +262,13 @@ async def test_callback_data_limit_is_64_bytes(server: FakeTelegramServer, bot: 
         with pytest.raises(TelegramBadRequest, match="BUTTON_DATA_INVALID"):
             await bot.send_message(CHAT, "too much", reply_markup=markup)
 
-    assert len(server.sent("sendMessage")) == 1
-    assert [call.error for call in server.rejected] == ["Bad Request: BUTTON_DATA_INVALID"] * 2
+    assert len(telegram.sent("sendMessage")) == 1
+    assert [call.error for call in telegram.rejected] == ["Bad Request: BUTTON_DATA_INVALID"] * 2
 
 
-async def test_inline_button_needs_exactly_one_action(server: FakeTelegramServer, bot: Bot) -> None:
+async def test_inline_button_needs_exactly_one_action(
+    telegram: FakeTelegramServer, bot: Bot
+) -> None:
     no_action = keyboard(InlineKeyboardButton(text="plain"))
     with pytest.raises(TelegramBadRequest, match="Text buttons are unallowed"):
         await bot.send_message(CHAT, "x", reply_markup=no_action)
@@ -274,58 +280,62 @@ async def test_inline_button_needs_exactly_one_action(server: FakeTelegramServer
         await bot.send_message(CHAT, "x", reply_markup=bad_url)
     link = keyboard(InlineKeyboardButton(text="shop", url="https://example.com/shop"))
     await bot.send_message(CHAT, "x", reply_markup=link)
-    assert len(server.rejected) == 3
+    assert len(telegram.rejected) == 3
 
 
 # ------------------------------------------------------------------------------ injected errors
 
 
-async def test_fail_next_429_surfaces_as_retry_after(server: FakeTelegramServer, bot: Bot) -> None:
-    server.fail_next("sendMessage", 429, "Too Many Requests: retry after 7", retry_after=7)
+async def test_fail_next_429_surfaces_as_retry_after(
+    telegram: FakeTelegramServer, bot: Bot
+) -> None:
+    telegram.fail_next("sendMessage", 429, "Too Many Requests: retry after 7", retry_after=7)
     with pytest.raises(TelegramRetryAfter) as excinfo:
         await bot.send_message(CHAT, "hi")
     assert excinfo.value.retry_after == 7
-    assert server.rejected[-1].status == 429
+    assert telegram.rejected[-1].status == 429
 
     await bot.send_message(CHAT, "hi again")  # only the next call fails
-    assert [call.params["text"] for call in server.sent("sendMessage")] == ["hi again"]
+    assert [call.params["text"] for call in telegram.sent("sendMessage")] == ["hi again"]
 
 
-async def test_fail_next_forbidden_and_server_errors(server: FakeTelegramServer, bot: Bot) -> None:
-    server.fail_next("sendMessage", 403, "Forbidden: bot was blocked by the user", times=2)
-    server.fail_next("sendmessage", 502, "Bad Gateway")
+async def test_fail_next_forbidden_and_server_errors(
+    telegram: FakeTelegramServer, bot: Bot
+) -> None:
+    telegram.fail_next("sendMessage", 403, "Forbidden: bot was blocked by the user", times=2)
+    telegram.fail_next("sendmessage", 502, "Bad Gateway")
     for _ in range(2):
         with pytest.raises(TelegramForbiddenError, match="bot was blocked"):
             await bot.send_message(CHAT, "hi")
     with pytest.raises(TelegramServerError, match="Bad Gateway"):
         await bot.send_message(CHAT, "hi")
     await bot.send_message(CHAT, "finally")
-    assert [call.status for call in server.calls] == [403, 403, 502, 200]
+    assert [call.status for call in telegram.calls] == [403, 403, 502, 200]
 
 
-async def test_delay_next_causes_client_timeout(server: FakeTelegramServer, bot: Bot) -> None:
-    server.delay_next("sendMessage", 2.0)
+async def test_delay_next_causes_client_timeout(telegram: FakeTelegramServer, bot: Bot) -> None:
+    telegram.delay_next("sendMessage", 2.0)
     started = time.monotonic()
     with pytest.raises(TelegramNetworkError):
         await bot.send_message(CHAT, "slow", request_timeout=1)
     assert time.monotonic() - started < 1.9
     # The server still processed the request, like Telegram would.
-    await server.wait_for(lambda calls: any(c.method == "sendMessage" for c in calls), 5)
+    await telegram.wait_for(lambda calls: any(c.method == "sendMessage" for c in calls), 5)
     await bot.send_message(CHAT, "fast")
-    assert [call.params["text"] for call in server.sent("sendMessage")] == ["slow", "fast"]
+    assert [call.params["text"] for call in telegram.sent("sendMessage")] == ["slow", "fast"]
 
 
-async def test_wrong_token_and_unknown_method(server: FakeTelegramServer) -> None:
-    other = make_bot(server, token="999:WRONG")
+async def test_wrong_token_and_unknown_method(telegram: FakeTelegramServer) -> None:
+    other = make_bot(telegram, token="999:WRONG")
     try:
         with pytest.raises(TelegramUnauthorizedError):
             await other.get_me()
     finally:
         await other.session.close()
-    assert server.rejected[-1].error == "Unauthorized"
+    assert telegram.rejected[-1].error == "Unauthorized"
 
     async with aiohttp.ClientSession() as http:
-        url = f"{server.base_url}/bot{server.token}/sendWine"
+        url = f"{telegram.base_url}/bot{telegram.token}/sendWine"
         async with http.post(url, data={"chat_id": "1"}) as response:
             assert response.status == 404
             assert await response.json() == {
@@ -334,7 +344,7 @@ async def test_wrong_token_and_unknown_method(server: FakeTelegramServer) -> Non
                 "description": "Not Found: method not found",
             }
         # JSON bodies are accepted as well; method names are case-insensitive.
-        url = f"{server.base_url}/bot{server.token}/sendmessage"
+        url = f"{telegram.base_url}/bot{telegram.token}/sendmessage"
         payload = {
             "chat_id": CHAT,
             "text": "<b>json</b>",
@@ -345,26 +355,26 @@ async def test_wrong_token_and_unknown_method(server: FakeTelegramServer) -> Non
             body = await response.json()
             assert response.status == 200 and body["ok"] is True
             assert body["result"]["text"] == "json"
-    call = server.sent("sendMessage")[-1]
+    call = telegram.sent("sendMessage")[-1]
     assert call.params["reply_markup"]["inline_keyboard"][0][0]["callback_data"] == "b"
 
 
-async def test_chat_action_validation(server: FakeTelegramServer, bot: Bot) -> None:
+async def test_chat_action_validation(telegram: FakeTelegramServer, bot: Bot) -> None:
     assert await bot.send_chat_action(CHAT, "typing") is True
     with pytest.raises(TelegramBadRequest, match="wrong parameter action"):
         await bot.send_chat_action(CHAT, "dancing")
-    assert [call.params["action"] for call in server.sent("sendChatAction")] == ["typing"]
+    assert [call.params["action"] for call in telegram.sent("sendChatAction")] == ["typing"]
 
 
 # ------------------------------------------------------------------------------ getUpdates
 
 
 async def test_get_updates_returns_pushed_updates_and_honours_offset(
-    server: FakeTelegramServer, bot: Bot
+    telegram: FakeTelegramServer, bot: Bot
 ) -> None:
-    first = server.message_update(CHAT, "hello")
-    server.push_update(first)
-    server.push_update({"message": server.message_update(CHAT, "second")["message"]})
+    first = telegram.message_update(CHAT, "hello")
+    telegram.push_update(first)
+    telegram.push_update({"message": telegram.message_update(CHAT, "second")["message"]})
 
     updates = await bot.get_updates()
     assert [u.message.text for u in updates if u.message] == ["hello", "second"]
@@ -375,76 +385,76 @@ async def test_get_updates_returns_pushed_updates_and_honours_offset(
     rest = await bot.get_updates(offset=updates[0].update_id + 1)
     assert [u.update_id for u in rest] == [updates[1].update_id]
     assert await bot.get_updates(offset=updates[1].update_id + 1) == []
-    assert server.pending_updates == []
+    assert telegram.pending_updates == []
 
 
-async def test_get_updates_filters_allowed_updates(server: FakeTelegramServer, bot: Bot) -> None:
-    server.push_update(server.message_update(CHAT, "msg"))
-    server.push_update(server.callback_update(CHAT, "cb", message_id=1))
+async def test_get_updates_filters_allowed_updates(telegram: FakeTelegramServer, bot: Bot) -> None:
+    telegram.push_update(telegram.message_update(CHAT, "msg"))
+    telegram.push_update(telegram.callback_update(CHAT, "cb", message_id=1))
     updates = await bot.get_updates(allowed_updates=["callback_query"])
     assert [u.callback_query.data for u in updates if u.callback_query] == ["cb"]
     assert len(updates) == 1
 
 
-async def test_long_poll_returns_early_on_push(server: FakeTelegramServer, bot: Bot) -> None:
+async def test_long_poll_returns_early_on_push(telegram: FakeTelegramServer, bot: Bot) -> None:
     started = time.monotonic()
     poll = asyncio.create_task(bot.get_updates(timeout=5))
     await asyncio.sleep(0.3)
     assert not poll.done()
-    server.push_update(server.message_update(CHAT, "wake up"))
+    telegram.push_update(telegram.message_update(CHAT, "wake up"))
     updates = await asyncio.wait_for(poll, 3)
     assert time.monotonic() - started < 2
     assert updates[0].message is not None and updates[0].message.text == "wake up"
 
 
-async def test_long_poll_times_out_empty(server: FakeTelegramServer, bot: Bot) -> None:
+async def test_long_poll_times_out_empty(telegram: FakeTelegramServer, bot: Bot) -> None:
     started = time.monotonic()
     assert await bot.get_updates(timeout=1) == []
     assert 0.9 <= time.monotonic() - started < 3
 
 
-async def test_concurrent_long_polls_conflict(server: FakeTelegramServer, bot: Bot) -> None:
+async def test_concurrent_long_polls_conflict(telegram: FakeTelegramServer, bot: Bot) -> None:
     first = asyncio.create_task(bot.get_updates(timeout=5))
     await asyncio.sleep(0.2)
     second = asyncio.create_task(bot.get_updates(timeout=5))
     with pytest.raises(TelegramConflictError, match="terminated by other getUpdates"):
         await asyncio.wait_for(first, 3)
-    server.push_update(server.message_update(CHAT, "for the survivor"))
+    telegram.push_update(telegram.message_update(CHAT, "for the survivor"))
     updates = await asyncio.wait_for(second, 3)
     assert [u.message.text for u in updates if u.message] == ["for the survivor"]
 
 
 async def test_stop_does_not_wait_for_pending_long_poll() -> None:
-    server = FakeTelegramServer()
-    await server.start()
-    client = make_bot(server)
+    telegram = FakeTelegramServer()
+    await telegram.start()
+    client = make_bot(telegram)
     try:
         poll = asyncio.create_task(client.get_updates(timeout=30))
         await asyncio.sleep(0.2)
         started = time.monotonic()
-        await server.stop()
+        await telegram.stop()
         assert time.monotonic() - started < 3
         assert await asyncio.wait_for(poll, 3) == []
     finally:
         await client.session.close()
 
 
-async def test_webhook_blocks_get_updates(server: FakeTelegramServer, bot: Bot) -> None:
+async def test_webhook_blocks_get_updates(telegram: FakeTelegramServer, bot: Bot) -> None:
     assert await bot.set_webhook("https://example.com/hook", secret_token="s3cret")
-    assert server.webhook is not None and server.webhook["url"] == "https://example.com/hook"
+    assert telegram.webhook is not None and telegram.webhook["url"] == "https://example.com/hook"
     info = await bot.get_webhook_info()
     assert info.url == "https://example.com/hook"
     with pytest.raises(TelegramConflictError):
         await bot.get_updates()
     assert await bot.delete_webhook(drop_pending_updates=True)
-    assert server.webhook is None
+    assert telegram.webhook is None
     assert (await bot.get_webhook_info()).url == ""
 
 
 # ------------------------------------------------------------------------------ edits & misc
 
 
-async def test_edit_message_text(server: FakeTelegramServer, bot: Bot) -> None:
+async def test_edit_message_text(telegram: FakeTelegramServer, bot: Bot) -> None:
     with pytest.raises(TelegramBadRequest, match="message to edit not found"):
         await bot.edit_message_text("new", chat_id=CHAT, message_id=4242)
 
@@ -462,7 +472,7 @@ async def test_edit_message_text(server: FakeTelegramServer, bot: Bot) -> None:
     assert edited.text == "Red wine"
     assert edited.reply_markup is None  # omitted markup removes the keyboard
     assert edited.edit_date is not None
-    (call,) = server.sent("editMessageText")
+    (call,) = telegram.sent("editMessageText")
     assert call.message_id == sent.message_id
 
     new_markup = keyboard(InlineKeyboardButton(text="Less", callback_data="less"))
@@ -473,7 +483,7 @@ async def test_edit_message_text(server: FakeTelegramServer, bot: Bot) -> None:
         await bot.edit_message_reply_markup(
             chat_id=CHAT, message_id=sent.message_id, reply_markup=new_markup
         )
-    assert server.chat_messages(CHAT)[-1]["reply_markup"] == new_markup.model_dump(
+    assert telegram.chat_messages(CHAT)[-1]["reply_markup"] == new_markup.model_dump(
         exclude_none=True
     )
 
@@ -490,29 +500,29 @@ async def test_edit_message_text(server: FakeTelegramServer, bot: Bot) -> None:
         await bot.delete_message(CHAT, sent.message_id)
 
 
-async def test_send_message_draft_private_chat_only(server: FakeTelegramServer, bot: Bot) -> None:
+async def test_send_message_draft_private_chat_only(telegram: FakeTelegramServer, bot: Bot) -> None:
     with pytest.raises(TelegramBadRequest, match="can't parse entities"):
         await bot.send_message_draft(chat_id=CHAT, draft_id=1, text="Thinking about <b>wine")
     assert await bot.send_message_draft(chat_id=CHAT, draft_id=1, text="Thinking about <b>wine</b>")
     with pytest.raises(TelegramBadRequest, match="chat not found"):
         await bot.send_message_draft(chat_id=-100500, draft_id=1, text="group")
-    drafts = server.sent("sendMessageDraft", chat_id=CHAT)
+    drafts = telegram.sent("sendMessageDraft", chat_id=CHAT)
     assert [call.params["draft_id"] for call in drafts] == [1]
-    assert server.drafts[(CHAT, 1)] == "Thinking about wine"
-    assert [call.method for call in server.rejected] == ["sendMessageDraft"] * 2
+    assert telegram.drafts[(CHAT, 1)] == "Thinking about wine"
+    assert [call.method for call in telegram.rejected] == ["sendMessageDraft"] * 2
 
 
-async def test_commands_chat_and_callback_answers(server: FakeTelegramServer, bot: Bot) -> None:
+async def test_commands_chat_and_callback_answers(telegram: FakeTelegramServer, bot: Bot) -> None:
     assert await bot.set_my_commands([BotCommand(command="start", description="Start")])
-    assert server.commands == [{"command": "start", "description": "Start"}]
+    assert telegram.commands == [{"command": "start", "description": "Start"}]
     with pytest.raises(TelegramBadRequest, match="BOT_COMMAND_INVALID"):
         await bot.set_my_commands([BotCommand(command="Bad Command", description="x")])
 
     chat = await bot.get_chat(CHAT)
     assert chat.id == CHAT and chat.type == "private"
 
-    update = server.callback_update(CHAT, "pick:1", message_id=99)
-    server.push_update(update)
+    update = telegram.callback_update(CHAT, "pick:1", message_id=99)
+    telegram.push_update(update)
     query_id = update["callback_query"]["id"]
     assert await bot.answer_callback_query(query_id, text="Done")
     with pytest.raises(TelegramBadRequest, match="query is too old"):
@@ -522,41 +532,41 @@ async def test_commands_chat_and_callback_answers(server: FakeTelegramServer, bo
 
 
 def test_update_builders_produce_valid_updates() -> None:
-    server = FakeTelegramServer()
-    message = Update.model_validate(server.message_update(5, "/start wine", first_name="Olga"))
+    telegram = FakeTelegramServer()
+    message = Update.model_validate(telegram.message_update(5, "/start wine", first_name="Olga"))
     assert message.message is not None
     assert message.message.from_user is not None and message.message.from_user.id == 5
     assert message.message.entities is not None
     assert message.message.entities[0].type == "bot_command"
 
     group = Update.model_validate(
-        server.message_update(-42, "hi", user_id=7, chat_type="group", reply_to_message=None)
+        telegram.message_update(-42, "hi", user_id=7, chat_type="group", reply_to_message=None)
     )
     assert group.message is not None and group.message.chat.type == "group"
     assert group.update_id == message.update_id + 1
 
-    callback = Update.model_validate(server.callback_update(5, "x", message_id=1))
+    callback = Update.model_validate(telegram.callback_update(5, "x", message_id=1))
     assert callback.callback_query is not None and callback.callback_query.data == "x"
 
     for kind in ("photo", "sticker", "voice", "location", "document"):
-        update = Update.model_validate(server.non_text_update(5, kind))
+        update = Update.model_validate(telegram.non_text_update(5, kind))
         assert update.message is not None
         assert getattr(update.message, kind) is not None
         assert update.message.text is None
     with pytest.raises(ValueError, match="kind"):
-        server.non_text_update(5, "video")
+        telegram.non_text_update(5, "video")
 
 
-async def test_wait_for_times_out_with_dump(server: FakeTelegramServer, bot: Bot) -> None:
+async def test_wait_for_times_out_with_dump(telegram: FakeTelegramServer, bot: Bot) -> None:
     await bot.send_message(CHAT, "only message")
     with pytest.raises(AssertionError, match="only message"):
-        await server.wait_for(lambda calls: len(calls) > 5, timeout=0.2)
+        await telegram.wait_for(lambda calls: len(calls) > 5, timeout=0.2)
 
 
 # ------------------------------------------------------------------------------ dispatcher
 
 
-async def test_dispatcher_polling_echo(server: FakeTelegramServer, bot: Bot) -> None:
+async def test_dispatcher_polling_echo(telegram: FakeTelegramServer, bot: Bot) -> None:
     router = Router()
 
     @router.message(F.text)
@@ -574,20 +584,20 @@ async def test_dispatcher_polling_echo(server: FakeTelegramServer, bot: Bot) -> 
     dp.include_router(router)
     polling = asyncio.create_task(dp.start_polling(bot, handle_signals=False))
     try:
-        server.push_update(server.message_update(CHAT, "Pinot noir"))
-        await server.wait_for(lambda calls: any(c.method == "sendMessage" for c in calls))
-        (reply,) = server.sent("sendMessage", chat_id=CHAT)
+        telegram.push_update(telegram.message_update(CHAT, "Pinot noir"))
+        await telegram.wait_for(lambda calls: any(c.method == "sendMessage" for c in calls))
+        (reply,) = telegram.sent("sendMessage", chat_id=CHAT)
         assert reply.visible_text == "echo: Pinot noir"
         assert reply.message_id is not None
 
-        server.push_update(server.callback_update(CHAT, "again", message_id=reply.message_id))
-        await server.wait_for(lambda calls: any(c.method == "editMessageText" for c in calls))
-        assert server.sent("answerCallbackQuery")
-        assert server.chat_messages(CHAT)[-1]["text"] == "edited"
+        telegram.push_update(telegram.callback_update(CHAT, "again", message_id=reply.message_id))
+        await telegram.wait_for(lambda calls: any(c.method == "editMessageText" for c in calls))
+        assert telegram.sent("answerCallbackQuery")
+        assert telegram.chat_messages(CHAT)[-1]["text"] == "edited"
         # allowed_updates were derived from the registered handlers.
-        polls = server.sent("getUpdates")
+        polls = telegram.sent("getUpdates")
         assert polls and set(polls[-1].params["allowed_updates"]) == {"message", "callback_query"}
     finally:
         await dp.stop_polling()
         await asyncio.wait_for(polling, 10)
-    assert server.rejected == []
+    assert telegram.rejected == []

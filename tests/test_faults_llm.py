@@ -35,17 +35,16 @@ from fakes.openai_server import (
     tool_calls,
 )
 from services.app.runtime import Runtime
+from tests.agent_fixtures import formatted, why_for
 from tests.bot_harness import running_bot
 from tests.bot_helpers import adult, fake_llm, llm_settings
 from tests.fault_helpers import (
     JSONDict,
     assert_real_cards,
-    formatted,
     good_agent,
     good_answer,
     results_of_calls,
     shown_cards,
-    why_for,
 )
 from tests.serving import free_port
 

@@ -7,10 +7,9 @@ message is not followed by one tool message per call id, or a tool message answe
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,8 +20,7 @@ from services.agent.loop import UserContext
 from services.app.runtime import Runtime
 from tests.agent_fixtures import (
     agent_settings,
-    fake_openai,
-    formatted_answer,
+    formatted,
     last_tool_payloads,
     sommelier_service,
     why_for,
@@ -232,15 +230,9 @@ def test_trimming_is_the_longest_acceptable_tail_that_fits(
 # ---- the agent sends a trimmed, well-paired history ----------------------------------------
 
 
-@pytest.fixture
-async def server() -> AsyncIterator[FakeOpenAIServer]:
-    async with fake_openai() as srv:
-        yield srv
-
-
 def _answer_from_tools(body: JSONDict) -> Any:
     wines = [w for payload in last_tool_payloads(body) for w in payload.get("wines", [])]
-    return reply(formatted_answer([(w["id"], why_for(w["id"])) for w in wines[:2]]))
+    return reply(formatted([(w["id"], why_for(w["id"])) for w in wines[:2]]))
 
 
 async def _turn(

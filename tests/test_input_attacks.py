@@ -30,19 +30,12 @@ from services.agent.answer_format import MAX_CLOSING, MAX_PLAIN, MAX_WHY, parse_
 from services.agent.tools import build_catalog_tools
 from services.app.runtime import Runtime
 from services.llm.embeddings import EmbeddingService
-from tests.agent_fixtures import fake_openai
+from tests.agent_fixtures import catalog_ids, fake_openai, formatted
 from tests.api_harness import running_api
 from tests.bot_harness import running_bot
 from tests.bot_helpers import adult, ask, fake_llm, last_user_text, llm_settings
 from tests.conftest import make_settings
-from tests.fault_helpers import (
-    JSONDict,
-    assert_real_cards,
-    catalog_fingerprint,
-    catalog_ids,
-    formatted,
-    shown_cards,
-)
+from tests.fault_helpers import JSONDict, assert_real_cards, catalog_fingerprint, shown_cards
 
 CHAT = 980_001
 LIMIT = 1000

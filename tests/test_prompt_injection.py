@@ -36,13 +36,13 @@ from repositories.models import Feedback, Wine
 from services.agent.answer_format import FORMAT_INSTRUCTIONS
 from services.agent.guard import PromptGuard, StreamGuard
 from services.app.runtime import Runtime
+from tests.agent_fixtures import formatted
 from tests.bot_harness import ADMIN_ID, running_bot
 from tests.bot_helpers import adult, ask, callback_answer, fake_llm, last_user_text, llm_settings
 from tests.fault_helpers import (
     JSONDict,
     assert_real_cards,
     catalog_fingerprint,
-    formatted,
     shown_cards,
     turn_messages,
 )

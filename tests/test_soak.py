@@ -5,11 +5,14 @@ The full run (5,000 messages from 200 chats) is `sommelier bench --soak`; see BE
 
 from __future__ import annotations
 
+import pytest
+
 from bench.soak import run_soak
 from services.app.runtime import Runtime
 from tests.bot_harness import running_bot
 
 
+@pytest.mark.slow
 async def test_small_chaos_soak_keeps_every_promise() -> None:
     report = await run_soak(
         150, 15, rate=40, llm_fault_rate=0.2, telegram_fault_rate=0.04, db_down_seconds=1.5

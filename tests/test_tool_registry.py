@@ -53,12 +53,6 @@ async def bare_registry(runtime: Runtime) -> AsyncIterator[ToolRegistry]:
     await embeddings.close()
 
 
-@pytest.fixture
-async def server() -> AsyncIterator[FakeOpenAIServer]:
-    async with fake_openai() as srv:
-        yield srv
-
-
 async def returned_wines(runtime: Runtime, result: ToolResult) -> list[Wine]:
     """The catalog rows behind a successful result, checking the payload matches wine_ids."""
     assert result.ok, result.content
