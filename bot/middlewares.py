@@ -87,9 +87,12 @@ class ChatOrderMiddleware(BaseMiddleware):
             log.info("update %s was already handled; skipping the duplicate", update.update_id)
             return None
         try:
-            await self._finish_unfinished()
-            if chat_id is not None:
-                await self.coordinator.wait_turn(update.update_id, chat_id)
+            if chat_id is None:
+                await self._finish_unfinished()
+            else:
+                await self.coordinator.wait_turn(
+                    update.update_id, chat_id, before_each_check=self._finish_unfinished
+                )
             return await _with_error_handlers(handler, update, data)
         finally:
             try:

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import Any
 
 import pytest
+from aiogram.types import Chat, Message, TelegramObject, Update
 
+from bot.middlewares import ChatOrderMiddleware
 from core.domain import WINE_TYPE_RU, WineType
+from core.errors import DatabaseUnavailableError
 from fakes.openai_server import Step, responder
 from services.app.coordination import Coordinator
 from services.app.runtime import Runtime
+from services.app.sessions import GuardedSessions
 from tests.bot_harness import running_bot
 from tests.bot_helpers import (
     JSONDict,
@@ -142,3 +147,43 @@ async def test_order_holds_when_the_first_claim_is_slow(
         ]
         assert slowed
         assert not h.tg.rejected
+
+
+class _DatabaseAwayForFinishes(Coordinator):
+    """The ledger's "finished" marks fail `failures` times, as while the database restarts."""
+
+    def __init__(self, coordinator: Coordinator, failures: int) -> None:
+        super().__init__(coordinator.sessions, coordinator.stale_after)
+        self.failures = failures
+
+    async def finish(self, update_id: int) -> None:
+        if self.failures > 0:
+            self.failures -= 1
+            raise DatabaseUnavailableError("the database is unavailable")
+        await super().finish(update_id)
+
+
+async def test_an_update_left_unfinished_by_an_outage_does_not_hold_its_chat_back(
+    clean_db: Runtime,
+) -> None:
+    """Update 1 is handled while the database is away, so it cannot be marked finished; the
+    first retry fails too. Update 2 of the same chat must still be answered once the database
+    is back — not after the five minutes that make an update count as abandoned."""
+    coordinator = _DatabaseAwayForFinishes(Coordinator(GuardedSessions(clean_db.sessions)), 2)
+    order = ChatOrderMiddleware(coordinator)
+    handled: list[int] = []
+
+    async def handler(update: TelegramObject, data: dict[str, Any]) -> None:
+        assert isinstance(update, Update)
+        handled.append(update.update_id)
+
+    def update(update_id: int) -> Update:
+        chat = Chat(id=CHAT_A, type="private")
+        message = Message(message_id=update_id, date=0, chat=chat, text="красное")
+        return Update(update_id=update_id, message=message)
+
+    await order(handler, update(9_100_001), {})
+    assert order._unfinished == {9_100_001}
+    await asyncio.wait_for(order(handler, update(9_100_002), {}), timeout=10)
+    assert handled == [9_100_001, 9_100_002]
+    assert order._unfinished == set()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
 from repositories.coordination import RateCounter, UpdateLedger
@@ -45,10 +46,22 @@ class Coordinator:
             await s.commit()
         return claimed
 
-    async def wait_turn(self, update_id: int, chat_id: int) -> None:
-        """Return once no earlier update of this chat is still being handled."""
+    async def wait_turn(
+        self,
+        update_id: int,
+        chat_id: int,
+        before_each_check: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
+        """Return once no earlier update of this chat is still being handled.
+
+        `before_each_check` runs before every look at the ledger: the caller's chance to mark
+        finished the updates it could not mark while the database was away, which would
+        otherwise hold this chat back until they count as abandoned.
+        """
         delay = POLL_SECONDS
         while True:
+            if before_each_check is not None:
+                await before_each_check()
             async with self.sessions() as s:
                 if not await UpdateLedger(s).earlier_pending(update_id, chat_id, self.stale_after):
                     return

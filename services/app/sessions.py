@@ -49,7 +49,11 @@ class _GuardedSession:
             raise DatabaseUnavailableError("the database is unavailable") from exc
 
     async def __aexit__(self, exc_type: object, exc: BaseException | None, tb: object) -> None:
-        await self._session.__aexit__(exc_type, exc, tb)  # type: ignore[arg-type]
+        try:
+            # Closing rolls back on the connection, which fails again when the server is gone.
+            await self._session.__aexit__(exc_type, exc, tb)  # type: ignore[arg-type]
+        except DATABASE_ERRORS as close_error:
+            raise DatabaseUnavailableError("the database is unavailable") from (exc or close_error)
         if exc is not None and isinstance(exc, DATABASE_ERRORS):
             raise DatabaseUnavailableError("the database is unavailable") from exc
 
