@@ -22,7 +22,7 @@ from core.errors import DatabaseUnavailableError
 from core.settings import Settings
 from core.text import clean_user_text
 from services.agent.events import AgentEvent, ErrorEvent, Final
-from services.agent.loop import MAX_STEPS
+from services.agent.run import MAX_STEPS
 from services.app.chat import ChatService
 from services.app.container import Services
 from services.app.rate_limit import RateLimiter

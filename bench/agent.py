@@ -21,7 +21,8 @@ from bench.stats import Summary
 from core.settings import Settings
 from fakes.openai_server import FakeOpenAIServer
 from services.agent.history import CHARS_PER_TOKEN
-from services.agent.loop import SommelierService, UserContext
+from services.agent.loop import SommelierService
+from services.agent.run import UserContext
 from services.llm.client import LLMClient
 from services.llm.embeddings import EmbeddingService
 

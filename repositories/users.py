@@ -65,9 +65,6 @@ class UserRepository:
     async def set_active(self, user_id: int, active: bool) -> None:
         await self.session.execute(update(User).where(User.id == user_id).values(is_active=active))
 
-    async def count(self) -> int:
-        return int(await self.session.scalar(select(func.count()).select_from(User)) or 0)
-
 
 class ConversationRepository:
     def __init__(self, session: AsyncSession) -> None:

@@ -34,7 +34,6 @@ FILTERED_CANDIDATES = 400
 CATALOG_WRITE_LOCK_KEY = 72_6578_0003
 _TS_WORD = re.compile(r"[a-zа-я0-9]{2,}")
 _NAME_WORD = re.compile(r"[a-zа-я0-9]+")
-_RECORD_FIELDS = tuple(WineRecord.model_fields)
 # Changing any of these makes a stored embedding stale.
 _EMBEDDED_FIELDS = frozenset(
     {

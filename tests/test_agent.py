@@ -34,7 +34,7 @@ from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent.catalog_prompt import CATALOG_SLICE
 from services.agent.events import Final, Observation, ToolInvoked
-from services.agent.loop import UserContext
+from services.agent.run import UserContext
 from services.app.runtime import Runtime
 from tests.agent_fixtures import (
     agent_settings,

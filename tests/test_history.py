@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from core.recommendation import Recommendation
 from fakes.openai_server import FakeOpenAIServer, JSONDict, call, reply, responder, tool_calls
 from services.agent.history import estimate_tokens, repair_pairing, trim_to_budget
-from services.agent.loop import UserContext
+from services.agent.run import UserContext
 from services.app.runtime import Runtime
 from tests.agent_fixtures import (
     agent_settings,

@@ -50,8 +50,6 @@ from services.agent.tools import build_catalog_tools
 from services.llm.client import LLMClient, LLMReply
 from services.llm.embeddings import EmbeddingService
 
-__all__ = ["MAX_STEPS", "SommelierService", "UserContext"]
-
 
 class SommelierService:
     def __init__(

@@ -14,7 +14,7 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from core.errors import ToolArgumentsError
+from core.errors import CatalogFilterError, ToolArgumentsError
 from services.agent.arguments import normalize
 
 A = TypeVar("A", bound=BaseModel)
@@ -155,8 +155,6 @@ class ToolRegistry:
 
 
 def _public_error(exc: Exception) -> str:
-    from repositories.wines import CatalogFilterError
-
     if isinstance(exc, CatalogFilterError):
         return str(exc)
     return type(exc).__name__

@@ -31,7 +31,8 @@ from repositories.users import (
 )
 from repositories.wines import WineRepository
 from services.agent.events import AgentEvent, Final
-from services.agent.loop import MAX_STEPS, SommelierService, UserContext
+from services.agent.loop import SommelierService
+from services.agent.run import MAX_STEPS, UserContext
 from services.agent.welcome import WelcomeWriter
 from services.app.sessions import (
     DATABASE_ERRORS,
