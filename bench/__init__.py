@@ -1,16 +1,6 @@
 """Benchmarks: catalog scale, search, agent overhead, prompt economy and concurrent chats.
 
-Run with `sommelier bench [--quick]`; results are appended to BENCHMARKS.md. The harness uses
-the project's fake OpenAI and Telegram servers (tests/fakes), so the project root must be
-importable even when the package is installed in editable mode.
+Run with `sommelier bench [--quick]` (or `python -m bench`); results are appended to
+BENCHMARKS.md in the current directory. The harness uses the fake OpenAI and Telegram servers of
+the `fakes` package, so it runs from any install, editable or not.
 """
-
-from __future__ import annotations
-
-import sys
-from pathlib import Path
-
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-
-if (PROJECT_ROOT / "tests" / "fakes").is_dir() and str(PROJECT_ROOT) not in sys.path:
-    sys.path.insert(0, str(PROJECT_ROOT))

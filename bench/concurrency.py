@@ -25,7 +25,7 @@ from typing import Any, BinaryIO
 import asyncpg
 import psutil
 
-from bench import PROJECT_ROOT, llm_script
+from bench import llm_script
 from bench.db import BenchDatabase, add_users
 from bench.stats import Summary
 from bench.workload import QUESTIONS
@@ -117,9 +117,6 @@ def _child_env(
     env = {k: v for k, v in os.environ.items() if not k.startswith(_STRIPPED_ENV)}
     env.update(
         {
-            "PYTHONPATH": os.pathsep.join(
-                p for p in (str(PROJECT_ROOT), env.get("PYTHONPATH")) if p
-            ),
             "TELEGRAM_BOT_TOKEN": tg.token,
             "TELEGRAM_API_URL": tg.base_url,
             "LLM_API_KEY": llm_script.API_KEY,

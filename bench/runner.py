@@ -12,7 +12,6 @@ from pathlib import Path
 
 from sqlalchemy import text
 
-from bench import PROJECT_ROOT
 from bench.agent import run_agent
 from bench.catalog import Basis
 from bench.concurrency import run_concurrency
@@ -43,7 +42,7 @@ class BenchConfig:
     reuse: bool = False
     bypass_index: bool = False
     variants: tuple[str, ...] = ("current",)
-    output: Path | None = field(default_factory=lambda: PROJECT_ROOT / "BENCHMARKS.md")
+    output: Path | None = field(default_factory=lambda: Path("BENCHMARKS.md"))
     bot_profile: Path | None = None
 
 

@@ -46,7 +46,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench import PROJECT_ROOT  # (importing bench puts the project root on sys.path)
 from core.language.request import parse_query
 
 JSONDict = dict[str, Any]
@@ -508,7 +507,6 @@ async def run_soak(
                 "bench.soak",
                 "--bot-process",
                 env=env,
-                cwd=str(PROJECT_ROOT),
                 stdout=asyncio.subprocess.DEVNULL,
                 stderr=asyncio.subprocess.PIPE,
             )

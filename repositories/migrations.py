@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from alembic.config import Config
@@ -13,14 +14,24 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from alembic import command
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+# The migration scripts live in the project's top-level `alembic/` folder; a regular (not
+# editable) install copies them to <prefix>/share/sommelier/alembic (pyproject's data-files).
+_SOURCE_SCRIPTS = Path(__file__).resolve().parent.parent / "alembic"
+_INSTALLED_SCRIPTS = Path(sys.prefix) / "share" / "sommelier" / "alembic"
 # Serializes schema changes between processes sharing one database.
 MIGRATION_LOCK_KEY = 72_6578_0001
 
 
+def migration_scripts() -> Path:
+    for folder in (_SOURCE_SCRIPTS, _INSTALLED_SCRIPTS):
+        if (folder / "env.py").is_file():
+            return folder
+    raise FileNotFoundError(f"no migration scripts in {_SOURCE_SCRIPTS} or {_INSTALLED_SCRIPTS}")
+
+
 def alembic_config(embedding_dim: int) -> Config:
-    cfg = Config(str(PROJECT_ROOT / "alembic.ini"))
-    cfg.set_main_option("script_location", str(PROJECT_ROOT / "alembic"))
+    cfg = Config()
+    cfg.set_main_option("script_location", str(migration_scripts()))
     cfg.attributes["embedding_dim"] = embedding_dim
     return cfg
 

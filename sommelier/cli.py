@@ -9,6 +9,7 @@ import os
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import NoReturn
 
 from core.errors import SettingsError, SommelierError
 from core.settings import Settings, get_settings
@@ -106,8 +107,13 @@ async def cmd_bot(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def cmd_bench(args: argparse.Namespace, settings: Settings) -> int:
-    """The benchmarks are a program of their own (`python -m bench`): hand the process over."""
-    os.execv(sys.executable, [sys.executable, "-m", "bench", *args.bench_args])
+    """Reached only through options before `bench` (e.g. `sommelier -v bench`)."""
+    _exec_bench([])
+
+
+def _exec_bench(arguments: list[str]) -> NoReturn:
+    """The benchmarks are a program of their own: hand the process over with its arguments."""
+    os.execv(sys.executable, [sys.executable, "-m", "bench", *arguments])
 
 
 async def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
@@ -159,17 +165,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("catalog", help="migrate, seed when empty and print the catalog size")
     p.set_defaults(handler=cmd_catalog)
 
-    p = sub.add_parser(
-        "bench",
-        help="benchmarks and the chaos soak (`sommelier bench --help`); runs `python -m bench`",
-        add_help=False,
-    )
-    p.add_argument("bench_args", nargs=argparse.REMAINDER)
+    # Listed for --help only: `main` hands `sommelier bench …` to `python -m bench` untouched.
+    p = sub.add_parser("bench", help="benchmarks and the chaos soak (`sommelier bench --help`)")
     p.set_defaults(handler=cmd_bench)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["bench"]:
+        _exec_bench(argv[1:])
     args = build_parser().parse_args(argv)
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.INFO,
