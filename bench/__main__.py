@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import sys
 
 from core.errors import SommelierError
 from core.settings import get_settings
+from sommelier.logs import configure_logging
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -45,9 +45,7 @@ async def _run(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
-    for noisy in ("pgserver", "httpx", "aiogram.event", "openai", "alembic"):
-        logging.getLogger(noisy).setLevel(logging.WARNING)
+    configure_logging()
     try:
         return asyncio.run(_run(args))
     except SommelierError as exc:

@@ -26,6 +26,7 @@ import services.app.runtime as runtime_module
 from core.errors import SettingsError
 from core.settings import Settings, get_settings
 from repositories.database import DatabaseLocation
+from sommelier.logs import configure_logging
 from sommelier.serve import run_bot
 
 
@@ -74,13 +75,7 @@ class CountingHandler(logging.Handler):
 def main() -> int:
     stats_file = os.environ.get("BENCH_STATS_FILE")
     profile_file = os.environ.get("BENCH_PROFILE")
-    logging.basicConfig(
-        level=logging.INFO,
-        format="%(asctime)s %(levelname)s %(name)s %(message)s",
-        stream=sys.stderr,
-    )
-    for noisy in ("pgserver", "httpx", "aiogram.event", "openai", "alembic"):
-        logging.getLogger(noisy).setLevel(logging.WARNING)
+    configure_logging()
     counter = CountingHandler()
     logging.getLogger().addHandler(counter)
     try:

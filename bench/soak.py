@@ -410,9 +410,12 @@ class _Tally:
         record = json.loads(line[len(RECORD) :])
         name, msg, level, exc = record["name"], record["msg"], record["level"], record["exc"]
         if name == "sommelier.answers":
-            self.answered += 1
-            self.paths[json.loads(msg)["path"]] += 1
-            self.after_restart += self.restarted
+            fields = json.loads(msg)
+            if fields["event"] == "answer":
+                self.answered += 1
+                self.paths[fields["path"]] += 1
+                self.after_restart += self.restarted
+            # A refusal's own line; it is counted by the bot's log of why (below).
         elif "database unavailable while handling update" in msg:
             self.refused += 1
             self.refusals[msg.rsplit(": ", 1)[-1]] += 1

@@ -122,6 +122,7 @@ async def _on_error(event: ErrorEvent, chat: ChatService, bot: Bot) -> bool:
             type(exc).__name__,
         )
         reply = T.unavailable
+        chat.refused(_user_id(update), "database_unavailable")
     else:
         log.error("error handling update %s", update.update_id, exc_info=exc)
         reply = T.apology

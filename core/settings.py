@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -51,6 +52,7 @@ class Settings(BaseSettings):
     max_message_chars: int = Field(default=1000, ge=10, le=4096)
     conversation_inactivity_hours: float = Field(default=24.0, gt=0)
     shutdown_grace_seconds: float = Field(default=30.0, ge=0)
+    log_format: Literal["text", "json"] = "text"
 
     @field_validator("data_dir")
     @classmethod

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import os
 import sys
 from collections.abc import Awaitable, Callable
@@ -20,6 +19,7 @@ from services.app.catalog_admin import catalog_size, seed_catalog
 from services.app.runtime import open_runtime
 from services.llm.embeddings import EmbeddingService
 from sommelier import terminal
+from sommelier.logs import configure_logging
 
 Command = Callable[[argparse.Namespace, Settings], Awaitable[int]]
 
@@ -176,15 +176,9 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["bench"]:
         _exec_bench(argv[1:])
     args = build_parser().parse_args(argv)
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.INFO,
-        format="%(asctime)s %(levelname)s %(name)s %(message)s",
-        stream=sys.stderr,
-    )
-    for noisy in ("pgserver", "httpx", "aiogram.event", "openai", "alembic"):
-        logging.getLogger(noisy).setLevel(logging.WARNING)
     try:
         settings = get_settings()
+        configure_logging(settings.log_format, verbose=args.verbose)
         handler: Command = args.handler
         return asyncio.run(handler(args, settings))
     except SettingsError as exc:

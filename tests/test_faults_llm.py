@@ -199,7 +199,7 @@ CASES: dict[str, Case] = {
 
 def answer_paths(caplog: pytest.LogCaptureFixture, user_id: int) -> list[str]:
     lines = [json.loads(r.getMessage()) for r in caplog.records if r.name == "sommelier.answers"]
-    return [line["path"] for line in lines if line["user_id"] == user_id]
+    return [line["path"] for line in lines if line["user_id"] == user_id and "path" in line]
 
 
 def request_times(server: FakeOpenAIServer, steps: list[Step]) -> tuple[list[Step], list[float]]:

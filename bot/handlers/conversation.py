@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import logging
-import time
-
 from aiogram import Bot, F, Router
 from aiogram.enums import ChatType
 from aiogram.filters import Command
@@ -20,8 +16,6 @@ from core.text import clean_user_text
 from services.agent.events import Final
 from services.app.chat import ChatService
 
-log = logging.getLogger("sommelier.answers")
-
 
 async def new_conversation(message: Message, chat: ChatService) -> None:
     if message.from_user is None:
@@ -35,12 +29,13 @@ async def question(message: Message, chat: ChatService, bot: Bot, settings: Sett
         return
     text = clean_user_text(message.text)
     if not text:
+        chat.refused(message.from_user.id, "empty")
         await message.answer(T.empty_text)
         return
     if len(text) > settings.max_message_chars:
+        chat.refused(message.from_user.id, "too_long")
         await message.answer(T.too_long.format(limit=settings.max_message_chars))
         return
-    started = time.perf_counter()
     rec: Recommendation | None = None
     private = message.chat.type == ChatType.PRIVATE
     async with DraftProgress(bot, message.chat.id, enabled=private) as progress:
@@ -51,21 +46,6 @@ async def question(message: Message, chat: ChatService, bot: Bot, settings: Sett
     if rec is None:
         raise RuntimeError("the agent stream ended without a final event")
     await send_recommendation(bot, message.chat.id, rec)
-    log.info(
-        json.dumps(
-            {
-                "event": "answer",
-                "user_id": message.from_user.id,
-                "path": rec.path,
-                "tools": rec.tools_called,
-                "llm_calls": rec.llm_calls,
-                "tokens": rec.usage.total_tokens or None,
-                "wines": len(rec.wines),
-                "ms": round((time.perf_counter() - started) * 1000),
-            },
-            ensure_ascii=False,
-        )
-    )
 
 
 def build_router() -> Router:

@@ -34,6 +34,7 @@ from services.agent.events import AgentEvent, Final
 from services.agent.loop import SommelierService
 from services.agent.run import MAX_STEPS, UserContext
 from services.agent.welcome import WelcomeWriter
+from services.app.answer_log import log_answer, log_refusal
 from services.app.sessions import (
     DATABASE_ERRORS,
     GuardedSessions,
@@ -167,6 +168,7 @@ class ChatService:
         self, user_id: int | None, conversation_id: uuid.UUID | None, rec: Recommendation
     ) -> None:
         self.answers_since_start[rec.path] += 1
+        log_answer(user_id, rec)
         async with self._guarded() as s:
             if conversation_id is not None:
                 await ConversationRepository(s).append_turn(
@@ -176,6 +178,10 @@ class ChatService:
                 user_id, rec.path, rec.llm_calls, int(rec.timings_ms.get("total", 0))
             )
             await s.commit()
+
+    def refused(self, user_id: int | None, reason: str) -> None:
+        """A message answered with a refusal (too long, empty…): it gets its log line too."""
+        log_refusal(user_id, reason)
 
     async def new_conversation(self, user_id: int) -> None:
         async with self._guarded() as s:

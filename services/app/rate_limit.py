@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from services.app.answer_log import log_refusal
 from services.app.coordination import Coordinator
 
 WINDOW = timedelta(minutes=1)
@@ -20,4 +21,7 @@ class RateLimiter:
 
     async def allow(self, key: str) -> bool:
         """Count one hit for `key`; False once it is over the limit for the last minute."""
-        return await self.coordinator.allow(key, self.per_minute, WINDOW)
+        allowed = await self.coordinator.allow(key, self.per_minute, WINDOW)
+        if not allowed:
+            log_refusal(key, "rate_limited")
+        return allowed

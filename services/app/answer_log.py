@@ -1,0 +1,41 @@
+"""One structured line per answer, whatever the path or the adapter, and per refusal.
+
+Written to the `sommelier.answers` logger. The message is the JSON object itself; with
+LOG_FORMAT=json (sommelier/logs.py) the whole line is that object plus time, level and logger.
+Never the user's text, never a key.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from core.recommendation import Recommendation
+
+log = logging.getLogger("sommelier.answers")
+
+
+def log_answer(user_id: int | None, rec: Recommendation) -> None:
+    _write(
+        {
+            "event": "answer",
+            "user_id": user_id,
+            "path": rec.path,
+            "tools": list(rec.tools_called),
+            "llm_calls": rec.llm_calls,
+            "tokens": rec.usage.total_tokens or None,
+            "wines": len(rec.wines),
+            "ms": round(rec.timings_ms.get("total", 0.0)),
+            "fallback": rec.fallback_reason,
+        }
+    )
+
+
+def log_refusal(who: int | str | None, reason: str) -> None:
+    """A message answered with a refusal instead of wines (rate limit, too long, database)."""
+    _write({"event": "refusal", "user_id": who, "reason": reason})
+
+
+def _write(fields: dict[str, Any]) -> None:
+    log.info(json.dumps(fields, ensure_ascii=False), extra={"fields": fields})
