@@ -6,6 +6,7 @@ import enum
 import re
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
+from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -76,6 +77,38 @@ class WineFilters(BaseModel):
 
     def is_empty(self) -> bool:
         return all(value is None for value in self.model_dump().values())
+
+    def hard(self) -> WineFilters:
+        """The part no answer may contradict: colour/type, sweetness, country and price.
+
+        Grapes, dishes, regions and body guide the search; these four are what a person
+        notices at once when a card gets them wrong.
+        """
+        return WineFilters(**{name: getattr(self, name) for name in HARD_FILTERS})
+
+    def admits(self, wine: FilterableWine) -> bool:
+        """Does `wine` keep to this filter's hard part (see `hard`)?"""
+        return (
+            (self.wine_type is None or wine.wine_type == self.wine_type)
+            and (self.sweetness is None or wine.sweetness == self.sweetness)
+            and (self.country is None or wine.country == self.country)
+            and (self.price_min is None or wine.price_rub >= self.price_min)
+            and (self.price_max is None or wine.price_rub <= self.price_max)
+        )
+
+    def merged_over(self, base: WineFilters) -> WineFilters:
+        """`base` with every value set here taking its place."""
+        return base.model_copy(update=self.model_dump(exclude_none=True))
+
+
+HARD_FILTERS = ("wine_type", "sweetness", "country", "price_min", "price_max")
+
+
+class FilterableWine(Protocol):
+    wine_type: WineType
+    sweetness: Sweetness
+    country: str
+    price_rub: Decimal
 
 
 class WineRecord(BaseModel):

@@ -644,3 +644,29 @@ async def test_an_allowlist_leaves_no_mention_of_a_withheld_tool(
 ) -> None:
     body = await _first_request_with_only(seeded, server, ["search_wines"])
     assert "semantic_search" not in system_text(body)
+
+
+async def test_no_card_contradicts_the_colour_sweetness_or_budget_asked_for(
+    seeded: Runtime, server: FakeOpenAIServer
+) -> None:
+    """The model searches whites and reds and offers a mix; only the wines that keep to
+    «красное сухое … до 2000» become cards (the others would contradict the request)."""
+
+    def mixed(wines: list[JSONDict]) -> list[JSONDict]:
+        wrong = [w for w in wines if w["type"] != "red"][:2]
+        right = [w for w in wines if w["type"] == "red" and w["sweetness"] == "dry"]
+        return wrong + [w for w in right if w["price"] <= 2000][:1]
+
+    server.script(
+        tool_calls(
+            call("search_wines", {"wine_type": "white", "limit": 3}),
+            call("search_wines", {"wine_type": "red", "price_max": 2000, "limit": 3}),
+        ),
+        answer_from_tools(mixed),
+    )
+    rec = await ask(seeded, server, STEAK_QUERY)
+    assert rec.path == "agent"
+    assert len(rec.wines) == 1
+    wine = rec.wines[0]
+    assert (wine.wine_type, wine.sweetness) == (RED, Sweetness.dry)
+    assert wine.price_rub <= 2000

@@ -424,3 +424,36 @@ def test_a_restricted_registry_offers_only_the_allowed_tools(bare_registry: Tool
     assert [s["function"]["name"] for s in only.openai_specs()] == ["search_wines"]
     assert "semantic_search" not in only.prompt_section()
     assert bare_registry.restricted(None) is bare_registry
+
+
+@pytest.mark.parametrize(
+    ("query", "wine_type", "sweetness"),
+    [
+        ("красное сухое к стейку", "red", "dry"),
+        ("Красного сухого вина к мясу", "red", "dry"),
+        ("dry red wine for a steak", "red", "dry"),
+        ("белое к рыбе", "white", None),
+    ],
+)
+async def test_semantic_search_keeps_to_the_colour_and_sweetness_in_its_query(
+    seeded: Runtime, registry: ToolRegistry, query: str, wine_type: str, sweetness: str | None
+) -> None:
+    """A colour or sweetness in the query is a filter: full-text matching must not bring a
+    white dessert wine because its name («…Красного Камня») contains «красного»."""
+    result = await registry.execute("semantic_search", json.dumps({"query": query}))
+    wines = await returned_wines(seeded, result)
+    assert wines
+    assert all(w.wine_type.value == wine_type for w in wines), [w.name for w in wines]
+    if sweetness:
+        assert all(w.sweetness.value == sweetness for w in wines), [w.name for w in wines]
+
+
+async def test_semantic_search_explicit_filters_win_over_the_query(
+    seeded: Runtime, registry: ToolRegistry
+) -> None:
+    arguments = {"query": "красное к стейку", "wine_type": "white", "price_max": 1500}
+    wines = await returned_wines(
+        seeded, await registry.execute("semantic_search", json.dumps(arguments))
+    )
+    assert wines
+    assert all(w.wine_type.value == "white" and w.price_rub <= 1500 for w in wines)

@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from core.domain import Sweetness, WineFilters, WineType
 from core.errors import EmbeddingDimensionError, EmbeddingUnavailableError
+from core.language.request import parse_query
 from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent.registry import Tool, ToolOutput, ToolRegistry
@@ -125,7 +126,9 @@ def build_catalog_tools(
         return _output(wines, f"найдено {len(wines)}")
 
     async def semantic_search(args: SemanticSearchArgs) -> ToolOutput:
-        filters = args.filters()
+        # What the query itself says of colour, sweetness, country and price is a filter, not
+        # words to rank by: "красное сухое" must not find a white wine of «Красного Камня».
+        filters = args.filters().merged_over(parse_query(args.query).filters.hard())
         vector: list[float] | None = None
         if embeddings.available:
             try:
