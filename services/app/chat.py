@@ -167,8 +167,6 @@ class ChatService:
     async def _store(
         self, user_id: int | None, conversation_id: uuid.UUID | None, rec: Recommendation
     ) -> None:
-        self.answers_since_start[rec.path] += 1
-        log_answer(user_id, rec)
         async with self._guarded() as s:
             if conversation_id is not None:
                 await ConversationRepository(s).append_turn(
@@ -178,6 +176,9 @@ class ChatService:
                 user_id, rec.path, rec.llm_calls, int(rec.timings_ms.get("total", 0))
             )
             await s.commit()
+        # Only an answer that was kept is an answer: a failed store becomes a refusal instead.
+        self.answers_since_start[rec.path] += 1
+        log_answer(user_id, rec)
 
     def refused(self, user_id: int | None, reason: str) -> None:
         """A message answered with a refusal (too long, empty…): it gets its log line too."""
