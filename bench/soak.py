@@ -295,7 +295,7 @@ class SoakReport:
     chats: int
     answered: int = 0
     refused: int = 0  # «temporarily unavailable»
-    apologies: dict[str, int] = field(default_factory=dict)  # handled, by exception
+    apologies: dict[str, int] = field(default_factory=dict)  # failed deliveries, by exception
     unaccounted: int = 0
     unhandled: dict[str, int] = field(default_factory=dict)
     handled_noise: dict[str, int] = field(default_factory=dict)  # logged and recovered from
@@ -378,6 +378,7 @@ class _Tally:
         self.answered = 0
         self.refused = 0
         self.apologies: Counter[str] = Counter()
+        self.unanswered = 0  # apologies that were not for a failed delivery
         self.unhandled: Counter[str] = Counter()
         self.noise: Counter[str] = Counter()
         self.paths: Counter[str] = Counter()
@@ -390,7 +391,7 @@ class _Tally:
 
     @property
     def done(self) -> int:
-        return self.answered + self.refused + sum(self.apologies.values())
+        return self.answered + self.refused + self.unanswered
 
     async def all_handled(self, messages: int) -> None:
         while self.done < messages:
@@ -422,10 +423,14 @@ class _Tally:
             if self.back_at is not None:
                 self.refused_late = max(self.refused_late, time.monotonic() - self.back_at)
         elif "error handling update" in msg:
-            # The user got an apology; expected only when Telegram itself gave up.
-            (self.apologies if (exc or "").startswith("Telegram") else self.unhandled)[
-                f"apology after {exc}"
-            ] += 1
+            # The user got an apology. Expected only when Telegram itself failed the delivery
+            # of an answer — that answer was made, stored and logged already, so it counts as
+            # answered; any other apology is a message left without an answer.
+            if (exc or "").startswith("Telegram"):
+                self.apologies[f"apology after {exc}"] += 1
+            else:
+                self.unhandled[f"apology after {exc}"] += 1
+                self.unanswered += 1
         elif level in ("ERROR", "CRITICAL"):
             if name == "aiogram.dispatcher" and "Failed to fetch updates" in msg:
                 self.noise["long poll failed, retried"] += 1

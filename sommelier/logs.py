@@ -15,6 +15,7 @@ from typing import Any
 
 NOISY = ("pgserver", "httpx", "aiogram.event", "openai", "alembic")
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
+_HANDLER_NAME = "sommelier"
 
 
 class JsonFormatter(logging.Formatter):
@@ -34,13 +35,18 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line, ensure_ascii=False, default=str)
 
 
-def configure_logging(log_format: str = "text", *, verbose: bool = False) -> None:
+def configure_logging(log_format: str = "text", *, verbose: bool = False) -> logging.Handler:
+    """Send every record to stderr in `log_format` (replacing what an earlier call set up)."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(
         JsonFormatter() if log_format == "json" else logging.Formatter(TEXT_FORMAT)
     )
+    handler.set_name(_HANDLER_NAME)
     root = logging.getLogger()
-    root.handlers[:] = [handler]
+    for old in [h for h in root.handlers if h.get_name() == _HANDLER_NAME]:
+        root.removeHandler(old)
+    root.addHandler(handler)
     root.setLevel(logging.DEBUG if verbose else logging.INFO)
     for noisy in NOISY:
         logging.getLogger(noisy).setLevel(logging.WARNING)
+    return handler

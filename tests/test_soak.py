@@ -21,9 +21,11 @@ async def test_small_chaos_soak_keeps_every_promise() -> None:
     assert report.db_restarts == 1, summary
     assert sum(report.llm_faults.values()) > 0, summary
     assert sum(report.telegram_faults.values()) > 0, summary
-    # Every message answered or explicitly refused; nothing went unhandled.
+    # Every message answered or explicitly refused, once; nothing went unhandled. (An apology
+    # follows an answer whose delivery Telegram failed: it is one of the answered.)
     assert report.unaccounted == 0, summary
-    assert report.answered + report.refused + sum(report.apologies.values()) == 150, summary
+    assert report.answered + report.refused == 150, summary
+    assert sum(report.apologies.values()) <= report.answered, summary
     assert report.unhandled == {}, summary
     # Served again after the restart, without refusals once the database was back.
     assert report.answered_after_restart > 0, summary
