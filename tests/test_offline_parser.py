@@ -8,10 +8,11 @@ from typing import Any
 import pytest
 
 from core.domain import Sweetness, WineFilters, WineType
+from core.language.folding import stem_key
+from core.language.foods import FOOD_WORDS
+from core.language.grapes import GRAPE_ALIASES
+from core.language.places import COUNTRY_ALIASES
 from core.language.request import (
-    COUNTRY_ALIASES,
-    FOOD_WORDS,
-    GRAPE_ALIASES,
     ParsedQuery,
     country_from_text,
     food_from_text,
@@ -395,11 +396,11 @@ def test_country_from_text(text: str, expected: str | None) -> None:
 
 
 def test_country_aliases_table() -> None:
-    assert COUNTRY_ALIASES["france"] == "Франция"
-    assert COUNTRY_ALIASES["французские"] == "Франция"
-    assert COUNTRY_ALIASES["новая зеландия"] == "Новая Зеландия"
-    assert COUNTRY_ALIASES["us"] == "США"
-    assert "крымское" not in COUNTRY_ALIASES
+    assert COUNTRY_ALIASES[stem_key("france")] == "Франция"
+    assert COUNTRY_ALIASES[stem_key("французские")] == "Франция"
+    assert COUNTRY_ALIASES[stem_key("новая зеландия")] == "Новая Зеландия"
+    assert COUNTRY_ALIASES[stem_key("us")] == "США"
+    assert stem_key("крымское") not in COUNTRY_ALIASES
     assert all(key == key.lower() for key in COUNTRY_ALIASES)
 
 
@@ -438,8 +439,8 @@ def test_grape_from_text(text: str, expected: str | None) -> None:
 
 
 def test_grape_aliases_table() -> None:
-    assert GRAPE_ALIASES["cabernet sauvignon"] == "каберне совиньон"
-    assert GRAPE_ALIASES["shiraz"] == GRAPE_ALIASES["шираз"] == "шираз"
+    assert GRAPE_ALIASES[stem_key("cabernet sauvignon")] == "каберне совиньон"
+    assert GRAPE_ALIASES[stem_key("shiraz")] == GRAPE_ALIASES[stem_key("шираз")] == "шираз"
     assert set(GRAPE_ALIASES.values()) >= {"рислинг", "пино гри", "карменер", "дольчетто"}
 
 
@@ -489,9 +490,9 @@ def test_food_from_text(text: str, expected: str | None) -> None:
 
 
 def test_food_words_table() -> None:
-    assert FOOD_WORDS["стейку"] == "стейк"
-    assert FOOD_WORDS["фуа гра"] == "фуа-гра"
-    assert FOOD_WORDS["steak"] == "стейк"
+    assert FOOD_WORDS[stem_key("стейку")] == "стейк"
+    assert FOOD_WORDS[stem_key("фуа гра")] == "фуа-гра"
+    assert FOOD_WORDS[stem_key("steak")] == "стейк"
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.errors import ToolArgumentsError
+from core.language.prices import amount_in
 from core.language.request import sweetness_from_word, wine_type_from_word
 from core.text import without_control
 
@@ -57,7 +58,6 @@ KEY_ALIASES: dict[str, str] = {
     "search_query": "query",
 }
 NUMERIC_KEYS = frozenset({"price_min", "price_max", "body_min", "body_max", "limit"})
-_AMOUNT = re.compile(r"(\d[\d\s.,]*)\s*(k|к|тыс\w*|thousand)?", re.IGNORECASE)
 
 
 @dataclass
@@ -70,20 +70,10 @@ def parse_amount(value: Any) -> float | int | Any:
     """'2000 ₽', '2 000 руб', '2k', '1,5 тыс' → a number; anything else is returned as is."""
     if isinstance(value, bool) or not isinstance(value, str):
         return value
-    match = _AMOUNT.search(value.replace("\u00a0", " "))
-    if match is None:
+    amount = amount_in(value)
+    if amount is None:
         return value
-    digits, multiplier = match.group(1).strip(), match.group(2)
-    digits = re.sub(r"\s", "", digits)
-    if re.fullmatch(r"\d{1,3}([.,]\d{3})+", digits):
-        digits = re.sub(r"[.,]", "", digits)
-    try:
-        number = float(digits.replace(",", "."))
-    except ValueError:
-        return value
-    if multiplier:
-        number *= 1000
-    return int(number) if number.is_integer() else number
+    return int(amount) if amount == amount.to_integral_value() else float(amount)
 
 
 def decode(raw: str | dict[str, Any] | None) -> dict[str, Any]:

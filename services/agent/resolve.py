@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from core.domain import WineFilters
 from core.language.request import parse_query
 from core.recommendation import MAX_WINES, RecommendedWine
 from repositories.models import Wine
@@ -26,11 +27,14 @@ async def resolve_picks(
 ) -> list[RecommendedWine]:
     """Only wines that exist: ids seen in tool results, else an exact catalog name."""
     seen_before = _ids_in_history(history)
-    # The request's colour, sweetness, country and price: no card may contradict them.
+    # The request's colour, sweetness, country and price: no card may contradict them — unless
+    # the catalog has no such wine, when the nearest alternatives are the honest answer.
     request = parse_query(run.text).filters.hard()
     wines: list[RecommendedWine] = []
     async with sessions() as session:
         repo = WineRepository(session)
+        if not request.is_empty() and not await repo.search(request, limit=1):
+            request = WineFilters()
         for pick in parsed.picks:
             wine = await _lookup(repo, pick.ref, run.trusted_ids | seen_before)
             if wine is None or any(w.id == wine.id for w in wines) or not request.admits(wine):

@@ -11,15 +11,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
+from core.language.prices import MoneyMention, money_mentions
 from core.language.request import parse_query
-from services.agent.arguments import parse_amount
 
 LINK_PLACEHOLDER = "(ссылка скрыта)"
-_PRICE_MENTION = re.compile(
-    r"\d[\d\s\u00a0.,]*\s*(?:k|к|тыс\w*\.?)?\s*(?:₽|руб\w*|р\.)", re.IGNORECASE
-)
 _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
 _TLDS = (
     "com|ru|net|org|info|io|biz|xyz|su|рф|me|app|site|online|shop|top|club|link|click|ly|to"
@@ -30,15 +27,6 @@ _LINK = re.compile(
     rf"|\b[\w-]+(?:\.[\w-]+)*\.(?:{_TLDS})\b(?:/\S*)?",
     re.IGNORECASE,
 )
-
-
-def _decimal(value: object) -> Decimal | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    try:
-        return Decimal(str(value))
-    except InvalidOperation:
-        return None
 
 
 def allowed_prices(wine_prices: Collection[Decimal], request: str) -> set[Decimal]:
@@ -53,13 +41,9 @@ def allowed_prices(wine_prices: Collection[Decimal], request: str) -> set[Decima
     return allowed
 
 
-def _wrong_prices(text: str, allowed: Collection[Decimal]) -> tuple[list, list[int]]:
-    mentions = list(_PRICE_MENTION.finditer(text))
-    wrong = []
-    for mention in mentions:
-        amount = _decimal(parse_amount(mention.group()))
-        if amount is not None and all(abs(amount - ok) >= 1 for ok in allowed):
-            wrong.append(mention.start())
+def _wrong_prices(text: str, allowed: Collection[Decimal]) -> tuple[list[MoneyMention], list[int]]:
+    mentions = money_mentions(text)
+    wrong = [m.start for m in mentions if all(abs(m.value - ok) >= 1 for ok in allowed)]
     return mentions, wrong
 
 
@@ -76,7 +60,7 @@ def without_false_prices(text: str, allowed: Collection[Decimal]) -> str:
     cuts = [
         end.end()
         for end in _SENTENCE_END.finditer(text)
-        if not any(m.start() <= end.start() < m.end() for m in mentions)
+        if not any(m.start <= end.start() < m.end for m in mentions)
     ]
     bounds = zip([0, *cuts], [*cuts, len(text)], strict=True)
     kept = [text[a:b].strip() for a, b in bounds if not any(a <= w < b for w in wrong)]

@@ -1,0 +1,104 @@
+"""The one text folding and the one word stemmer every reader of people's words uses.
+
+Folding is character by character (lowercase, ``ё`` -> ``е``, accents stripped, dashes and
+no-break spaces unified), so positions in the folded text match the original. Words are
+reduced with the Snowball stemmers (Russian for Cyrillic words, English for Latin ones): the
+Russian one is the same Snowball algorithm as PostgreSQL's `russian` text-search
+configuration, so matching in Python and in the database agree on what a word's stem is.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TypeVar
+
+import snowballstemmer
+
+_CHAR_MAP = {
+    "ё": "е",
+    "\u00a0": " ",
+    "\u202f": " ",
+    "\u2007": " ",
+    "\u2009": " ",
+    "\u2010": "-",
+    "\u2011": "-",
+    "\u2012": "-",
+    "\u2013": "-",
+    "\u2014": "-",
+    "\u2212": "-",
+}
+TOKEN_RE = re.compile(r"[a-zа-я]+")
+_CYRILLIC = re.compile(r"[а-я]")
+_RUSSIAN = snowballstemmer.stemmer("russian")
+_ENGLISH = snowballstemmer.stemmer("english")
+V = TypeVar("V")
+
+
+def _fold_char(char: str) -> str:
+    lowered = char.lower()
+    if len(lowered) == 1:
+        char = lowered
+    mapped = _CHAR_MAP.get(char)
+    if mapped is not None:
+        return mapped
+    if "\u00c0" <= char <= "\u024f":  # Latin with diacritics: é -> e, ü -> u, ñ -> n
+        base = unicodedata.normalize("NFKD", char)[0]
+        if base.isascii():
+            return base
+    return char
+
+
+def fold(text: str) -> str:
+    """Fold ``text`` character by character, so positions in the result match the original."""
+    return "".join(_fold_char(char) for char in text)
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str  # folded
+    stem: str
+    start: int
+    end: int
+
+
+def tokenize(folded: str) -> list[Token]:
+    return [
+        Token(m.group(), stem(m.group()), m.start(), m.end()) for m in TOKEN_RE.finditer(folded)
+    ]
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """The Snowball stem of one folded word: «красного» -> «красн», «oysters» -> «oyster»."""
+    return (_RUSSIAN if _CYRILLIC.search(word) else _ENGLISH).stemWord(word)
+
+
+def words(text: str) -> list[str]:
+    """The folded words of ``text``."""
+    return TOKEN_RE.findall(fold(text))
+
+
+def stem_key(phrase: str) -> str:
+    """A phrase as the space-joined stems of its words: «Новой Зеландии» -> «нов зеланд»."""
+    return " ".join(stem(word) for word in words(phrase))
+
+
+def phrases(first: Iterable[str], second: Iterable[str]) -> list[str]:
+    """Every «first second» combination: phrases(["к", "ко"], ["сладкому"])."""
+    second = list(second)
+    return [f"{a} {b}" for a in first for b in second]
+
+
+def phrase_table(groups: Mapping[V, Iterable[str]]) -> dict[str, V]:
+    """{meaning: phrases} -> {stem key of a phrase: meaning}; the first meaning listed wins."""
+    table: dict[str, V] = {}
+    for value, aliases in groups.items():
+        for alias in aliases:
+            key = stem_key(alias)
+            if key:
+                table.setdefault(key, value)
+    return table
