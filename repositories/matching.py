@@ -1,188 +1,63 @@
-"""Tolerant matching of the free-text filter values people and LLMs write.
+"""Tolerant matching of the free-text filter values people and models write.
 
-Catalog values are stored lowercase in Russian ("каберне совиньон", "стейк из говядины").
-A filter term matches a stored value when every word of the term, reduced to a crude stem,
-starts some word of the value: "каберне" finds "каберне совиньон", "стейку" finds
-"стейк из говядины". English names are translated through small alias tables first.
+Catalog values are stored lowercase in Russian («каберне совиньон», «стейк из говядины»). A
+filter term and each stored value are read with the one vocabulary and stemmer of
+`core.language`:
+- when both name a known concept, they match when it is the same concept: «syrah» and «шираз»
+  are one grape, «primitivo» and «зинфандель» too, while «пти сира» is another grape;
+- when only the term does, the value matches if one of the concept's phrases begins its words
+  («стейку» → стейк finds «стейк из говядины»);
+- otherwise every stemmed word of the term must begin a word of the value.
 """
 
 from __future__ import annotations
 
-import re
+from collections.abc import Mapping
 
-_WORD = re.compile(r"[a-zа-я0-9]+")
-# Longest endings first; a crude stemmer is enough for dish, grape and place names.
-_RU_ENDINGS = (
-    "ами",
-    "ями",
-    "ого",
-    "его",
-    "ому",
-    "ему",
-    "ыми",
-    "ими",
-    "ой",
-    "ей",
-    "ом",
-    "ем",
-    "ам",
-    "ям",
-    "ах",
-    "ях",
-    "ую",
-    "юю",
-    "ая",
-    "яя",
-    "ое",
-    "ее",
-    "ые",
-    "ие",
-    "ый",
-    "ий",
-    "у",
-    "ю",
-    "а",
-    "я",
-    "ы",
-    "и",
-    "е",
-    "о",
-    "ь",
-)
-_EN_ENDINGS = ("es", "s")
-
-COUNTRY_ALIASES: dict[str, str] = {
-    "россия": "Россия",
-    "russia": "Россия",
-    "рф": "Россия",
-    "франция": "Франция",
-    "france": "Франция",
-    "италия": "Италия",
-    "italy": "Италия",
-    "испания": "Испания",
-    "spain": "Испания",
-    "германия": "Германия",
-    "germany": "Германия",
-    "португалия": "Португалия",
-    "portugal": "Португалия",
-    "австрия": "Австрия",
-    "austria": "Австрия",
-    "грузия": "Грузия",
-    "georgia": "Грузия",
-    "сша": "США",
-    "usa": "США",
-    "us": "США",
-    "united states": "США",
-    "америка": "США",
-    "чили": "Чили",
-    "chile": "Чили",
-    "аргентина": "Аргентина",
-    "argentina": "Аргентина",
-    "юар": "ЮАР",
-    "south africa": "ЮАР",
-    "южная африка": "ЮАР",
-    "австралия": "Австралия",
-    "australia": "Австралия",
-    "новая зеландия": "Новая Зеландия",
-    "new zealand": "Новая Зеландия",
-    "венгрия": "Венгрия",
-    "hungary": "Венгрия",
-    "греция": "Греция",
-    "greece": "Греция",
-}
-
-GRAPE_ALIASES: dict[str, str] = {
-    "cabernet sauvignon": "каберне совиньон",
-    "cabernet": "каберне",
-    "merlot": "мерло",
-    "pinot noir": "пино нуар",
-    "chardonnay": "шардоне",
-    "sauvignon blanc": "совиньон блан",
-    "riesling": "рислинг",
-    "malbec": "мальбек",
-    "saperavi": "саперави",
-    "tempranillo": "темпранильо",
-    "sangiovese": "санджовезе",
-    "nebbiolo": "неббиоло",
-    "shiraz": "шираз",
-    "syrah": "сира",
-    "zinfandel": "зинфандель",
-    "primitivo": "примитиво",
-    "pinotage": "пинотаж",
-    "moscato": "москато",
-    "muscat": "москато",
-    "мускат": "москато",
-    "glera": "глера",
-    "gruner veltliner": "грюнер вельтлинер",
-    "gewurztraminer": "гевюрцтраминер",
-    "pinot grigio": "пино гри",
-    "pinot gris": "пино гри",
-    "chenin blanc": "шенен блан",
-    "furmint": "фурминт",
-    "semillon": "семильон",
-    "grenache": "гренаш",
-    "garnacha": "гренаш",
-    "carmenere": "карменер",
-    "albarino": "альбариньо",
-    "viognier": "вионье",
-    "touriga nacional": "турига насьональ",
-    "barbera": "барбера",
-    "corvina": "корвина",
-}
-
-FOOD_ALIASES: dict[str, str] = {
-    "steak": "стейк",
-    "beef": "говядина",
-    "fish": "рыба",
-    "seafood": "морепродукты",
-    "oysters": "устрицы",
-    "cheese": "сыр",
-    "chicken": "курица",
-    "duck": "утка",
-    "lamb": "баранина",
-    "pasta": "паста",
-    "pizza": "пицца",
-    "dessert": "десерт",
-    "chocolate": "шоколад",
-    "pork": "свинина",
-    "sushi": "суши",
-    "salmon": "лосось",
-    "mushrooms": "грибы",
-    "turkey": "индейка",
-    "bbq": "шашлык",
-    "barbecue": "шашлык",
-}
-
-
-def fold(text: str) -> str:
-    return " ".join(_WORD.findall(text.lower().replace("ё", "е")))
-
-
-def stem(word: str) -> str:
-    endings = _RU_ENDINGS if re.search(r"[а-я]", word) else _EN_ENDINGS
-    for ending in endings:
-        if word.endswith(ending) and len(word) - len(ending) >= 3:
-            return word[: -len(ending)]
-    return word
+from core.language.folding import content_key, stem_key, words
+from core.language.request import country_from_text
 
 
 def canonical_country(term: str) -> str:
-    folded = fold(term)
-    return COUNTRY_ALIASES.get(folded, term.strip())
+    """The catalog's name of a country however it is written («USA», «американское» → США)."""
+    return country_from_text(term) or term.strip()
 
 
-def _translate(term: str, aliases: dict[str, str]) -> str:
-    folded = fold(term)
-    return aliases.get(folded, folded)
+def matching_values(
+    term: str, vocabulary: frozenset[str], concepts: Mapping[str, str] | None = None
+) -> list[str]:
+    """The stored values (from `vocabulary`) that `term` means; `concepts` maps phrases (as
+    stem keys) to their concept, e.g. `core.language.grapes.GRAPE_ALIASES`."""
+    table = concepts or {}
+    key = content_key(term) or stem_key(term)
+    concept = table.get(key)
+    if concept is None:
+        return sorted(v for v in vocabulary if _begins(key, v))
+    phrases = _phrases_of(table)[concept]
+    return sorted(
+        value
+        for value in vocabulary
+        if table.get(stem_key(value)) == concept
+        or (stem_key(value) not in table and any(_begins(p, value) for p in phrases))
+    )
 
 
-def term_matches(term: str, value: str) -> bool:
-    """True when every stemmed word of `term` begins a word of `value`."""
-    stems = [stem(w) for w in fold(term).split()]
-    words = fold(value).split()
-    return bool(stems) and all(any(w.startswith(s) for w in words) for s in stems)
+def _begins(key: str, value: str) -> bool:
+    """Every stem of `key` begins some word of `value`."""
+    stems = key.split()
+    value_words = words(value)
+    return bool(stems) and all(any(w.startswith(s) for w in value_words) for s in stems)
 
 
-def matching_values(term: str, vocabulary: frozenset[str], aliases: dict[str, str]) -> list[str]:
-    translated = _translate(term, aliases)
-    return sorted(v for v in vocabulary if term_matches(translated, v))
+# The vocabulary tables are module constants: their phrases by concept are computed once.
+_PHRASES: dict[int, dict[str, list[str]]] = {}
+
+
+def _phrases_of(table: Mapping[str, str]) -> dict[str, list[str]]:
+    by_concept = _PHRASES.get(id(table))
+    if by_concept is None:
+        by_concept = {}
+        for key, concept in table.items():
+            by_concept.setdefault(concept, []).append(key)
+        _PHRASES[id(table)] = by_concept
+    return by_concept

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import time
-import unicodedata
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -17,13 +16,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.domain import UpsertReport, WineFilters, WineRecord
 from core.errors import CatalogFilterError
-from repositories.matching import (
-    FOOD_ALIASES,
-    GRAPE_ALIASES,
-    canonical_country,
-    fold,
-    matching_values,
-)
+from core.language.folding import fold
+from core.language.foods import FOOD_WORDS
+from core.language.grapes import GRAPE_ALIASES
+from core.language.places import REGION_ALIASES
+from repositories.matching import canonical_country, matching_values
 from repositories.models import Wine
 
 SearchOrder = Literal["price_asc", "price_desc", "name", "newest"]
@@ -152,7 +149,7 @@ class WineRepository:
             vocab = await self._vocabulary()
             for term, column, values, aliases in (
                 (f.grape_variety, Wine.grape_varieties, vocab.grapes, GRAPE_ALIASES),
-                (f.food_pairing, Wine.food_pairings, vocab.foods, FOOD_ALIASES),
+                (f.food_pairing, Wine.food_pairings, vocab.foods, FOOD_WORDS),
             ):
                 if term:
                     matched = matching_values(term, values, aliases)
@@ -160,7 +157,7 @@ class WineRepository:
                         return None
                     conds.append(column.overlap(matched))
             if f.region:
-                regions = matching_values(f.region, vocab.regions, {})
+                regions = matching_values(f.region, vocab.regions, REGION_ALIASES)
                 if not regions:
                     return None
                 conds.append(func.lower(Wine.region).in_(regions))
@@ -441,10 +438,8 @@ class WineRepository:
 
 
 def _name_key(text: str) -> str:
-    """A wine name compared loosely: lowercase, no accents or punctuation, single spaces."""
-    decomposed = unicodedata.normalize("NFKD", text.lower().replace("ё", "е"))
-    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(_NAME_WORD.findall(plain))
+    """A wine name compared loosely: folded, no punctuation, single spaces."""
+    return " ".join(_NAME_WORD.findall(fold(text)))
 
 
 def _differs(current: Any, new: Any) -> bool:

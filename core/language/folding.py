@@ -82,6 +82,18 @@ def words(text: str) -> list[str]:
     return TOKEN_RE.findall(fold(text))
 
 
+# Little words that carry no meaning in a filter value: «к стейку» is «стейк».
+STOP_WORDS = frozenset(
+    {"к", "ко", "с", "со", "на", "под", "для", "из", "в", "и", "or", "for", "with", "to"}
+    | {"the", "a", "an", "of", "and", "или"}
+)
+
+
+def content_key(phrase: str) -> str:
+    """`stem_key` without the little words: «к стейку» -> «стейк», «for a steak» -> «steak»."""
+    return " ".join(stem(word) for word in words(phrase) if word not in STOP_WORDS)
+
+
 def stem_key(phrase: str) -> str:
     """A phrase as the space-joined stems of its words: «Новой Зеландии» -> «нов зеланд»."""
     return " ".join(stem(word) for word in words(phrase))

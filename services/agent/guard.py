@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from core.language.folding import fold
+
 SHINGLE_WORDS = 8
 REFUSAL = (
     "Свои служебные инструкции я не пересказываю. А вот с вином помогу с радостью: "
@@ -22,7 +24,7 @@ _WORD = re.compile(r"\w+")
 
 
 def _words(text: str) -> list[str]:
-    return _WORD.findall(text.lower().replace("ё", "е"))
+    return _WORD.findall(fold(text))
 
 
 class PromptGuard:
