@@ -34,6 +34,7 @@ from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent.catalog_prompt import CATALOG_SLICE
 from services.agent.events import Final, Observation, ToolInvoked
+from services.agent.history import compact
 from services.agent.run import UserContext
 from services.app.runtime import Runtime
 from tests.agent_fixtures import (
@@ -464,7 +465,11 @@ async def test_ids_from_earlier_turns_stay_usable(
     assert server.errors == []
     assert second.path == "agent"
     assert [str(w.id) for w in second.wines] == [earlier]
-    assert server.requests[-1]["messages"][1 : 1 + len(first.new_messages)] == first.new_messages
+    # The model sees the first turn compacted: the question and the answer, with what was
+    # searched, not the raw tool payloads.
+    past = compact(first.new_messages)
+    assert server.requests[-1]["messages"][1 : 1 + len(past)] == past
+    assert "(искал: search_wines" in past[-1]["content"]
 
 
 # ---- fallbacks --------------------------------------------------------------------------------

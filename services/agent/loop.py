@@ -39,7 +39,7 @@ from services.agent.events import (
 )
 from services.agent.finish import finish_run
 from services.agent.guard import REFUSAL, PromptGuard
-from services.agent.history import repair_pairing, trim_to_budget
+from services.agent.history import compact, repair_pairing, trim_to_budget
 from services.agent.offline import offline_recommendation
 from services.agent.registry import ToolRegistry, ToolResult
 from services.agent.resolve import resolve_picks
@@ -190,7 +190,7 @@ class SommelierService:
         self, system: str, history: Sequence[dict[str, Any]], run: Run
     ) -> list[dict[str, Any]]:
         budget = self.settings.history_token_budget
-        past = trim_to_budget(list(history), budget)
+        past = trim_to_budget(compact(history), budget)
         return repair_pairing([{"role": "system", "content": system}, *past, *run.turn])
 
     async def call(
