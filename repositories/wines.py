@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.domain import UpsertReport, WineFilters, WineRecord
 from core.errors import CatalogFilterError
-from core.language.folding import fold
+from core.language.folding import fold, search_roots
 from core.language.foods import FOOD_WORDS
 from core.language.grapes import GRAPE_ALIASES
 from core.language.places import REGION_ALIASES
@@ -29,7 +29,7 @@ HNSW_EF_SEARCH = 100
 # Index candidates examined for a filtered vector query before falling back to an exact scan.
 FILTERED_CANDIDATES = 400
 CATALOG_WRITE_LOCK_KEY = 72_6578_0003
-_TS_WORD = re.compile(r"[a-zа-я0-9]{2,}")
+_TS_ROOT = re.compile(r"[a-zа-я0-9]{2,}")
 _NAME_WORD = re.compile(r"[a-zа-я0-9]+")
 # Changing any of these makes a stored embedding stale.
 _EMBEDDED_FIELDS = frozenset(
@@ -283,18 +283,22 @@ class WineRepository:
         word suffice (an OR of common words like «красное» would rank half the catalog).
         """
         _check_limit(k, 0)
-        words = _TS_WORD.findall(fold(query))
-        if not words:
+        roots = search_roots(query)
+        if not roots:
             return []
         conds = await self._conditions(validate_filters(filters))
         if conds is None:
             return []
-        # Each word is its own plainto_tsquery, so no character of user text is ever parsed as
-        # tsquery syntax.
+        # Each meaningful word becomes a prefix query on its Snowball root (the same algorithm
+        # as the `russian` configuration's stems), so «ягодными» finds «ягоды» too. Roots are
+        # letters and digits only, so no character of user text is parsed as tsquery syntax.
         parts = [
-            func.plainto_tsquery(literal_column("'russian'::regconfig"), word)
-            for word in words[:12]
+            func.to_tsquery(literal_column("'simple'::regconfig"), f"{root}:*")
+            for root in roots[:12]
+            if _TS_ROOT.fullmatch(root)
         ]
+        if not parts:
+            return []
         every_word, any_word = parts[0], parts[0]
         for part in parts[1:]:
             every_word = every_word.op("&&")(part)

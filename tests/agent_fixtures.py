@@ -52,7 +52,7 @@ def agent_settings(base_url: str | None, **overrides: object) -> Settings:
 async def sommelier_service(
     runtime: Runtime, settings: Settings
 ) -> AsyncIterator[SommelierService]:
-    """The service wired as sommelier/app.py does, over the test runtime's sessions."""
+    """The service wired as services/app/container.py does, over the test runtime's sessions."""
     llm = LLMClient(settings)
     embeddings = EmbeddingService(settings)
     try:

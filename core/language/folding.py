@@ -89,6 +89,36 @@ STOP_WORDS = frozenset(
 )
 
 
+# Words that say nothing about which wine is meant, dropped from a full-text query: without
+# this, «вино с ягодными нотами» ranks every description that says «вино».
+SEARCH_STOP_WORDS = STOP_WORDS | frozenset(
+    {"вино", "вина", "вину", "вином", "вине", "винцо", "вин", "wine", "wines"}
+    | {"что", "то", "нибудь", "нибуть", "хочу", "хочется", "нужно", "нужен", "нужна", "какое"}
+    | {"посоветуй", "посоветуйте", "подбери", "подберите", "есть", "можно", "мне", "бы"}
+    | {"нота", "ноты", "нотами", "нотой", "нотки", "нотками", "оттенками", "вкусом"}
+    | {"something", "some", "want", "need", "please", "notes", "note", "hints", "like"}
+)
+# Suffixes that make an adjective of a noun («ягодн» of «ягод», «вишнев» of «вишн»): a search
+# for «ягодными» should find «ягоды» too.
+_DERIVING_SUFFIXES = ("ов", "ев", "ск", "н")
+
+
+def search_roots(text: str) -> list[str]:
+    """The roots of the meaningful words of `text`, for prefix full-text search."""
+    roots: list[str] = []
+    for word in words(text):
+        if word in SEARCH_STOP_WORDS or len(word) < 3:
+            continue
+        root = stem(word)
+        for suffix in _DERIVING_SUFFIXES:
+            if root.endswith(suffix) and len(root) - len(suffix) >= 4:
+                root = root[: -len(suffix)]
+                break
+        if root not in roots:
+            roots.append(root)
+    return roots
+
+
 def content_key(phrase: str) -> str:
     """`stem_key` without the little words: «к стейку» -> «стейк», «for a steak» -> «steak»."""
     return " ".join(stem(word) for word in words(phrase) if word not in STOP_WORDS)

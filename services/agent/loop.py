@@ -155,7 +155,9 @@ class SommelierService:
         filters = parse_query(run.text).filters.model_dump(mode="json", exclude_none=True)
         yield ToolInvoked(tool="search_wines", input=filters)
         started = time.perf_counter()
-        result = await offline_recommendation(self.sessions, run.text)
+        result = await offline_recommendation(
+            self.sessions, self.embeddings, run.text, self.settings.tool_timeout_seconds / 2
+        )
         took = (time.perf_counter() - started) * 1000
         run.tools_ms += took
         yield Observation(

@@ -12,6 +12,8 @@ from core.recommendation import MAX_WINES, RecommendedWine
 from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent.answer_format import first_sentence
+from services.agent.search import hybrid_search
+from services.llm.embeddings import EmbeddingService
 
 TYPICAL_PRICE = Decimal(2000)
 CANDIDATES = 60
@@ -57,6 +59,17 @@ def explain(wine: Wine, parsed: ParsedQuery) -> str:
     return "; ".join(parts) + f". {first_sentence(wine.description)}"
 
 
+def _varied(ranked: list[Wine]) -> list[Wine]:
+    """The best three in rank order, one per producer where the ranking allows."""
+    picks: list[Wine] = []
+    for wine in ranked:
+        if all(p.producer != wine.producer for p in picks):
+            picks.append(wine)
+        if len(picks) == MAX_WINES:
+            return picks
+    return picks + [w for w in ranked if w not in picks][: MAX_WINES - len(picks)]
+
+
 async def _balanced_picks(repo: WineRepository) -> list[Wine]:
     picks: list[Wine] = []
     for wine_type in (WineType.red, WineType.white, WineType.sparkling):
@@ -66,11 +79,25 @@ async def _balanced_picks(repo: WineRepository) -> list[Wine]:
 
 
 async def offline_recommendation(
-    sessions: async_sessionmaker[AsyncSession], text: str
+    sessions: async_sessionmaker[AsyncSession],
+    embeddings: EmbeddingService,
+    text: str,
+    embedding_timeout: float = 5.0,
 ) -> tuple[str, list[RecommendedWine], str]:
     """(intro, wines, closing) built from the catalog with a templated text."""
     parsed = parse_query(text)
     relaxed: list[str] = []
+    if parsed.filters.is_empty():
+        # Nothing structured («с ягодными нотами», «освежающее на лето»): the words decide —
+        # full text, and embeddings when configured — before any generic picks.
+        found, _ = await hybrid_search(
+            sessions, embeddings, text, WineFilters(), CANDIDATES, embedding_timeout
+        )
+        if found:
+            wines = _varied(found)
+            intro = "Вот вина из каталога, которые лучше всего подходят под ваше описание:"
+            picks = [RecommendedWine.from_wine(w, explain(w, parsed)) for w in wines]
+            return intro, picks, "Уточните бюджет, блюдо или страну — и я подберу точнее."
     async with sessions() as session:
         repo = WineRepository(session)
         if parsed.filters.is_empty():

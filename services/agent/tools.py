@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import uuid
 from decimal import Decimal
@@ -12,17 +11,16 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from core.domain import Sweetness, WineFilters, WineType
-from core.errors import EmbeddingDimensionError, EmbeddingUnavailableError
 from core.language.request import parse_query
 from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent.registry import Tool, ToolOutput, ToolRegistry
+from services.agent.search import hybrid_search
 from services.llm.embeddings import EmbeddingService
 
 log = logging.getLogger(__name__)
 
 DESCRIPTION_CHARS = 160
-RRF_K = 60
 MAX_RESULTS = 10
 # Of the tool's time budget, what the query embedding may take before full text goes alone.
 EMBEDDING_SHARE = 0.5
@@ -103,18 +101,6 @@ def _output(wines: list[Wine], summary: str, hint: str | None = None) -> ToolOut
     return ToolOutput(payload, ids, summary)
 
 
-def rrf_merge(rankings: list[list[Wine]], limit: int) -> list[Wine]:
-    """Reciprocal rank fusion of several ranked lists."""
-    scores: dict[uuid.UUID, float] = {}
-    by_id: dict[uuid.UUID, Wine] = {}
-    for ranking in rankings:
-        for rank, wine in enumerate(ranking, start=1):
-            scores[wine.id] = scores.get(wine.id, 0.0) + 1.0 / (RRF_K + rank)
-            by_id.setdefault(wine.id, wine)
-    ordered = sorted(scores, key=lambda i: (-scores[i], by_id[i].slug))
-    return [by_id[i] for i in ordered[:limit]]
-
-
 def build_catalog_tools(
     sessions: async_sessionmaker[AsyncSession],
     embeddings: EmbeddingService,
@@ -129,29 +115,14 @@ def build_catalog_tools(
         # What the query itself says of colour, sweetness, country and price is a filter, not
         # words to rank by: "красное сухое" must not find a white wine of «Красного Камня».
         filters = args.filters().merged_over(parse_query(args.query).filters.hard())
-        vector: list[float] | None = None
-        if embeddings.available:
-            try:
-                # A hanging embeddings API must leave time for the full-text half.
-                vector = await asyncio.wait_for(
-                    embeddings.embed_query(args.query), timeout * EMBEDDING_SHARE
-                )
-            except (EmbeddingUnavailableError, EmbeddingDimensionError) as exc:
-                log.warning("semantic_search falls back to full text: %s", exc)
-            except TimeoutError:
-                log.warning("semantic_search falls back to full text: the embedding timed out")
-        async with sessions() as session:
-            repo = WineRepository(session)
-            rankings: list[list[Wine]] = []
-            if vector is not None:
-                rankings.append([w for w, _ in await repo.nearest(vector, filters, args.limit * 2)])
-            rankings.append(await repo.text_search(args.query, filters, args.limit * 2))
-            wines = rrf_merge(rankings, args.limit)
-            mode = "hybrid" if vector is not None and rankings[0] else "text"
-            if not wines:
-                # Nothing in the text either: still answer with wines within the filters.
-                wines = await repo.search(filters, limit=args.limit)
-                mode = "filters"
+        wines, mode = await hybrid_search(
+            sessions, embeddings, args.query, filters, args.limit, timeout * EMBEDDING_SHARE
+        )
+        if not wines:
+            # Nothing in the text either: still answer with wines within the filters.
+            async with sessions() as session:
+                wines = await WineRepository(session).search(filters, limit=args.limit)
+            mode = "filters"
         return _output(wines, f"найдено {len(wines)} ({mode})")
 
     return ToolRegistry(
