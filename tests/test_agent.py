@@ -675,3 +675,27 @@ async def test_no_card_contradicts_the_colour_sweetness_or_budget_asked_for(
     wine = rec.wines[0]
     assert (wine.wine_type, wine.sweetness) == (RED, Sweetness.dry)
     assert wine.price_rub <= 2000
+
+
+async def test_nothing_cheaper_is_an_answer_with_the_nearest_real_alternatives(
+    seeded: Runtime, server: FakeOpenAIServer
+) -> None:
+    """The searches find no red under 500 ₽ and the model says so: the person gets that
+    sentence, what was searched, and the reds closest in price — never random wines."""
+    server.script(
+        tool_calls(call("search_wines", {"wine_type": "red", "price_max": 500})),
+        reply("К сожалению, красного дешевле 500 ₽ в каталоге нет."),
+    )
+    rec = await ask(seeded, server, "а есть красное подешевле, до 500?")
+
+    assert rec.path == "agent" and rec.llm_calls == 2
+    assert rec.intro.startswith("К сожалению, красного дешевле 500 ₽ в каталоге нет.")
+    assert "Я искал: красное, до 500" in rec.intro
+    assert len(rec.wines) == 3
+    assert all(w.wine_type == RED and w.price_rub > 500 for w in rec.wines)
+    prices = [w.price_rub for w in rec.wines]
+    assert prices == sorted(prices)
+    async with seeded.sessions() as session:
+        reds = await WineRepository(session).search(WineFilters(wine_type=RED), 100)
+    assert prices[0] == min(w.price_rub for w in reds)  # the closest price there is
+    assert all("Ближайшее по цене" in w.why for w in rec.wines)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 
 from services.agent.answer_format import (
@@ -15,6 +17,7 @@ from services.agent.answer_format import (
     parse_answer,
     render_answer,
 )
+from services.agent.safety import without_false_prices
 
 ID_A = "0b7c8a4e-5f41-4f0c-9d55-3b1b1e0a0001"
 ID_B = "0b7c8a4e-5f41-4f0c-9d55-3b1b1e0a0002"
@@ -125,3 +128,12 @@ def test_the_instructions_show_the_markers_the_parser_reads() -> None:
 )
 def test_first_sentence_keeps_initials(text: str, expected: str) -> None:
     assert first_sentence(text) == expected
+
+
+def test_a_search_limit_may_be_named_as_a_limit_but_not_as_a_price() -> None:
+    limits = {Decimal(500)}
+    text = "Дешевле 500 ₽ красного нет. Все вина по 500 ₽! Я искал: красное, до 500 ₽."
+    assert without_false_prices(text, set(), limits) == (
+        "Дешевле 500 ₽ красного нет. Я искал: красное, до 500 ₽."
+    )
+    assert without_false_prices("Все вина по 1 ₽.", set(), {Decimal(1)}) == ""

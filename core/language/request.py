@@ -305,7 +305,7 @@ def food_from_text(text: str) -> str | None:
 
 # ---- the query
 
-_RELAXATION_ORDER: tuple[str, ...] = (
+RELAXATION_ORDER: tuple[str, ...] = (
     "region",
     "body_min",
     "body_max",
@@ -333,7 +333,7 @@ class ParsedQuery:
         The budget (``price_max``) comes last: it is the constraint people mind most.
         """
         present = self.filters.model_dump(exclude_none=True)
-        return [name for name in _RELAXATION_ORDER if name in present]
+        return [name for name in RELAXATION_ORDER if name in present]
 
 
 @lru_cache(maxsize=1024)

@@ -24,8 +24,9 @@ def finish_run(
     closing: str,
 ) -> Recommendation:
     prices = allowed_prices([w.price_rub for w in wines], run.text)
-    intro = without_false_prices(without_links(guard.clean(intro, REFUSAL)), prices)
-    closing = without_false_prices(without_links(guard.clean(closing)), prices)
+    limits = run.searched_prices
+    intro = without_false_prices(without_links(guard.clean(intro, REFUSAL)), prices, limits)
+    closing = without_false_prices(without_links(guard.clean(closing)), prices, limits)
     for wine in wines:
         wine.why = without_links(guard.clean(wine.why))
     content = (

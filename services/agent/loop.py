@@ -26,6 +26,12 @@ from core.recommendation import Path, Recommendation, RecommendedWine
 from core.settings import Settings
 from core.taste import profile_prompt_block
 from prompts import fill, load_prompt
+from services.agent.alternatives import (
+    CLOSING,
+    describe,
+    nearest_alternatives,
+    searched_filters,
+)
 from services.agent.answer_format import FORMAT_INSTRUCTIONS, parse_answer
 from services.agent.catalog_prompt import answer_from_catalog_slice
 from services.agent.day_context import build_day_context
@@ -266,6 +272,17 @@ class SommelierService:
         if recites and not parsed.picks:
             # Talked into reciting its instructions: decline, do not try another prompt.
             yield (REFUSAL, [], "")
+            return
+        if run.tools_called and not run.trusted_ids and not parsed.picks and parsed.intro:
+            # The searches found nothing and the model says so: that is the answer, with what
+            # was searched and the nearest real alternatives — not random wines.
+            searched = searched_filters(run)
+            run.searched_prices = {p for p in (searched.price_min, searched.price_max) if p}
+            alternatives = await nearest_alternatives(self.sessions, searched)
+            intro = f"{parsed.intro}\nЯ искал: {describe(searched)}."
+            if alternatives:
+                intro += " Ближайшее, что есть в каталоге:"
+            yield (intro, alternatives, CLOSING)
             return
         if not parsed.formatted and not run.tools_called:
             # Smalltalk or a general question: plain text, no cards. A plain answer to a wine

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from core.recommendation import Usage
@@ -39,3 +40,5 @@ class Run:
     steps: int = 0
     turn: list[dict[str, Any]] = field(default_factory=list)
     fallback_reason: str | None = None
+    # Budget bounds of a search that found nothing: the answer may name them («до 500 ₽»).
+    searched_prices: set[Decimal] = field(default_factory=set)

@@ -13,10 +13,16 @@ import re
 from collections.abc import Collection
 from decimal import Decimal
 
+from core.language.folding import fold
 from core.language.prices import MoneyMention, money_mentions
 from core.language.request import parse_query
 
 LINK_PLACEHOLDER = "(ссылка скрыта)"
+# Words that make the amount after them a limit, not a price.
+_LIMIT_CUE = re.compile(
+    r"(?:\bдо|дешевле|меньше|ниже|дороже|выше|больше|в пределах|бюджет\w*|under|below|cheaper"
+    r"|less than|within|up to)\s*$"
+)
 _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
 _TLDS = (
     "com|ru|net|org|info|io|biz|xyz|su|рф|me|app|site|online|shop|top|club|link|click|ly|to"
@@ -41,19 +47,36 @@ def allowed_prices(wine_prices: Collection[Decimal], request: str) -> set[Decima
     return allowed
 
 
-def _wrong_prices(text: str, allowed: Collection[Decimal]) -> tuple[list[MoneyMention], list[int]]:
+def _wrong_prices(
+    text: str, allowed: Collection[Decimal], limits: Collection[Decimal] = ()
+) -> tuple[list[MoneyMention], list[int]]:
     mentions = money_mentions(text)
-    wrong = [m.start for m in mentions if all(abs(m.value - ok) >= 1 for ok in allowed)]
+    wrong = [
+        m.start
+        for m in mentions
+        if all(abs(m.value - ok) >= 1 for ok in allowed)
+        and not (_near(m.value, limits) and _LIMIT_CUE.search(fold(text[: m.start])))
+    ]
     return mentions, wrong
+
+
+def _near(value: Decimal, prices: Collection[Decimal]) -> bool:
+    return any(abs(value - p) < 1 for p in prices)
 
 
 def states_unknown_prices(text: str, allowed: Collection[Decimal]) -> bool:
     return bool(_wrong_prices(text, allowed)[1])
 
 
-def without_false_prices(text: str, allowed: Collection[Decimal]) -> str:
-    """`text` without the sentences that name a price other than the `allowed` ones."""
-    mentions, wrong = _wrong_prices(text, allowed)
+def without_false_prices(
+    text: str, allowed: Collection[Decimal], limits: Collection[Decimal] = ()
+) -> str:
+    """`text` without the sentences that name a price other than the `allowed` ones.
+
+    `limits` (the bounds of a search that found nothing) may be named as limits only —
+    «дешевле 500 ₽», «до 500 ₽» — never as a price («все вина по 1 ₽»).
+    """
+    mentions, wrong = _wrong_prices(text, allowed, limits)
     if not wrong:
         return text
     # Sentence ends, except inside an amount ("5 тыс. руб." is one mention, not two sentences).
