@@ -207,14 +207,16 @@ async def healthz(request: web.Request) -> web.Response:
     return web.json_response(body, status=200 if ok else 503)
 
 
-def build_app(services: Services) -> web.Application:
+def build_app(services: Services, *, api: bool = True) -> web.Application:
+    """The aiohttp application: `/healthz` always, the `/v1/` API unless `api` is False."""
     app = web.Application(middlewares=[guard], client_max_size=64 * 1024)
     app[CHAT_KEY] = services.chat
     app[SETTINGS_KEY] = services.settings
     app[LIMITER_KEY] = services.rate_limiter
-    app.router.add_post("/v1/agent/stream", stream)
-    app.router.add_post("/v1/agent/ask", ask)
-    app.router.add_get("/v1/agent/tools", tools)
-    app.router.add_get("/v1/agent/status", status)
     app.router.add_get("/healthz", healthz)
+    if api:
+        app.router.add_post("/v1/agent/stream", stream)
+        app.router.add_post("/v1/agent/ask", ask)
+        app.router.add_get("/v1/agent/tools", tools)
+        app.router.add_get("/v1/agent/status", status)
     return app

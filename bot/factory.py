@@ -17,10 +17,11 @@ from aiogram.types import CallbackQuery, ErrorEvent, Message, TelegramObject
 
 from bot.delivery import ReliableRequests
 from bot.handlers import admin, conversation, fallback, feedback, help, profile, start
+from bot.heartbeat import Heartbeat
 from bot.keyboards import age_gate
 from bot.middlewares import ChatOrderMiddleware, RateLimitMiddleware, chat_id_of
 from bot.texts import T
-from core.errors import DatabaseUnavailableError
+from core.errors import DatabaseUnavailableError, SettingsError
 from core.settings import Settings
 from services.app.chat import ChatService
 from services.app.container import Services
@@ -31,7 +32,9 @@ Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 
 def create_bot(settings: Settings) -> Bot:
     if not settings.telegram_bot_token:
-        raise ValueError("TELEGRAM_BOT_TOKEN is not set")
+        raise SettingsError(
+            "TELEGRAM_BOT_TOKEN is not set: put the bot's token from @BotFather in it"
+        )
     api = (
         TelegramAPIServer.from_base(settings.telegram_api_url)
         if settings.telegram_api_url
@@ -43,6 +46,7 @@ def create_bot(settings: Settings) -> Bot:
         else AiohttpSession(timeout=settings.telegram_timeout_seconds)
     )
     session.middleware(ReliableRequests())
+    session.middleware(Heartbeat(settings.health_file))
     return Bot(
         settings.telegram_bot_token,
         session=session,

@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import signal
+from collections.abc import Awaitable, Callable
 
+from aiogram.exceptions import (
+    TelegramNetworkError,
+    TelegramRetryAfter,
+    TelegramServerError,
+    TelegramUnauthorizedError,
+)
 from aiogram.types import BotCommand
 from aiohttp import web
 
 from bot.factory import create_bot, create_dispatcher
 from bot.middlewares import ChatOrderMiddleware
 from bot.webhook import add_webhook, webhook_path
+from core.errors import SettingsError
 from core.settings import Settings
 from services.app.container import Services
 
@@ -43,15 +54,24 @@ class TelegramWebhook:
             self.settings.max_concurrent_updates,
         )
 
-    async def register(self) -> None:
-        assert self.settings.webhook_url is not None
-        await self.bot.set_my_commands(COMMANDS)
-        await self.bot.set_webhook(
-            self.settings.webhook_url,
-            secret_token=self.settings.webhook_secret,
-            allowed_updates=self.dp.resolve_used_update_types(),
-        )
-        log.info("bot started: webhook %s", webhook_path(self.settings.webhook_url))
+    async def register(self, stop: asyncio.Event | None = None) -> bool:
+        """Set the commands and the webhook, retrying while Telegram is unreachable; False
+        when `stop` was set first."""
+        url = self.settings.webhook_url
+        assert url is not None
+
+        async def register() -> None:
+            await self.bot.set_my_commands(COMMANDS)
+            await self.bot.set_webhook(
+                url,
+                secret_token=self.settings.webhook_secret,
+                allowed_updates=self.dp.resolve_used_update_types(),
+            )
+
+        if not await until_telegram_answers(register, stop):
+            return False
+        log.info("bot started: webhook %s", webhook_path(url))
+        return True
 
     async def drain(self) -> None:
         await drain(self.order, self.settings.shutdown_grace_seconds)
@@ -64,9 +84,14 @@ async def run_polling(settings: Settings, services: Services) -> None:
     """Long polling until SIGTERM/SIGINT, then let the answers in flight finish."""
     bot = create_bot(settings)
     dp, order = create_dispatcher(settings, services)
-    try:
+
+    async def prepare() -> None:
         await bot.set_my_commands(COMMANDS)
         await bot.delete_webhook()
+
+    try:
+        if not await until_telegram_answers(prepare):
+            return  # stopped while Telegram was unreachable
         log.info("bot started: long polling")
         await dp.start_polling(
             bot,
@@ -85,3 +110,40 @@ async def drain(order: ChatOrderMiddleware, grace: float) -> None:
         log.info("waiting for %d answers in flight", order.in_flight)
         if not await order.wait_idle(grace):
             log.warning("shutdown grace period over with %d answers unfinished", order.in_flight)
+
+
+async def until_telegram_answers(
+    call: Callable[[], Awaitable[None]],
+    stop: asyncio.Event | None = None,
+    first_delay: float = 1.0,
+    max_delay: float = 60.0,
+) -> bool:
+    """Run `call` until Telegram answers it, waiting longer after each failure (one log line
+    each, no traceback): an unreachable or hanging Telegram at start is retried inside the
+    process instead of crashing it into a restart loop. False when stopped (SIGTERM, SIGINT
+    or `stop`) before it succeeded. A token Telegram rejects is a setting error."""
+    stop = stop or _stop_on_signals()
+    delay = first_delay
+    while not stop.is_set():
+        try:
+            await call()
+            return True
+        except TelegramUnauthorizedError:
+            raise SettingsError("Telegram rejects TELEGRAM_BOT_TOKEN (401 Unauthorized)") from None
+        except (TelegramNetworkError, TelegramServerError, TelegramRetryAfter, TimeoutError) as exc:
+            reason = f"{type(exc).__name__}: {exc}".strip().rstrip(":")
+            log.warning("Telegram is unreachable (%s); retrying in %.0f s", reason, delay)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), delay)
+        delay = min(delay * 2, max_delay)
+    return False
+
+
+def _stop_on_signals() -> asyncio.Event:
+    """An event set by SIGTERM/SIGINT (aiogram installs its own handlers once polling runs)."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    return stop

@@ -40,6 +40,7 @@ class Settings(BaseSettings):
     telegram_bot_token: str | None = None
     telegram_api_url: str | None = None
     telegram_timeout_seconds: float = Field(default=30.0, gt=0)
+    health_file: Path = Path("/tmp/sommelier-bot.health")
     admin_ids: str = ""
     webhook_url: str | None = None
     webhook_secret: str | None = None

@@ -695,9 +695,11 @@ class FakeTelegramServer:
 
     # ---------------------------------------------------------------- lifecycle
 
-    async def start(self) -> None:
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> None:
+        """Serve on `host`:`port` (a free port by default); tests keep to 127.0.0.1."""
         if self._runner is not None:
             return
+        self._host = host
         self._closing = asyncio.Event()
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
@@ -705,7 +707,7 @@ class FakeTelegramServer:
             app, handler_cancellation=True, access_log=None, shutdown_timeout=1.0
         )
         await runner.setup()
-        site = web.TCPSite(runner, self._host, 0)
+        site = web.TCPSite(runner, self._host, port)
         await site.start()
         port = runner.addresses[0][1]
         self._runner = runner

@@ -24,20 +24,25 @@ def canonical_country(term: str) -> str:
 
 
 def matching_values(
-    term: str, vocabulary: frozenset[str], concepts: Mapping[str, str] | None = None
+    term: str,
+    vocabulary: frozenset[str],
+    concepts: Mapping[str, str] | None = None,
+    categories: Mapping[str, tuple[str, ...]] | None = None,
 ) -> list[str]:
     """The stored values (from `vocabulary`) that `term` means; `concepts` maps phrases (as
-    stem keys) to their concept, e.g. `core.language.grapes.GRAPE_ALIASES`."""
+    stem keys) to their concept, e.g. `core.language.grapes.GRAPE_ALIASES`; `categories`
+    widens a concept to its members («мясо» → стейк, баранина…)."""
     table = concepts or {}
     key = content_key(term) or stem_key(term)
     concept = table.get(key)
     if concept is None:
         return sorted(v for v in vocabulary if _begins(key, v))
-    phrases = _phrases_of(table)[concept]
+    wanted = {concept, *(categories or {}).get(concept, ())}
+    phrases = [p for c in wanted for p in _phrases_of(table).get(c, [])]
     return sorted(
         value
         for value in vocabulary
-        if table.get(stem_key(value)) == concept
+        if table.get(stem_key(value)) in wanted
         or (stem_key(value) not in table and any(_begins(p, value) for p in phrases))
     )
 

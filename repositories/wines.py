@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from core.domain import UpsertReport, WineFilters, WineRecord
 from core.errors import CatalogFilterError
 from core.language.folding import fold, search_roots
-from core.language.foods import FOOD_WORDS
+from core.language.foods import FOOD_CATEGORIES, FOOD_WORDS
 from core.language.grapes import GRAPE_ALIASES
 from core.language.places import REGION_ALIASES
 from repositories.matching import canonical_country, matching_values
@@ -147,12 +147,12 @@ class WineRepository:
             conds.append(func.lower(Wine.country) == canonical_country(f.country).lower())
         if f.grape_variety or f.food_pairing or f.region:
             vocab = await self._vocabulary()
-            for term, column, values, aliases in (
-                (f.grape_variety, Wine.grape_varieties, vocab.grapes, GRAPE_ALIASES),
-                (f.food_pairing, Wine.food_pairings, vocab.foods, FOOD_WORDS),
+            for term, column, values, aliases, categories in (
+                (f.grape_variety, Wine.grape_varieties, vocab.grapes, GRAPE_ALIASES, None),
+                (f.food_pairing, Wine.food_pairings, vocab.foods, FOOD_WORDS, FOOD_CATEGORIES),
             ):
                 if term:
-                    matched = matching_values(term, values, aliases)
+                    matched = matching_values(term, values, aliases, categories)
                     if not matched:
                         return None
                     conds.append(column.overlap(matched))

@@ -19,6 +19,7 @@ from services.app.catalog_admin import catalog_size, seed_catalog
 from services.app.runtime import open_runtime
 from services.llm.embeddings import EmbeddingService
 from sommelier import terminal
+from sommelier.health import check_health
 from sommelier.logs import configure_logging
 
 Command = Callable[[argparse.Namespace, Settings], Awaitable[int]]
@@ -116,6 +117,12 @@ def _exec_bench(arguments: list[str]) -> NoReturn:
     os.execv(sys.executable, [sys.executable, "-m", "bench", *arguments])
 
 
+async def cmd_health(args: argparse.Namespace, settings: Settings) -> int:
+    ok, lines = await check_health(settings)
+    _print(("healthy: " if ok else "unhealthy: ") + "; ".join(lines))
+    return 0 if ok else 1
+
+
 async def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     from sommelier.serve import serve
 
@@ -158,6 +165,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default=None, help="bind address (default HTTP_HOST)")
     p.add_argument("--port", type=int, default=None, help="port (default HTTP_PORT)")
     p.set_defaults(handler=cmd_serve)
+
+    p = sub.add_parser("health", help="exit 0 when the database and Telegram are reachable")
+    p.set_defaults(handler=cmd_health)
 
     p = sub.add_parser("run", help="the bot when TELEGRAM_BOT_TOKEN is set, else the chat")
     p.set_defaults(handler=cmd_run)

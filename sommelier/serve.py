@@ -23,10 +23,11 @@ log = logging.getLogger(__name__)
 
 
 def build_served_app(
-    settings: Settings, services: Services
+    settings: Settings, services: Services, *, api: bool = True
 ) -> tuple[web.Application, TelegramWebhook | None]:
-    """The HTTP API app, with the Telegram webhook mounted on it when WEBHOOK_URL is set."""
-    app = build_app(services)
+    """The HTTP API app (`/healthz` only when `api` is False), with the Telegram webhook
+    mounted on it when WEBHOOK_URL is set."""
+    app = build_app(services, api=api)
     if not (settings.webhook_url and settings.telegram_bot_token):
         return app, None
     telegram = TelegramWebhook(settings, services)
@@ -36,7 +37,10 @@ def build_served_app(
 
 async def run_bot(settings: Settings) -> int:
     if settings.webhook_url:
-        return await serve(settings)
+        # The webhook's port is public: the HTTP API shares it only behind API_TOKEN.
+        if not settings.api_token:
+            log.info("HTTP API off on the webhook port (set API_TOKEN to serve it there)")
+        return await serve(settings, api=bool(settings.api_token))
     async with open_runtime(settings) as rt:
         await rt.ensure_ready()
         services = build_services(rt)
@@ -48,11 +52,14 @@ async def run_bot(settings: Settings) -> int:
     return 0
 
 
-async def serve(settings: Settings, host: str | None = None, port: int | None = None) -> int:
+async def serve(
+    settings: Settings, host: str | None = None, port: int | None = None, *, api: bool = True
+) -> int:
+    stop = _stop_on_signals()
     async with open_runtime(settings) as rt:
         await rt.ensure_ready()
         services = build_services(rt)
-        app, telegram = build_served_app(settings, services)
+        app, telegram = build_served_app(settings, services, api=api)
         runner = web.AppRunner(app, handler_cancellation=True)
         await runner.setup()
         bind_host, bind_port = host or settings.http_host, port or settings.http_port
@@ -60,9 +67,9 @@ async def serve(settings: Settings, host: str | None = None, port: int | None = 
         log.info("HTTP API listening on %s:%d", bind_host, bind_port)
         try:
             if telegram is not None:
-                await telegram.register()
+                await telegram.register(stop)
             async with releasing_free_memory():
-                await _until_signalled()
+                await stop.wait()
         finally:
             if telegram is not None:
                 await telegram.drain()
@@ -73,9 +80,9 @@ async def serve(settings: Settings, host: str | None = None, port: int | None = 
     return 0
 
 
-async def _until_signalled() -> None:
+def _stop_on_signals() -> asyncio.Event:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    await stop.wait()
+    return stop

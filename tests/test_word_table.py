@@ -104,3 +104,15 @@ async def test_syrah_is_not_petite_sirah(seeded: Runtime) -> None:
     assert [w.grape_varieties for w in petite] and all(
         "пти сира" in w.grape_varieties for w in petite
     )
+
+
+async def test_a_food_category_means_its_dishes(seeded: Runtime) -> None:
+    """«к мясу» finds the wines for steak, lamb, pork and game, not only dishes named «мясо»."""
+    found = await _by_repository(seeded, WineFilters(food_pairing="мясу"))
+    kinds = ("стейк", "баранин", "свинин", "дичь", "говядин", "телятин", "мяс", "оленин")
+    assert len(found) == 10
+    assert all(any(k in dish for dish in w.food_pairings for k in kinds) for w in found)
+    cabernet = await _by_repository(
+        seeded, WineFilters(grape_variety="каберне совиньон", food_pairing="мясо")
+    )
+    assert cabernet, "каберне совиньон к мясу"

@@ -174,3 +174,9 @@ _FOOD_GROUPS: dict[str, list[str]] = {
 }
 
 FOOD_WORDS: dict[str, str] = phrase_table(_FOOD_GROUPS)
+
+# A food word that names a whole category: «к мясу» means any of these dishes too.
+FOOD_CATEGORIES: dict[str, tuple[str, ...]] = {
+    _MEAT: ("стейк", _BEEF, "баранина", "свинина", "дичь"),
+    "морепродукты": ("устрицы",),
+}
