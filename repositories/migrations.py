@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import sysconfig
 from pathlib import Path
 
 from alembic.config import Config
@@ -17,16 +18,20 @@ from alembic import command
 # The migration scripts live in the project's top-level `alembic/` folder; a regular (not
 # editable) install copies them to <prefix>/share/sommelier/alembic (pyproject's data-files).
 _SOURCE_SCRIPTS = Path(__file__).resolve().parent.parent / "alembic"
-_INSTALLED_SCRIPTS = Path(sys.prefix) / "share" / "sommelier" / "alembic"
+_INSTALLED_SCRIPTS = [
+    Path(root) / "share" / "sommelier" / "alembic"
+    for root in dict.fromkeys((sysconfig.get_path("data"), sys.prefix))
+]
 # Serializes schema changes between processes sharing one database.
 MIGRATION_LOCK_KEY = 72_6578_0001
 
 
 def migration_scripts() -> Path:
-    for folder in (_SOURCE_SCRIPTS, _INSTALLED_SCRIPTS):
+    folders = [_SOURCE_SCRIPTS, *_INSTALLED_SCRIPTS]
+    for folder in folders:
         if (folder / "env.py").is_file():
             return folder
-    raise FileNotFoundError(f"no migration scripts in {_SOURCE_SCRIPTS} or {_INSTALLED_SCRIPTS}")
+    raise FileNotFoundError(f"no migration scripts in any of {[str(f) for f in folders]}")
 
 
 def alembic_config(embedding_dim: int) -> Config:
