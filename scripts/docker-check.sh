@@ -72,10 +72,10 @@ docker logs "$cid" 2>&1 | tail -3
 say "Telegram refusing connections: retries inside the process, no restart loop"
 docker rm -f "$project-faketg" >/dev/null
 docker compose -p "$project" start bot >/dev/null
-sleep 45
+sleep 60
 cid=$(docker compose -p "$project" ps -q bot)
 echo "restarts: $(docker inspect -f '{{.RestartCount}}' "$cid"), running: $(docker inspect -f '{{.State.Running}}' "$cid")"
 echo "tracebacks in the log: $(docker logs "$cid" 2>&1 | grep -c Traceback || true)"
-docker logs "$cid" 2>&1 | grep -i "unreachable" | tail -3
-echo "migrations run: $(docker logs "$cid" 2>&1 | grep -ci 'migrat' || true) log lines mention migrations"
+docker logs "$cid" 2>&1 | grep -i "unreachable" | tail -3 || true
+echo "health: $(docker compose -p "$project" exec -T bot sommelier health || true)"
 say "done"

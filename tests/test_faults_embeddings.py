@@ -98,7 +98,7 @@ async def test_semantic_search_without_embeddings_still_answers(
         if m["role"] == "tool"
     ]
     assert tool_results and all("error" not in r for r in tool_results), tool_results
-    assert "semantic_search falls back to full text" in caplog.text
+    assert "search by meaning falls back to full text" in caplog.text
     if failure == "503":
         assert llm.embedding_requests  # it was asked, and refused
     # The full-text results are what the user got: real, red, within the budget.
