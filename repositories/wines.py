@@ -35,6 +35,9 @@ CATALOG_WRITE_LOCK_KEY = 72_6578_0003
 _TS_WORD = re.compile(r"[a-zа-я0-9]{2,}")
 _NAME_WORD = re.compile(r"[a-zа-я0-9]+")
 _RECORD_FIELDS = tuple(WineRecord.model_fields)
+# Wines the shop no longer sells are never recommended by any query that picks wines; lookups by
+# id (rendering a card shown earlier) stay unfiltered.
+ON_SALE = Wine.available.is_(True)
 # Changing any of these makes a stored embedding stale.
 _EMBEDDED_FIELDS = frozenset(
     {
@@ -192,7 +195,7 @@ class WineRepository:
         conds = await self._conditions(validate_filters(filters))
         if conds is None:
             return []
-        stmt = self._order(select(Wine).where(*conds), order).limit(limit).offset(offset)
+        stmt = self._order(select(Wine).where(ON_SALE, *conds), order).limit(limit).offset(offset)
         return list((await self.session.scalars(stmt)).all())
 
     async def count_matching(self, filters: WineFilters | Mapping[str, Any] | None = None) -> int:
@@ -200,7 +203,7 @@ class WineRepository:
         if conds is None:
             return 0
         return int(
-            await self.session.scalar(select(func.count()).where(*conds).select_from(Wine)) or 0
+            await self.session.scalar(select(func.count()).where(ON_SALE, *conds).select_from(Wine)) or 0
         )
 
     async def nearest(
@@ -226,7 +229,7 @@ class WineRepository:
         distance = Wine.embedding.cosine_distance(list(vector)).label("distance")
         if not conds:
             await self._set_ef_search(max(HNSW_EF_SEARCH, k))
-            stmt = select(Wine, distance).where(Wine.embedding.is_not(None)).order_by(distance)
+            stmt = select(Wine, distance).where(Wine.embedding.is_not(None), ON_SALE).order_by(distance)
             rows = await self.session.execute(stmt.limit(k))
             return [(wine, float(dist)) for wine, dist in rows.all()]
         pool = max(FILTERED_CANDIDATES, k)
@@ -242,7 +245,7 @@ class WineRepository:
         stmt = (
             select(Wine, candidates.c.distance)
             .join(candidates, candidates.c.id == Wine.id)
-            .where(*conds)
+            .where(ON_SALE, *conds)
             .order_by(candidates.c.distance, Wine.slug)
             .limit(k)
         )
@@ -262,7 +265,7 @@ class WineRepository:
         distance = Wine.embedding.cosine_distance(list(vector)).label("distance")
         scored = (
             select(Wine.id, Wine.slug, distance)
-            .where(Wine.embedding.is_not(None), *conds)
+            .where(Wine.embedding.is_not(None), ON_SALE, *conds)
             .cte("scored")
             .prefix_with("MATERIALIZED")
         )
@@ -307,7 +310,7 @@ class WineRepository:
         for tsq in (every_word, any_word) if len(parts) > 1 else (any_word,):
             stmt = (
                 select(Wine)
-                .where(Wine.search_vector.op("@@")(tsq), *conds)
+                .where(Wine.search_vector.op("@@")(tsq), ON_SALE, *conds)
                 .order_by(func.ts_rank_cd(Wine.search_vector, tsq).desc(), Wine.slug)
                 .limit(k)
             )
@@ -323,7 +326,7 @@ class WineRepository:
         conds = await self._conditions(validate_filters(filters))
         if conds is None:
             return []
-        stmt = select(Wine).where(*conds).order_by(func.random()).limit(n)
+        stmt = select(Wine).where(ON_SALE, *conds).order_by(func.random()).limit(n)
         return list((await self.session.scalars(stmt)).all())
 
     async def get_by_ids(self, ids: Iterable[uuid.UUID | str]) -> list[Wine]:
@@ -342,20 +345,26 @@ class WineRepository:
         return [found[i] for i in dict.fromkeys(wanted) if i in found]
 
     async def find_by_name(self, name: str) -> Wine | None:
-        """The wine this text names: its name up to case, accents and punctuation, or a text
+        """The wine on sale this text names: its name up to case, accents and punctuation, or a text
         holding one catalog name whole ("Catena Malbec 2021"). Never a guess: a made-up name
         that merely shares a word with a catalog wine finds nothing.
         """
         wanted = _name_key(name)
         if not wanted:
             return None
-        stmt = select(Wine).where(func.lower(Wine.name) == name.strip().lower()).limit(1)
+        stmt = (
+            select(Wine)
+            .where(ON_SALE, func.lower(Wine.name) == name.strip().lower())
+            .limit(1)
+        )
         wine = await self.session.scalar(stmt)
         if wine is not None:
             return wine
         padded = f" {wanted} "
         fits: list[tuple[int, uuid.UUID]] = []
-        for wine_id, wine_name in await self.session.execute(select(Wine.id, Wine.name)):
+        for wine_id, wine_name in await self.session.execute(
+            select(Wine.id, Wine.name).where(ON_SALE)
+        ):
             key = _name_key(wine_name)
             if key and f" {key} " in padded:
                 fits.append((len(key), wine_id))
