@@ -90,7 +90,7 @@ class WineRecord(BaseModel):
     country: str = Field(min_length=1, max_length=100)
     region: str | None = Field(default=None, max_length=200)
     appellation: str | None = Field(default=None, max_length=200)
-    grape_varieties: list[str] = Field(min_length=1, max_length=20)
+    grape_varieties: list[str] = Field(default_factory=list, max_length=20)
     wine_type: WineType
     sweetness: Sweetness
     # Unknown stays unknown (None): a shop's feed rarely states them, and none is invented.
@@ -134,6 +134,7 @@ class UpsertReport:
     inserted: int = 0
     updated: int = 0
     unchanged: int = 0
+    marked_unavailable: int = 0
 
     @property
     def total(self) -> int:

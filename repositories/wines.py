@@ -203,7 +203,8 @@ class WineRepository:
         if conds is None:
             return 0
         return int(
-            await self.session.scalar(select(func.count()).where(ON_SALE, *conds).select_from(Wine)) or 0
+            await self.session.scalar(select(func.count()).where(ON_SALE, *conds).select_from(Wine))
+            or 0
         )
 
     async def nearest(
@@ -229,7 +230,11 @@ class WineRepository:
         distance = Wine.embedding.cosine_distance(list(vector)).label("distance")
         if not conds:
             await self._set_ef_search(max(HNSW_EF_SEARCH, k))
-            stmt = select(Wine, distance).where(Wine.embedding.is_not(None), ON_SALE).order_by(distance)
+            stmt = (
+                select(Wine, distance)
+                .where(Wine.embedding.is_not(None), ON_SALE)
+                .order_by(distance)
+            )
             rows = await self.session.execute(stmt.limit(k))
             return [(wine, float(dist)) for wine, dist in rows.all()]
         pool = max(FILTERED_CANDIDATES, k)
@@ -352,11 +357,7 @@ class WineRepository:
         wanted = _name_key(name)
         if not wanted:
             return None
-        stmt = (
-            select(Wine)
-            .where(ON_SALE, func.lower(Wine.name) == name.strip().lower())
-            .limit(1)
-        )
+        stmt = select(Wine).where(ON_SALE, func.lower(Wine.name) == name.strip().lower()).limit(1)
         wine = await self.session.scalar(stmt)
         if wine is not None:
             return wine
@@ -415,25 +416,45 @@ class WineRepository:
         )
         return int(value) if value is not None and value > 0 else None
 
-    async def upsert_many(self, records: Sequence[WineRecord]) -> UpsertReport:
-        """Insert new slugs, update changed ones, leave identical ones alone.
+    async def upsert_many(
+        self, records: Sequence[WineRecord], *, sync: bool = False
+    ) -> UpsertReport:
+        """Insert new wines, update changed ones, leave identical ones alone.
 
+        A record's natural key is its external id (a feed's offer id / SKU) when it has one,
+        else its slug. With `sync`, every wine on sale that the records do not name becomes
+        unavailable (never deleted: feedback and history point at it).
         Concurrent loads take turns for the rest of the transaction, so two processes seeding
-        at once cannot both insert the same slug.
+        at once cannot both insert the same wine.
         """
         await self.session.execute(
             text("SELECT pg_advisory_xact_lock(:k)"), {"k": CATALOG_WRITE_LOCK_KEY}
         )
-        by_slug = {r.slug: r for r in records}
-        existing = {
-            w.slug: w
-            for w in await self.session.scalars(select(Wine).where(Wine.slug.in_(list(by_slug))))
-        }
+        by_key = {(r.external_id or f"slug:{r.slug}"): r for r in records}
+        ext_ids = [r.external_id for r in by_key.values() if r.external_id]
+        slugs = [r.slug for r in by_key.values()]
+        rows = await self.session.scalars(
+            select(Wine).where(Wine.external_id.in_(ext_ids) | Wine.slug.in_(slugs))
+        )
+        by_ext: dict[str, Wine] = {}
+        by_slug: dict[str, Wine] = {}
+        for wine in rows:
+            by_slug[wine.slug] = wine
+            if wine.external_id:
+                by_ext[wine.external_id] = wine
         inserted = updated = unchanged = 0
-        for slug, record in by_slug.items():
+        for record in by_key.values():
             values = record.model_dump()
-            current = existing.get(slug)
+            current = by_ext.get(record.external_id) if record.external_id else None
+            if current is not None:
+                values.pop("slug")  # a wine keeps its slug when the feed renames it
+            else:
+                candidate = by_slug.get(record.slug)
+                if candidate is not None and candidate.external_id in (None, record.external_id):
+                    current = candidate
             if current is None:
+                if record.slug in by_slug:
+                    values["slug"] = f"{record.slug}-{uuid.uuid4().hex[:6]}"
                 self.session.add(Wine(**values))
                 inserted += 1
                 continue
@@ -446,8 +467,22 @@ class WineRepository:
             await self.session.execute(update(Wine).where(Wine.id == current.id).values(**changed))
             updated += 1
         await self.session.flush()
+        marked = 0
+        if sync:
+            result = await self.session.execute(
+                update(Wine)
+                .where(
+                    ON_SALE,
+                    func.coalesce(Wine.external_id, "").not_in(ext_ids or [""]),
+                    Wine.slug.not_in(slugs or [""]),
+                )
+                .values(available=False)
+            )
+            marked = int(getattr(result, "rowcount", 0) or 0)
         self.forget_vocabulary()
-        return UpsertReport(inserted=inserted, updated=updated, unchanged=unchanged)
+        return UpsertReport(
+            inserted=inserted, updated=updated, unchanged=unchanged, marked_unavailable=marked
+        )
 
 
 def _name_key(text: str) -> str:
