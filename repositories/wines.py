@@ -458,10 +458,16 @@ class WineRepository:
                 self.session.add(Wine(**values))
                 inserted += 1
                 continue
-            changed = {k: v for k, v in values.items() if _differs(getattr(current, k), v)}
+            # Where a row came from is bookkeeping: the same wine from another URL is unchanged.
+            changed = {
+                k: v
+                for k, v in values.items()
+                if k != "source" and _differs(getattr(current, k), v)
+            }
             if not changed:
                 unchanged += 1
                 continue
+            changed["source"] = values["source"]
             if _EMBEDDED_FIELDS & changed.keys():
                 changed.update(embedding=None, embedding_model=None)
             await self.session.execute(update(Wine).where(Wine.id == current.id).values(**changed))
