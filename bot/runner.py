@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from aiogram.types import BotCommand
 from aiohttp import web
 
+from bot.catalog_schedule import start_catalog_sync, stop_catalog_sync
 from bot.factory import create_bot, create_dispatcher
 from bot.middlewares import ChatOrderMiddleware
 from bot.webhook import add_webhook, webhook_path
@@ -30,6 +32,8 @@ class TelegramWebhook:
         self.settings = settings
         self.bot = create_bot(settings)
         self.dp, self.order = create_dispatcher(settings, services)
+        self.services = services
+        self.sync: asyncio.Task[None] | None = None
 
     def mount(self, app: web.Application) -> None:
         assert self.settings.webhook_url is not None
@@ -52,8 +56,10 @@ class TelegramWebhook:
             allowed_updates=self.dp.resolve_used_update_types(),
         )
         log.info("bot started: webhook %s", webhook_path(self.settings.webhook_url))
+        self.sync = start_catalog_sync(self.bot, self.settings, self.services)
 
     async def drain(self) -> None:
+        await stop_catalog_sync(self.sync)
         await drain(self.order, self.settings.shutdown_grace_seconds)
 
     async def close(self) -> None:
@@ -64,6 +70,7 @@ async def run_polling(settings: Settings, services: Services) -> None:
     """Long polling until SIGTERM/SIGINT, then let the answers in flight finish."""
     bot = create_bot(settings)
     dp, order = create_dispatcher(settings, services)
+    sync = start_catalog_sync(bot, settings, services)
     try:
         await bot.set_my_commands(COMMANDS)
         await bot.delete_webhook()
@@ -75,6 +82,7 @@ async def run_polling(settings: Settings, services: Services) -> None:
             tasks_concurrency_limit=settings.max_concurrent_updates,
         )
     finally:
+        await stop_catalog_sync(sync)
         await drain(order, settings.shutdown_grace_seconds)
         await bot.session.close()
 
