@@ -499,6 +499,8 @@ def _name_key(text: str) -> str:
 
 
 def _differs(current: Any, new: Any) -> bool:
+    if current is None or new is None:
+        return current is not new
     if isinstance(current, Decimal) or isinstance(new, Decimal):
         return Decimal(str(current)) != Decimal(str(new))
     return current != new
