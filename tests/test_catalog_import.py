@@ -197,3 +197,30 @@ async def test_a_feed_over_the_size_cap_is_refused_while_streaming() -> None:
     async with serving(app) as base:
         with pytest.raises(CatalogFileError, match="larger than"):
             await read_source(f"{base}/feed", limit=1024 * 1024)
+
+
+async def test_a_mapping_names_unusual_headers(clean_db: Runtime, tmp_path) -> None:
+    csv = (
+        "Поз.;Наим. позиции;Винодел;Откуда;Окрас;Сладость вина;Розница;Урожай\n"
+        "7;Тест Совиньон;Тест Хаус;Чили;белое;сухое;1 100;NV\n"
+    ).encode()
+    mapping = {
+        "Поз.": "external_id",
+        "Наим. позиции": "name",
+        "Винодел": "producer",
+        "Откуда": "country",
+        "Окрас": "wine_type",
+        "Сладость вина": "sweetness",
+        "Розница": "price_rub",
+        "Урожай": "vintage_year",
+    }
+    with pytest.raises(CatalogFileError, match="--mapping"):
+        await import_catalog(clean_db.sessions, "x.csv", data=csv)
+    report = await import_catalog(clean_db.sessions, "x.csv", data=csv, mapping=mapping)
+    assert (report.inserted, report.skipped) == (1, [])
+    wine = (await _wines(clean_db))["7"]
+    assert (wine.wine_type, wine.price_rub, wine.vintage_year) == (
+        WineType.white,
+        Decimal("1100.00"),
+        None,
+    )

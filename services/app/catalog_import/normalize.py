@@ -197,7 +197,10 @@ def to_record(raw: RawRow, source: str) -> tuple[WineRecord | None, list[Problem
     for field in ("acidity", "tannins", "body", "vintage_year", "stock"):
         if f.get(field):
             value = number(f[field])
-            values[field] = int(value) if value is not None else f[field]
+            if value is not None:
+                values[field] = int(value)
+            elif field != "vintage_year":  # «NV» (non-vintage) is simply no vintage
+                values[field] = f[field]
     if f.get("old_price_rub"):
         old = number(f["old_price_rub"])
         values["old_price_rub"] = old.quantize(Decimal("0.01")) if old is not None else None
