@@ -135,7 +135,7 @@ async def send_text(bot: Bot, chat_id: int, text: str) -> None:
 
 async def send_card(bot: Bot, chat_id: int, wine: RecommendedWine) -> None:
     card_html = render_card(wine)
-    keyboard = wine_card(wine.id)
+    keyboard = wine_card(wine.id, url=wine.url)
     caption, rest = plan_card_messages(card_html, has_photo=bool(wine.image_url))
     if caption is not None and wine.image_url:
         try:

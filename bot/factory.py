@@ -16,7 +16,16 @@ from aiogram.exceptions import TelegramForbiddenError
 from aiogram.types import CallbackQuery, ErrorEvent, Message, TelegramObject
 
 from bot.delivery import ReliableRequests
-from bot.handlers import admin, conversation, fallback, feedback, help, profile, start
+from bot.handlers import (
+    admin,
+    catalog_import,
+    conversation,
+    fallback,
+    feedback,
+    help,
+    profile,
+    start,
+)
 from bot.heartbeat import Heartbeat
 from bot.keyboards import age_gate
 from bot.middlewares import ChatOrderMiddleware, RateLimitMiddleware, chat_id_of
@@ -99,6 +108,7 @@ def create_dispatcher(
         start.build_router(),
         _gated(help.build_router()),
         admin.build_admin_router(settings.admin_id_set),
+        catalog_import.build_import_router(settings.admin_id_set),
         _gated(profile.build_router()),
         _gated(feedback.build_router()),
         questions,

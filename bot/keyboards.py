@@ -19,7 +19,9 @@ def age_gate() -> InlineKeyboardMarkup:
     return kb.as_markup()
 
 
-def wine_card(wine_id: uuid.UUID, vote: int | None = None) -> InlineKeyboardMarkup:
+def wine_card(
+    wine_id: uuid.UUID, vote: int | None = None, url: str | None = None
+) -> InlineKeyboardMarkup:
     kb = InlineKeyboardBuilder()
     kb.button(
         text="👍" + (" ✓" if vote == 1 else ""),
@@ -30,8 +32,19 @@ def wine_card(wine_id: uuid.UUID, vote: int | None = None) -> InlineKeyboardMark
         callback_data=VoteCallback(vote=-1, wine=wine_id.hex),
     )
     kb.button(text=T.similar_button, callback_data=SimilarCallback(wine=wine_id.hex))
-    kb.adjust(3)
+    if url and url.startswith(("https://", "http://")):
+        kb.button(text=T.buy_button, url=url)
+    kb.adjust(3, 1)
     return kb.as_markup()
+
+
+def card_url(markup: InlineKeyboardMarkup | None) -> str | None:
+    """The «Купить» link of a card's keyboard, to keep it when the keyboard is redrawn."""
+    for row in markup.inline_keyboard if markup else []:
+        for button in row:
+            if button.url:
+                return button.url
+    return None
 
 
 def profile_reset() -> InlineKeyboardMarkup:

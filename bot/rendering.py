@@ -158,6 +158,15 @@ def _grapes_line(card: CardData) -> str:
     return "🍇 " + escape(", ".join(grapes)) if grapes else ""
 
 
+def _price_line(card: CardData) -> str:
+    """The price, and the crossed-out old price when the shop has one above it."""
+    line = "💰 " + format_price(card.price_rub)
+    old = getattr(card, "old_price_rub", None)
+    if isinstance(old, Decimal) and old > card.price_rub:
+        line += f" <s>{format_price(old)}</s>"
+    return line
+
+
 def render_card(card: CardData) -> str:
     """Telegram-HTML card: title, producer, origin, grapes, style, price, then the "why"."""
     lines = [
@@ -166,7 +175,7 @@ def render_card(card: CardData) -> str:
         _geo_line(card),
         _grapes_line(card),
         "🍷 " + wine_style_ru(card.wine_type, card.sweetness),
-        "💰 " + format_price(card.price_rub),
+        _price_line(card),
     ]
     body = "\n".join(line for line in lines if line)
     why = card.why.strip()

@@ -17,6 +17,7 @@ from aiogram.exceptions import (
 from aiogram.types import BotCommand
 from aiohttp import web
 
+from bot.catalog_schedule import start_catalog_sync, stop_catalog_sync
 from bot.factory import create_bot, create_dispatcher
 from bot.middlewares import ChatOrderMiddleware
 from bot.webhook import add_webhook, webhook_path
@@ -41,6 +42,8 @@ class TelegramWebhook:
         self.settings = settings
         self.bot = create_bot(settings)
         self.dp, self.order = create_dispatcher(settings, services)
+        self.services = services
+        self.sync: asyncio.Task[None] | None = None
 
     def mount(self, app: web.Application) -> None:
         assert self.settings.webhook_url is not None
@@ -71,9 +74,11 @@ class TelegramWebhook:
         if not await until_telegram_answers(register, stop):
             return False
         log.info("bot started: webhook %s", webhook_path(url))
+        self.sync = start_catalog_sync(self.bot, self.settings, self.services)
         return True
 
     async def drain(self) -> None:
+        await stop_catalog_sync(self.sync)
         await drain(self.order, self.settings.shutdown_grace_seconds)
 
     async def close(self) -> None:
@@ -84,6 +89,7 @@ async def run_polling(settings: Settings, services: Services) -> None:
     """Long polling until SIGTERM/SIGINT, then let the answers in flight finish."""
     bot = create_bot(settings)
     dp, order = create_dispatcher(settings, services)
+    sync = start_catalog_sync(bot, settings, services)
 
     async def prepare() -> None:
         await bot.set_my_commands(COMMANDS)
@@ -100,6 +106,7 @@ async def run_polling(settings: Settings, services: Services) -> None:
             tasks_concurrency_limit=settings.max_concurrent_updates,
         )
     finally:
+        await stop_catalog_sync(sync)
         await drain(order, settings.shutdown_grace_seconds)
         await bot.session.close()
 

@@ -59,4 +59,15 @@ class T:
     vote_same = "Оценка уже учтена"
     vote_changed = "Оценка изменена"
     wine_gone = "Этого вина больше нет в каталоге."
+    buy_button = "Купить"
+    out_of_stock = "Этого вина сейчас нет в наличии."
+    out_of_stock_similar = "Этого вина сейчас нет в наличии — вот похожие."
+    import_started = "Импортирую каталог…"
+    import_done = "<b>Каталог обновлен.</b>"
+    import_dry_done = "<b>Проверка (dry): ничего не записано.</b>"
+    import_failed = "<b>Каталог не обновлен.</b>"
+    import_usage = (
+        "Пришлите файл каталога (CSV, XLSX, YML, JSON) с подписью /import, ответьте /import "
+        "на такой файл или напишите /import URL. /import dry — только проверка."
+    )
     thinking_status = "Подбираю вино…"

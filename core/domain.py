@@ -123,17 +123,26 @@ class WineRecord(BaseModel):
     country: str = Field(min_length=1, max_length=100)
     region: str | None = Field(default=None, max_length=200)
     appellation: str | None = Field(default=None, max_length=200)
-    grape_varieties: list[str] = Field(min_length=1, max_length=20)
+    grape_varieties: list[str] = Field(default_factory=list, max_length=20)
     wine_type: WineType
     sweetness: Sweetness
-    acidity: int = Field(ge=1, le=5)
-    tannins: int = Field(ge=1, le=5)
-    body: int = Field(ge=1, le=5)
+    # Unknown stays unknown (None): a shop's feed rarely states them, and none is invented.
+    acidity: int | None = Field(default=None, ge=1, le=5)
+    tannins: int | None = Field(default=None, ge=1, le=5)
+    body: int | None = Field(default=None, ge=1, le=5)
     description: str = Field(min_length=1, max_length=4000)
-    tasting_notes: str = Field(min_length=1, max_length=4000)
+    tasting_notes: str | None = Field(default=None, min_length=1, max_length=4000)
     food_pairings: list[str] = Field(default_factory=list, max_length=30)
     price_rub: Decimal = Field(ge=0, le=10_000_000, decimal_places=2)
     image_url: str | None = Field(default=None, max_length=2000, pattern=r"^https?://")
+    available: bool = True
+    stock: int | None = Field(default=None, ge=0)
+    url: str | None = Field(default=None, max_length=2000, pattern=r"^https?://")
+    volume_l: Decimal | None = Field(default=None, gt=0, le=100, decimal_places=3)
+    alcohol: Decimal | None = Field(default=None, ge=0, le=100, decimal_places=1)
+    external_id: str | None = Field(default=None, min_length=1, max_length=200)
+    source: str | None = Field(default=None, max_length=2000)
+    old_price_rub: Decimal | None = Field(default=None, ge=0, le=10_000_000, decimal_places=2)
 
     @field_validator("*")
     @classmethod
@@ -158,6 +167,7 @@ class UpsertReport:
     inserted: int = 0
     updated: int = 0
     unchanged: int = 0
+    marked_unavailable: int = 0
 
     @property
     def total(self) -> int:

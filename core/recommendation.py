@@ -57,6 +57,8 @@ class RecommendedWine:
     vintage_year: int | None
     image_url: str | None
     why: str
+    url: str | None = None  # the shop's product page: the card's «Купить» button
+    old_price_rub: Decimal | None = None
 
     @classmethod
     def from_wine(cls, wine: CatalogWine, why: str) -> RecommendedWine:
@@ -73,6 +75,8 @@ class RecommendedWine:
             vintage_year=wine.vintage_year,
             image_url=wine.image_url,
             why=why,
+            url=wine.url,
+            old_price_rub=wine.old_price_rub,
         )
 
 
@@ -103,6 +107,7 @@ class Recommendation:
                     "wine_type": w.wine_type.value,
                     "sweetness": w.sweetness.value,
                     "why": w.why,
+                    "url": w.url,
                 }
                 for w in self.wines
             ],

@@ -55,6 +55,9 @@ class Settings(BaseSettings):
     shutdown_grace_seconds: float = Field(default=30.0, ge=0)
     log_format: Literal["text", "json"] = "text"
 
+    catalog_feed_url: str | None = Field(default=None, pattern=r"^https?://")
+    catalog_sync_hours: float = Field(default=24.0, gt=0, le=24 * 365)
+
     @field_validator("data_dir")
     @classmethod
     def _expand_data_dir(cls, value: Path) -> Path:

@@ -112,6 +112,7 @@ _BUTTON_URL_RE = re.compile(r"^(?:https?|tg)://\S+$", re.IGNORECASE)
 _BOT_COMMAND_RE = re.compile(r"^[a-z0-9_]{1,32}$")
 _INT_RE = re.compile(r"^-?\d+$")
 _FLOAT_RE = re.compile(r"^-?\d+\.\d+(?:[eE][-+]?\d+)?$")
+MAX_DOWNLOAD_BYTES = 20 * 1024 * 1024  # the Bot API's getFile limit (issue-13)
 _NON_TEXT_KINDS = ("photo", "sticker", "voice", "location", "document")
 
 
@@ -692,6 +693,7 @@ class FakeTelegramServer:
             ("logOut", self._return_true),
         ):
             self._methods[name.lower()] = (name, handler)
+        self._init_files()  # issue-13: getFile + file downloads (see the block below)
 
     # ---------------------------------------------------------------- lifecycle
 
@@ -703,6 +705,7 @@ class FakeTelegramServer:
         self._closing = asyncio.Event()
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        app.router.add_get("/file/bot{token}/{path:.+}", self._download_file)  # issue-13
         runner = web.AppRunner(
             app, handler_cancellation=True, access_log=None, shutdown_timeout=1.0
         )
@@ -933,6 +936,73 @@ class FakeTelegramServer:
                 "file_size": 54_321,
             }
         return {"update_id": self._new_update_id(), "message": message}
+
+    # ---------------------------------------------------------------- files (issue-13)
+    # Documents users send: getFile answers a file_path, GET /file/bot<token>/<file_path>
+    # returns the bytes. Like the real Bot API, files above 20 MB cannot be downloaded
+    # (getFile answers "file is too big").
+
+    def _init_files(self) -> None:
+        self._files: dict[str, tuple[str, bytes]] = {}
+        self._methods["getfile"] = ("getFile", self._get_file)
+
+    def document_update(
+        self,
+        chat_id: int,
+        content: bytes,
+        file_name: str,
+        *,
+        caption: str | None = None,
+        mime_type: str = "application/octet-stream",
+        user_id: int | None = None,
+    ) -> dict[str, Any]:
+        """Build (not queue) an Update with a document the user sends; its bytes are stored."""
+        message = self._incoming_message(chat_id, user_id, "private", "Ivan")
+        file_id, unique_id = self._new_file_id("document")
+        self._files[file_id] = (f"documents/file_{self._next_file_id}_{file_name}", content)
+        message["document"] = {
+            "file_id": file_id,
+            "file_unique_id": unique_id,
+            "file_name": file_name,
+            "mime_type": mime_type,
+            "file_size": len(content),
+        }
+        if caption is not None:
+            message["caption"] = caption
+            if caption.startswith("/"):
+                command = caption.split(maxsplit=1)[0]
+                message["caption_entities"] = [
+                    {"type": "bot_command", "offset": 0, "length": _utf16_len(command)}
+                ]
+        return {"update_id": self._new_update_id(), "message": message}
+
+    async def _get_file(self, params: dict[str, Any], call: SentCall) -> dict[str, Any]:
+        file_id = params.get("file_id")
+        if not isinstance(file_id, str) or not file_id:
+            raise _bad_request("file_id is empty")
+        stored = self._files.get(file_id)
+        if stored is None:
+            raise _bad_request("invalid file_id")
+        path, content = stored
+        if len(content) > MAX_DOWNLOAD_BYTES:
+            raise _bad_request("file is too big")
+        return {
+            "file_id": file_id,
+            "file_unique_id": "uniq" + file_id[-12:],
+            "file_size": len(content),
+            "file_path": path,
+        }
+
+    async def _download_file(self, request: web.Request) -> web.Response:
+        if request.match_info["token"] != self.token:
+            return web.Response(status=401, text="Unauthorized")
+        path = request.match_info["path"]
+        for stored_path, content in self._files.values():
+            if stored_path == path and len(content) <= MAX_DOWNLOAD_BYTES:
+                return web.Response(body=content, content_type="application/octet-stream")
+        return web.Response(status=404, text="Not Found")
+
+    # ---------------------------------------------------------------- end of files (issue-13)
 
     # ---------------------------------------------------------------- HTTP plumbing
 

@@ -31,6 +31,9 @@ FILTERED_CANDIDATES = 400
 CATALOG_WRITE_LOCK_KEY = 72_6578_0003
 _TS_ROOT = re.compile(r"[a-zа-я0-9]{2,}")
 _NAME_WORD = re.compile(r"[a-zа-я0-9]+")
+# Wines the shop no longer sells are never recommended by any query that picks wines; lookups by
+# id (rendering a card shown earlier) stay unfiltered.
+ON_SALE = Wine.available.is_(True)
 # Changing any of these makes a stored embedding stale.
 _EMBEDDED_FIELDS = frozenset(
     {
@@ -188,7 +191,7 @@ class WineRepository:
         conds = await self._conditions(validate_filters(filters))
         if conds is None:
             return []
-        stmt = self._order(select(Wine).where(*conds), order).limit(limit).offset(offset)
+        stmt = self._order(select(Wine).where(ON_SALE, *conds), order).limit(limit).offset(offset)
         return list((await self.session.scalars(stmt)).all())
 
     async def count_matching(self, filters: WineFilters | Mapping[str, Any] | None = None) -> int:
@@ -196,7 +199,8 @@ class WineRepository:
         if conds is None:
             return 0
         return int(
-            await self.session.scalar(select(func.count()).where(*conds).select_from(Wine)) or 0
+            await self.session.scalar(select(func.count()).where(ON_SALE, *conds).select_from(Wine))
+            or 0
         )
 
     async def nearest(
@@ -222,7 +226,11 @@ class WineRepository:
         distance = Wine.embedding.cosine_distance(list(vector)).label("distance")
         if not conds:
             await self._set_ef_search(max(HNSW_EF_SEARCH, k))
-            stmt = select(Wine, distance).where(Wine.embedding.is_not(None)).order_by(distance)
+            stmt = (
+                select(Wine, distance)
+                .where(Wine.embedding.is_not(None), ON_SALE)
+                .order_by(distance)
+            )
             rows = await self.session.execute(stmt.limit(k))
             return [(wine, float(dist)) for wine, dist in rows.all()]
         pool = max(FILTERED_CANDIDATES, k)
@@ -238,7 +246,7 @@ class WineRepository:
         stmt = (
             select(Wine, candidates.c.distance)
             .join(candidates, candidates.c.id == Wine.id)
-            .where(*conds)
+            .where(ON_SALE, *conds)
             .order_by(candidates.c.distance, Wine.slug)
             .limit(k)
         )
@@ -258,7 +266,7 @@ class WineRepository:
         distance = Wine.embedding.cosine_distance(list(vector)).label("distance")
         scored = (
             select(Wine.id, Wine.slug, distance)
-            .where(Wine.embedding.is_not(None), *conds)
+            .where(Wine.embedding.is_not(None), ON_SALE, *conds)
             .cte("scored")
             .prefix_with("MATERIALIZED")
         )
@@ -307,7 +315,7 @@ class WineRepository:
         for tsq in (every_word, any_word) if len(parts) > 1 else (any_word,):
             stmt = (
                 select(Wine)
-                .where(Wine.search_vector.op("@@")(tsq), *conds)
+                .where(Wine.search_vector.op("@@")(tsq), ON_SALE, *conds)
                 .order_by(func.ts_rank_cd(Wine.search_vector, tsq).desc(), Wine.slug)
                 .limit(k)
             )
@@ -323,7 +331,7 @@ class WineRepository:
         conds = await self._conditions(validate_filters(filters))
         if conds is None:
             return []
-        stmt = select(Wine).where(*conds).order_by(func.random()).limit(n)
+        stmt = select(Wine).where(ON_SALE, *conds).order_by(func.random()).limit(n)
         return list((await self.session.scalars(stmt)).all())
 
     async def get_by_ids(self, ids: Iterable[uuid.UUID | str]) -> list[Wine]:
@@ -342,20 +350,22 @@ class WineRepository:
         return [found[i] for i in dict.fromkeys(wanted) if i in found]
 
     async def find_by_name(self, name: str) -> Wine | None:
-        """The wine this text names: its name up to case, accents and punctuation, or a text
+        """The wine on sale this text names: its name up to case, accents and punctuation, or a text
         holding one catalog name whole ("Catena Malbec 2021"). Never a guess: a made-up name
         that merely shares a word with a catalog wine finds nothing.
         """
         wanted = _name_key(name)
         if not wanted:
             return None
-        stmt = select(Wine).where(func.lower(Wine.name) == name.strip().lower()).limit(1)
+        stmt = select(Wine).where(ON_SALE, func.lower(Wine.name) == name.strip().lower()).limit(1)
         wine = await self.session.scalar(stmt)
         if wine is not None:
             return wine
         padded = f" {wanted} "
         fits: list[tuple[int, uuid.UUID]] = []
-        for wine_id, wine_name in await self.session.execute(select(Wine.id, Wine.name)):
+        for wine_id, wine_name in await self.session.execute(
+            select(Wine.id, Wine.name).where(ON_SALE)
+        ):
             key = _name_key(wine_name)
             if key and f" {key} " in padded:
                 fits.append((len(key), wine_id))
@@ -406,39 +416,79 @@ class WineRepository:
         )
         return int(value) if value is not None and value > 0 else None
 
-    async def upsert_many(self, records: Sequence[WineRecord]) -> UpsertReport:
-        """Insert new slugs, update changed ones, leave identical ones alone.
+    async def upsert_many(
+        self, records: Sequence[WineRecord], *, sync: bool = False
+    ) -> UpsertReport:
+        """Insert new wines, update changed ones, leave identical ones alone.
 
+        A record's natural key is its external id (a feed's offer id / SKU) when it has one,
+        else its slug. With `sync`, every wine on sale that the records do not name becomes
+        unavailable (never deleted: feedback and history point at it).
         Concurrent loads take turns for the rest of the transaction, so two processes seeding
-        at once cannot both insert the same slug.
+        at once cannot both insert the same wine.
         """
         await self.session.execute(
             text("SELECT pg_advisory_xact_lock(:k)"), {"k": CATALOG_WRITE_LOCK_KEY}
         )
-        by_slug = {r.slug: r for r in records}
-        existing = {
-            w.slug: w
-            for w in await self.session.scalars(select(Wine).where(Wine.slug.in_(list(by_slug))))
-        }
+        by_key = {(r.external_id or f"slug:{r.slug}"): r for r in records}
+        ext_ids = [r.external_id for r in by_key.values() if r.external_id]
+        slugs = [r.slug for r in by_key.values()]
+        rows = await self.session.scalars(
+            select(Wine).where(Wine.external_id.in_(ext_ids) | Wine.slug.in_(slugs))
+        )
+        by_ext: dict[str, Wine] = {}
+        by_slug: dict[str, Wine] = {}
+        for wine in rows:
+            by_slug[wine.slug] = wine
+            if wine.external_id:
+                by_ext[wine.external_id] = wine
         inserted = updated = unchanged = 0
-        for slug, record in by_slug.items():
+        for record in by_key.values():
             values = record.model_dump()
-            current = existing.get(slug)
+            current = by_ext.get(record.external_id) if record.external_id else None
+            if current is not None:
+                values.pop("slug")  # a wine keeps its slug when the feed renames it
+            else:
+                candidate = by_slug.get(record.slug)
+                if candidate is not None and candidate.external_id in (None, record.external_id):
+                    current = candidate
             if current is None:
+                if record.slug in by_slug:
+                    values["slug"] = f"{record.slug}-{uuid.uuid4().hex[:6]}"
                 self.session.add(Wine(**values))
                 inserted += 1
                 continue
-            changed = {k: v for k, v in values.items() if _differs(getattr(current, k), v)}
+            # Where a row came from is bookkeeping: the same wine from another URL is unchanged.
+            changed = {
+                k: v
+                for k, v in values.items()
+                if k != "source" and _differs(getattr(current, k), v)
+            }
             if not changed:
                 unchanged += 1
                 continue
+            changed["source"] = values["source"]
             if _EMBEDDED_FIELDS & changed.keys():
                 changed.update(embedding=None, embedding_model=None)
             await self.session.execute(update(Wine).where(Wine.id == current.id).values(**changed))
             updated += 1
         await self.session.flush()
+        marked = 0
+        if sync:
+            result = await self.session.execute(
+                update(Wine)
+                .where(
+                    ON_SALE,
+                    func.coalesce(Wine.external_id, "").not_in(ext_ids or [""]),
+                    Wine.slug.not_in(slugs or [""]),
+                )
+                .values(available=False)
+            )
+            marked = int(getattr(result, "rowcount", 0) or 0)
         self.forget_vocabulary()
-        return UpsertReport(inserted=inserted, updated=updated, unchanged=unchanged)
+        return UpsertReport(
+            inserted=inserted, updated=updated, unchanged=unchanged, marked_unavailable=marked
+        )
 
 
 def _name_key(text: str) -> str:
@@ -447,6 +497,8 @@ def _name_key(text: str) -> str:
 
 
 def _differs(current: Any, new: Any) -> bool:
+    if current is None or new is None:
+        return current is not new
     if isinstance(current, Decimal) or isinstance(new, Decimal):
         return Decimal(str(current)) != Decimal(str(new))
     return current != new

@@ -47,6 +47,12 @@ async def cmd_seed(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
+    from sommelier.importing import run_import
+
+    return await run_import(args, settings)
+
+
 async def cmd_db_url(args: argparse.Namespace, settings: Settings) -> int:
     _print(resolve_location(settings).masked())
     return 0
@@ -141,6 +147,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("seed", help="load (upsert) the wine catalog from a JSON file")
     p.add_argument("--file", default=str(DEFAULT_SEED_FILE), help="seed file (JSON array)")
     p.set_defaults(handler=cmd_seed)
+
+    p = sub.add_parser("import", help="import a shop's catalog: YML feed, CSV/XLSX, JSON")
+    p.add_argument("source", help="a file path or an http(s) URL")
+    p.add_argument("--format", choices=["json", "csv", "xlsx", "yml"], default=None)
+    p.add_argument("--sync", action="store_true", help="wines absent from the feed: unavailable")
+    p.add_argument("--dry-run", action="store_true", help="check and report, write nothing")
+    p.add_argument("--strict", action="store_true", help="any problem row: write nothing")
+    p.add_argument("--mapping", help='JSON file {"their header": "our field"}')
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(handler=cmd_import)
 
     p = sub.add_parser("db-url", help="print the database URL in use (password masked)")
     p.set_defaults(handler=cmd_db_url)

@@ -6,12 +6,12 @@ import contextlib
 
 from aiogram import Bot, Router
 from aiogram.exceptions import TelegramBadRequest
-from aiogram.types import CallbackQuery
+from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import SimilarCallback, VoteCallback
 from bot.delivery import send_recommendation
 from bot.drafts import typing_indicator
-from bot.keyboards import wine_card
+from bot.keyboards import card_url, wine_card
 from bot.texts import T
 from services.app.chat import ChatService
 
@@ -26,24 +26,29 @@ async def vote(
     if change is None:
         await query.answer(T.wine_gone)
         return
+    on_sale = await chat.wine_on_sale(callback_data.wine_id)
     if change.previous == change.current:
-        await query.answer(T.vote_same)
+        await query.answer(T.vote_same if on_sale else T.out_of_stock)
         return
-    await query.answer(T.vote_saved[change.current] if change.previous is None else T.vote_changed)
-    if query.message is not None:
+    saved = T.vote_saved[change.current] if change.previous is None else T.vote_changed
+    await query.answer(saved if on_sale else f"{saved}. {T.out_of_stock}")
+    if isinstance(query.message, Message):
         # The card may be too old to edit; the vote is stored either way.
         with contextlib.suppress(TelegramBadRequest):
             await bot.edit_message_reply_markup(
                 chat_id=query.message.chat.id,
                 message_id=query.message.message_id,
-                reply_markup=wine_card(callback_data.wine_id, change.current),
+                reply_markup=wine_card(
+                    callback_data.wine_id, change.current, card_url(query.message.reply_markup)
+                ),
             )
 
 
 async def similar(
     query: CallbackQuery, callback_data: SimilarCallback, chat: ChatService, bot: Bot
 ) -> None:
-    await query.answer()
+    on_sale = await chat.wine_on_sale(callback_data.wine_id)
+    await query.answer(T.out_of_stock_similar if on_sale is False else None)
     if query.message is None:
         return
     chat_id = query.message.chat.id

@@ -54,7 +54,8 @@ async def _lookup(repo: WineRepository, ref: str, allowed: set[uuid.UUID]) -> Wi
     if wine_id not in allowed:
         return None
     found = await repo.get_by_ids([wine_id])
-    return found[0] if found else None
+    # A wine the shop no longer sells is never recommended, even when history names it.
+    return found[0] if found and found[0].available else None
 
 
 def _ids_in_history(history: Sequence[dict[str, Any]]) -> set[uuid.UUID]:

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from core.domain import UpsertReport, WineRecord
+from core.errors import SommelierError
 from repositories.wines import WineRepository
 from seeds.loader import DEFAULT_SEED_FILE, load_seed_file
+from services.app.catalog_import import ImportReport, import_catalog
 from services.llm.embeddings import EmbeddingService, EmbedReport
+
+log = logging.getLogger(__name__)
 
 
 async def seed_catalog(
@@ -45,6 +50,32 @@ class CatalogAdmin:
 
     async def size(self) -> int:
         return await catalog_size(self.sessions)
+
+    async def import_catalog(
+        self,
+        source: str,
+        *,
+        data: bytes | None = None,
+        dry_run: bool = False,
+        sync: bool = False,
+        source_label: str | None = None,
+    ) -> ImportReport:
+        """A shop's feed (path, URL or uploaded bytes) through the one import path; changed
+        wines are re-embedded afterwards when an embedding key is configured."""
+        report = await import_catalog(
+            self.sessions,
+            source,
+            data=data,
+            dry_run=dry_run,
+            sync=sync,
+            source_label=source_label,
+        )
+        if report.applied and (report.inserted or report.updated) and self.embeddings.available:
+            try:
+                await self.embeddings.embed_catalog(self.sessions)
+            except SommelierError as exc:  # the import is committed; /embed can finish it
+                log.warning("embedding after the import failed: %s", exc)
+        return report
 
     async def embed(
         self, progress: Callable[[int, int], Awaitable[None]] | None = None

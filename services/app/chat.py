@@ -228,6 +228,12 @@ class ChatService:
             await UserRepository(s).set_profile(user_id, {})
             await s.commit()
 
+    async def wine_on_sale(self, wine_id: uuid.UUID) -> bool | None:
+        """Whether the shop sells this wine now; None when it is not in the catalog."""
+        async with self._guarded() as s:
+            found = await WineRepository(s).get_by_ids([wine_id])
+        return found[0].available if found else None
+
     async def similar(self, user_id: int, wine_id: uuid.UUID) -> Recommendation | None:
         """Wines like this one, excluding those already shown in the conversation."""
         async with self._guarded() as s:

@@ -1,0 +1,43 @@
+"""Starts the scheduled catalog sync beside the bot when CATALOG_FEED_URL is set."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from aiogram import Bot
+from aiogram.exceptions import TelegramAPIError
+
+from core.settings import Settings
+from services.app.catalog_sync import CatalogSync
+from services.app.container import Services
+
+log = logging.getLogger(__name__)
+
+
+def start_catalog_sync(
+    bot: Bot, settings: Settings, services: Services
+) -> asyncio.Task[None] | None:
+    if not settings.catalog_feed_url:
+        return None
+
+    async def notify(message: str) -> None:
+        for admin_id in settings.admin_id_set:
+            try:
+                await bot.send_message(admin_id, message[:4000], parse_mode=None)
+            except TelegramAPIError as exc:
+                log.warning("cannot message admin %s: %s", admin_id, exc)
+
+    sync = CatalogSync(
+        services.catalog_admin, settings.catalog_feed_url, settings.catalog_sync_hours, notify
+    )
+    return asyncio.create_task(sync.run_forever(), name="catalog-sync")
+
+
+async def stop_catalog_sync(task: asyncio.Task[None] | None) -> None:
+    if task is None:
+        return
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task

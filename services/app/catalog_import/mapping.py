@@ -1,0 +1,109 @@
+"""Tolerant matching of column headers and YML `param` names to the catalog's fields."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from core.errors import CatalogFileError
+
+# Canonical field -> names shops use for it (compared case-, space- and punctuation-blind).
+FIELD_NAMES: dict[str, tuple[str, ...]] = {
+    "external_id": ("id", "external_id", "sku", "артикул", "код", "код товара", "offer id"),
+    "slug": ("slug",),
+    "name": ("name", "title", "название", "наименование", "товар", "product", "product name"),
+    "producer": ("producer", "vendor", "brand", "производитель", "бренд", "винодельня"),
+    "model": ("model", "модель"),
+    "vintage_year": ("vintage_year", "vintage", "год урожая", "винтаж", "год", "урожай"),
+    "country": (
+        "country",
+        "country_of_origin",
+        "страна",
+        "страна производства",
+        "страна происхождения",
+    ),
+    "region": ("region", "регион", "область"),
+    "appellation": ("appellation", "аппелласьон", "апелласьон"),
+    "grape_varieties": (
+        "grape_varieties",
+        "grapes",
+        "grape",
+        "сорт винограда",
+        "сорта винограда",
+        "сорт",
+        "виноград",
+        "сортовой состав",
+    ),
+    "wine_type": ("wine_type", "type", "color", "colour", "цвет", "тип", "тип вина", "цвет вина"),
+    "sweetness": ("sweetness", "sugar", "сахар", "содержание сахара", "сладость", "тип по сахару"),
+    "acidity": ("acidity", "кислотность"),
+    "tannins": ("tannins", "танины", "танинность"),
+    "body": ("body", "тело", "тельность"),
+    "description": ("description", "описание"),
+    "tasting_notes": ("tasting_notes", "дегустационные заметки", "вкус", "tasting notes"),
+    "food_pairings": (
+        "food_pairings",
+        "food",
+        "гастрономия",
+        "сочетание с блюдами",
+        "к блюдам",
+        "гастрономические сочетания",
+    ),
+    "price_rub": ("price_rub", "price", "цена", "цена руб", "розничная цена", "стоимость"),
+    "old_price_rub": (
+        "old_price_rub",
+        "oldprice",
+        "old price",
+        "compare at price",
+        "старая цена",
+        "цена до скидки",
+    ),
+    "image_url": ("image_url", "picture", "image", "фото", "изображение", "картинка", "image src"),
+    "url": ("url", "link", "ссылка", "страница", "ссылка на товар"),
+    "available": ("available", "в наличии", "наличие", "availability"),
+    "stock": ("stock", "остаток", "количество", "кол во", "qty", "quantity", "inventory"),
+    "volume_l": ("volume_l", "volume", "объем", "объём", "емкость", "ёмкость", "литраж"),
+    "alcohol": ("alcohol", "крепость", "алкоголь", "abv", "содержание алкоголя"),
+    "barcode": ("barcode", "штрихкод", "штрих код", "ean"),
+    "currency": ("currency", "currencyid", "валюта"),
+}
+
+
+def _key(name: str) -> str:
+    folded = name.strip().lower().replace("ё", "е")
+    folded = re.sub(r"\(.*?\)|,\s*(л|%|руб\.?|₽)$", " ", folded)
+    return " ".join(re.findall(r"[a-zа-я0-9]+", folded.replace("_", " ")))
+
+
+_BY_KEY: dict[str, str] = {_key(n): field for field, names in FIELD_NAMES.items() for n in names}
+
+
+class FieldMapper:
+    """Header/param name -> canonical field; `custom` (from --mapping) wins over the built-ins."""
+
+    def __init__(self, custom: dict[str, str] | None = None) -> None:
+        self.custom = {_key(k): v for k, v in (custom or {}).items()}
+
+    def field(self, name: str) -> str | None:
+        key = _key(name)
+        return self.custom.get(key) or _BY_KEY.get(key)
+
+
+def load_mapping(path: Path) -> dict[str, str]:
+    """A JSON object {"their header": "our field"}; every target must be a known field."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise CatalogFileError(f"cannot read the mapping file {path}: {exc}") from None
+    if not isinstance(data, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in data.items()
+    ):
+        raise CatalogFileError("the mapping file must be a JSON object of header -> field")
+    unknown = sorted(v for v in data.values() if v not in FIELD_NAMES)
+    if unknown:
+        raise CatalogFileError(
+            f"the mapping names unknown fields: {', '.join(unknown)}; "
+            f"known: {', '.join(FIELD_NAMES)}"
+        )
+    return dict(data)
