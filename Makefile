@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast lint format bench bench-quick clean
+.PHONY: run test test-fast lint format lock docker-check bench bench-quick clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,14 @@ lint: $(STAMP)
 format: $(STAMP)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
+
+# The image's pinned dependencies (everything but the embedded server's wheel).
+lock: $(STAMP)
+	$(BIN)/pip install --quiet uv
+	$(BIN)/uv pip compile pyproject.toml --no-emit-package pgserver --python-version 3.11 -q -o requirements.lock
+
+docker-check:
+	bash scripts/docker-check.sh
 
 bench: $(STAMP)
 	$(BIN)/sommelier bench
