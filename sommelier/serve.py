@@ -14,6 +14,7 @@ from aiohttp import web
 
 from api.app import build_app
 from bot.runner import TelegramWebhook, run_polling
+from core.errors import SettingsError
 from core.settings import Settings
 from services.app.container import Services, build_services
 from services.app.runtime import open_runtime
@@ -36,6 +37,8 @@ def build_served_app(
 
 
 async def run_bot(settings: Settings) -> int:
+    if not settings.telegram_bot_token:  # said before anything starts, in one line
+        raise SettingsError("TELEGRAM_BOT_TOKEN is not set (the token @BotFather gave the bot)")
     if settings.webhook_url:
         # The webhook's port is public: the HTTP API shares it only behind API_TOKEN.
         if not settings.api_token:
