@@ -21,13 +21,13 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from core.errors import LLMRequestError, LLMUnavailableError
 from core.language.intent import asks_for_wine
-from core.language.request import parse_query
 from core.recommendation import Path, Recommendation, RecommendedWine
 from core.settings import Settings
 from core.taste import profile_prompt_block
 from prompts import fill, load_prompt
 from services.agent.answer_format import FORMAT_INSTRUCTIONS, parse_answer
 from services.agent.catalog_prompt import answer_from_catalog_slice
+from services.agent.conversation import conversation_state
 from services.agent.day_context import build_day_context
 from services.agent.events import (
     AgentEvent,
@@ -46,7 +46,7 @@ from services.agent.resolve import resolve_picks
 from services.agent.run import MAX_STEPS, Run, ToolUseFailedError, UserContext
 from services.agent.safety import allowed_prices, states_unknown_prices
 from services.agent.streaming import streamed_call
-from services.agent.tools import build_catalog_tools
+from services.agent.tools import SHOWN_WINES, build_catalog_tools
 from services.llm.client import LLMClient, LLMReply
 from services.llm.embeddings import EmbeddingService
 
@@ -106,6 +106,8 @@ class SommelierService:
     ) -> AsyncIterator[AgentEvent]:
         run = Run(request_id or uuid.uuid4().hex, time.perf_counter(), text)
         run.turn.append({"role": "user", "content": text})
+        run.state = await conversation_state(self.sessions, history, text)
+        run.request_filters = run.state.filters
         registry = self.registry.restricted(tools_allowlist)
         max_steps = max(1, min(MAX_STEPS, max_steps))
         path: Path = "agent"
@@ -128,7 +130,7 @@ class SommelierService:
         except LLMUnavailableError as exc:
             run.fallback_reason = str(exc)
             path = "offline"
-            async for item in self._offline(run, max_steps):
+            async for item in self._offline(run, user, max_steps):
                 if isinstance(item, tuple):
                     result = item
                 else:
@@ -146,16 +148,19 @@ class SommelierService:
         yield final
 
     async def _offline(
-        self, run: Run, max_steps: int
+        self, run: Run, user: UserContext, max_steps: int
     ) -> AsyncIterator[AgentEvent | tuple[str, list[RecommendedWine], str]]:
         """Fallback 2: no LLM is reachable; deterministic picks, shown as one search step."""
         run.turn = run.turn[:1]
         run.steps += 1
         yield StepStarted(step=run.steps, request_id=run.request_id, max_steps=max_steps)
-        filters = parse_query(run.text).filters.model_dump(mode="json", exclude_none=True)
+        filters = run.request_filters.model_dump(mode="json", exclude_none=True)
         yield ToolInvoked(tool="search_wines", input=filters)
         started = time.perf_counter()
-        result = await offline_recommendation(self.sessions, run.text)
+        day = build_day_context(self.clock() if self.clock else None)
+        result = await offline_recommendation(
+            self.sessions, run.text, run.state, user.taste_profile, day.suggested_wine_types()
+        )
         took = (time.perf_counter() - started) * 1000
         run.tools_ms += took
         yield Observation(
@@ -220,6 +225,8 @@ class SommelierService:
         stream_answer: bool,
     ) -> AsyncIterator[AgentEvent | tuple[str, list[RecommendedWine], str]]:
         system = self.system_prompt(user, registry)
+        if run.state is not None:
+            system += "\n\n" + run.state.prompt_block()
         specs = registry.openai_specs() or None
         final: LLMReply | None = None
         for step in range(1, max_steps + 2):
@@ -296,9 +303,15 @@ class SommelierService:
     ) -> list[ToolResult]:
         run.turn.append(reply.as_message())
         started = time.perf_counter()
-        results = await asyncio.gather(
-            *(registry.execute(call.name, call.arguments) for call in reply.tool_calls)
+        token = SHOWN_WINES.set(
+            frozenset(run.state.shown) if run.state is not None else frozenset()
         )
+        try:
+            results = await asyncio.gather(
+                *(registry.execute(call.name, call.arguments) for call in reply.tool_calls)
+            )
+        finally:
+            SHOWN_WINES.reset(token)
         run.tools_ms += (time.perf_counter() - started) * 1000
         for call, result in zip(reply.tool_calls, results, strict=True):
             run.tools_called.append(call.name)

@@ -6,6 +6,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.domain import WineFilters
 from core.recommendation import Usage
 
 MAX_STEPS = 2  # tool iterations before the final call without tools
@@ -39,3 +40,7 @@ class Run:
     steps: int = 0
     turn: list[dict[str, Any]] = field(default_factory=list)
     fallback_reason: str | None = None
+    # The conversation state (services/agent/conversation.RequestState) this turn answers and
+    # its effective filters: what a hard-filter guard checks picks against.
+    state: Any = None
+    request_filters: WineFilters = field(default_factory=WineFilters)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
+from contextvars import ContextVar
 from decimal import Decimal
 from typing import Any
 
@@ -13,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from core.domain import Sweetness, WineFilters, WineType
 from core.errors import EmbeddingDimensionError, EmbeddingUnavailableError
+from core.language.catalog_terms import CatalogEntry, matching_wines
 from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent.registry import Tool, ToolOutput, ToolRegistry
@@ -25,6 +27,15 @@ RRF_K = 60
 MAX_RESULTS = 10
 # Of the tool's time budget, what the query embedding may take before full text goes alone.
 EMBEDDING_SHARE = 0.5
+# Wines already shown in the conversation: the tools leave them out unless asked for them.
+SHOWN_WINES: ContextVar[frozenset[uuid.UUID]] = ContextVar("shown_wines", default=frozenset())
+
+
+def _unshown(wines: list[Wine], include_shown: bool, limit: int) -> list[Wine]:
+    shown = SHOWN_WINES.get()
+    if include_shown or not shown:
+        return wines[:limit]
+    return [w for w in wines if w.id not in shown][:limit]
 
 
 class SearchWinesArgs(BaseModel):
@@ -46,10 +57,18 @@ class SearchWinesArgs(BaseModel):
     price_max: float | None = Field(default=None, ge=0, description="максимальная цена, ₽")
     body_min: int | None = Field(default=None, ge=1, le=5, description="минимальная тельность 1–5")
     body_max: int | None = Field(default=None, ge=1, le=5, description="максимальная тельность 1–5")
+    name: str | None = Field(
+        default=None,
+        max_length=80,
+        description="название, апелласьон или стиль из запроса: «кьянти», «просекко», «шабли»",
+    )
     limit: int = Field(default=5, ge=1, le=MAX_RESULTS, description="сколько вин вернуть")
+    include_shown: bool = Field(
+        default=False, description="вернуть и вина, уже показанные в этой беседе"
+    )
 
     def filters(self) -> WineFilters:
-        values = self.model_dump(exclude={"limit"}, exclude_none=True)
+        values = self.model_dump(exclude={"limit", "include_shown", "name"}, exclude_none=True)
         for key in ("price_min", "price_max"):
             if key in values:
                 values[key] = Decimal(str(values[key]))
@@ -67,6 +86,9 @@ class SemanticSearchArgs(BaseModel):
     wine_type: WineType | None = Field(default=None, description="тип вина")
     price_max: float | None = Field(default=None, ge=0, description="максимальная цена, ₽")
     limit: int = Field(default=5, ge=1, le=MAX_RESULTS, description="сколько вин вернуть")
+    include_shown: bool = Field(
+        default=False, description="вернуть и вина, уже показанные в этой беседе"
+    )
 
     def filters(self) -> WineFilters:
         price = Decimal(str(self.price_max)) if self.price_max is not None else None
@@ -121,7 +143,15 @@ def build_catalog_tools(
 ) -> ToolRegistry:
     async def search_wines(args: SearchWinesArgs) -> ToolOutput:
         async with sessions() as session:
-            wines = await WineRepository(session).search(args.filters(), limit=args.limit)
+            repo = WineRepository(session)
+            if args.name:
+                entries = [CatalogEntry(*row) for row in await repo.name_entries()]
+                named = set(matching_wines(args.name, entries)[0])
+                pool = await repo.search(args.filters(), limit=300)
+                wines = [w for w in pool if w.id in named]
+            else:
+                wines = await repo.search(args.filters(), limit=args.limit + len(SHOWN_WINES.get()))
+        wines = _unshown(wines, args.include_shown, args.limit)
         return _output(wines, f"найдено {len(wines)}")
 
     async def semantic_search(args: SemanticSearchArgs) -> ToolOutput:
@@ -140,14 +170,20 @@ def build_catalog_tools(
         async with sessions() as session:
             repo = WineRepository(session)
             rankings: list[list[Wine]] = []
+            extra = len(SHOWN_WINES.get())
             if vector is not None:
-                rankings.append([w for w, _ in await repo.nearest(vector, filters, args.limit * 2)])
-            rankings.append(await repo.text_search(args.query, filters, args.limit * 2))
-            wines = rrf_merge(rankings, args.limit)
+                rankings.append(
+                    [w for w, _ in await repo.nearest(vector, filters, args.limit * 2 + extra)]
+                )
+            rankings.append(await repo.text_search(args.query, filters, args.limit * 2 + extra))
+            wines = _unshown(
+                rrf_merge(rankings, args.limit + extra), args.include_shown, args.limit
+            )
             mode = "hybrid" if vector is not None and rankings[0] else "text"
             if not wines:
                 # Nothing in the text either: still answer with wines within the filters.
-                wines = await repo.search(filters, limit=args.limit)
+                wines = await repo.search(filters, limit=args.limit + extra)
+                wines = _unshown(wines, args.include_shown, args.limit)
                 mode = "filters"
         return _output(wines, f"найдено {len(wines)} ({mode})")
 
