@@ -1,4 +1,4 @@
-"""`python -m bench.eval` (also `sommelier eval`): the golden dialogs on the offline and agent paths.
+"""`python -m bench.eval` (also `sommelier eval`): golden dialogs on the offline and agent paths.
 
 Runs on a database of its own on the embedded server (never the user's catalog), with the
 bundled demo catalog the golden set is written for. Exit status 1 when a path passes fewer

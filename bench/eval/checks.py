@@ -74,9 +74,9 @@ def check_turn(
             and wine.price_rub <= max(w.price_rub for w in previous)
         ):
             failures.append(f"{label}: {wine.price_rub} not dearer than before")
-        if previous and expect.get("drier"):
-            if not (_rank(wine) < max(_rank(w) for w in previous) or _rank(wine) == 0):
-                failures.append(f"{label}: {wine.sweetness.value} not drier")
+        drier = _rank(wine) < max((_rank(w) for w in previous), default=4) or _rank(wine) == 0
+        if previous and expect.get("drier") and not drier:
+            failures.append(f"{label}: {wine.sweetness.value} not drier")
         if previous and expect.get("sweeter") and _rank(wine) <= min(_rank(w) for w in previous):
             failures.append(f"{label}: {wine.sweetness.value} not sweeter")
         if previous and expect.get("lighter") and wine.body >= max(w.body for w in previous):

@@ -60,7 +60,8 @@ class PathReport:
             "passed": passed,
             "total": total,
             "categories": {
-                c: dict(zip(("passed", "total"), self.rate(c))) for c in self.categories()
+                c: dict(zip(("passed", "total"), self.rate(c), strict=True))
+                for c in self.categories()
             },
             "failures": [dataclasses.asdict(t) for t in self.turns if not t.ok],
         }

@@ -101,6 +101,17 @@ def _negated_filters(text: str) -> dict[str, object]:
     return found
 
 
+_NEGATED_WORDS = re.compile(
+    r"(?:^|(?<=[^a-zа-яё]))(?:без|не|кроме|not|no|without|except)\s+(?:из\s+|from\s+)?[a-zа-яё-]+",
+    re.IGNORECASE,
+)
+
+
+def without_negated(text: str) -> str:
+    """The text without the words it rules out («без Италии», «не шардоне»)."""
+    return _NEGATED_WORDS.sub(" ", text)
+
+
 def read_followup(text: str) -> FollowUp:
     folded = _fold(text)
     words = folded.split()

@@ -23,7 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from core.domain import SWEETNESS_RU, WINE_TYPE_RU, Sweetness, WineFilters, WineType
 from core.language.catalog_terms import CatalogEntry, matching_wines
-from core.language.followups import FollowUp, is_new_request, read_followup
+from core.language.followups import FollowUp, is_new_request, read_followup, without_negated
 from core.language.request import parse_query
 from core.language.world import countries_of_group, without_group
 from repositories.models import Wine
@@ -59,6 +59,7 @@ class RequestState:
     shown: tuple[uuid.UUID, ...] = ()  # every wine shown in the conversation
     last_shown: tuple[ShownWine, ...] = ()
     refined: tuple[str, ...] = ()  # the changes this turn asked for (cheaper, drier, …)
+    asked_now: tuple[str, ...] = ()  # filters this message set: the last to relax
     turns: int = 0
 
     @property
@@ -153,6 +154,10 @@ def _step(current: Sweetness, delta: int) -> Sweetness:
     return _SWEETNESS_ORDER[max(0, min(len(_SWEETNESS_ORDER) - 1, index))]
 
 
+def _colour(filters: WineFilters) -> bool:
+    return filters.wine_type in (WineType.red, WineType.white, WineType.rose)
+
+
 def _starts_as_refinement(text: str) -> bool:
     lowered = text.strip().lower()
     return lowered.startswith(_OPENERS)
@@ -237,6 +242,7 @@ def _merge(
         excluded.append((name, str(value)))
     if followup.more:
         refined.append("другие варианты")
+    new = WineFilters.model_validate(values).model_dump(exclude_none=True)
     return replace(
         state,
         filters=WineFilters.model_validate(values),
@@ -245,6 +251,7 @@ def _merge(
         named_words=named_words,
         excluded=tuple(dict.fromkeys(excluded)),
         refined=tuple(refined),
+        asked_now=tuple(k for k, v in new.items() if state.filters.model_dump().get(k) != v),
     )
 
 
@@ -254,7 +261,9 @@ def read_turn(state: RequestState, text: str, entries: Sequence[CatalogEntry]) -
     plain = without_group(text)
     parsed = parse_query(plain)
     followup = read_followup(plain)
-    ids, used = matching_wines(plain, entries, ignore=parsed.matched.values())
+    # Colour words («красное») name no wine; style words («просекко» → sparkling) may.
+    ignore = [w for k, w in parsed.matched.items() if k != "wine_type" or _colour(parsed.filters)]
+    ids, used = matching_wines(without_negated(plain), entries, ignore=ignore)
     named = (tuple(ids), tuple(used)) if ids else ((), ())
     opener = _starts_as_refinement(text)
     fresh = state.turns == 0 or (

@@ -84,6 +84,10 @@ async def _structured(repo: WineRepository, state: RequestState) -> Selection:
     shown = set(state.shown) - (set(state.named_ids) if state.named_now else set())
     filters = state.filters
     order = list(RELAXATION_ORDER)
+    # What this message asked for is given up last.
+    order = [n for n in order if n not in state.asked_now] + [
+        n for n in order if n in state.asked_now
+    ]
     cheaper = "дешевле" in state.refined
     if cheaper:  # nothing cheaper: the closest price in the same style comes first
         order.remove("price_max")
