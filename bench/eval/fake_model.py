@@ -14,6 +14,7 @@ from typing import Any
 from fakes.openai_server import Step, call, reply, tool_calls
 
 _FILTERS = re.compile(r"фильтры для search_wines: (\{.*\})")
+_MOOD = re.compile(r"для semantic_search\): «(.*)»")
 JSONDict = dict[str, Any]
 
 
@@ -37,6 +38,9 @@ def respond(body: JSONDict) -> Step:
     if wines is None:
         match = _FILTERS.search(system)
         arguments = json.loads(match.group(1)) if match else {}
+        mood = _MOOD.search(system)
+        if not arguments and mood:
+            return tool_calls(call("semantic_search", {"query": mood.group(1), "limit": 5}))
         arguments["limit"] = 5
         return tool_calls(call("search_wines", arguments))
     if not wines:

@@ -127,6 +127,14 @@ class RequestState:
                 args[key] = float(args[key])
         if self.named_words:
             args["name"] = " ".join(self.named_words)
+        if self.countries:
+            args["countries"] = list(self.countries)
+        excluded_countries = [v for k, v in self.excluded if k == "country"]
+        if excluded_countries:
+            args["exclude_countries"] = excluded_countries
+        excluded_grapes = [v for k, v in self.excluded if k == "grape_variety"]
+        if excluded_grapes:
+            args["exclude_grapes"] = excluded_grapes
         return args
 
     def prompt_block(self) -> str:
@@ -136,6 +144,8 @@ class RequestState:
         lines.append(
             "- фильтры для search_wines: " + json.dumps(self.tool_arguments(), ensure_ascii=False)
         )
+        if self.mood:
+            lines.append(f"- настроение или описание (для semantic_search): «{self.mood}»")
         if self.refined:
             lines.append(f"- уточнение этого сообщения: {', '.join(self.refined)}")
         if self.last_shown:

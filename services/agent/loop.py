@@ -25,6 +25,7 @@ from core.recommendation import Path, Recommendation, RecommendedWine
 from core.settings import Settings
 from core.taste import profile_prompt_block
 from prompts import fill, load_prompt
+from services.agent.alternatives import nearest_alternatives
 from services.agent.answer_format import FORMAT_INSTRUCTIONS, parse_answer
 from services.agent.catalog_prompt import answer_from_catalog_slice
 from services.agent.conversation import conversation_state
@@ -268,8 +269,10 @@ class SommelierService:
         assert final is not None
         parsed = parse_answer(final.content)
         recites = self.guard.leaks(final.content)
+        wants_wine = asks_for_wine(run.text) or (run.state is not None and run.state.structured)
         if recites and not parsed.picks:
-            # Talked into reciting its instructions: decline, do not try another prompt.
+            if wants_wine:  # the person still gets wines: the next path answers the request
+                raise ToolUseFailedError("the model quoted its instructions")
             yield (REFUSAL, [], "")
             return
         if not parsed.formatted and not run.tools_called:
@@ -285,7 +288,13 @@ class SommelierService:
             return
         wines = await resolve_picks(self.sessions, run, parsed, history)
         if not wines and recites:
+            if wants_wine:
+                raise ToolUseFailedError("the model quoted its instructions")
             yield (REFUSAL, [], "")
+            return
+        if not wines and not parsed.picks and run.tools_called and run.state is not None:
+            # «Nothing cheaper exists» is an answer: keep it, add the nearest real wines.
+            yield await nearest_alternatives(self.sessions, run.state, parsed.intro)
             return
         if not wines:
             raise ToolUseFailedError("the agent produced no valid catalog wine")

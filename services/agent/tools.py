@@ -7,14 +7,14 @@ import logging
 import uuid
 from contextvars import ContextVar
 from decimal import Decimal
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from core.domain import Sweetness, WineFilters, WineType
 from core.errors import EmbeddingDimensionError, EmbeddingUnavailableError
-from core.language.catalog_terms import CatalogEntry, matching_wines
+from core.language.catalog_terms import CatalogEntry, matching_wines, query_words
 from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent.registry import Tool, ToolOutput, ToolRegistry
@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 DESCRIPTION_CHARS = 160
 RRF_K = 60
 MAX_RESULTS = 10
+POOL = 300  # candidates read before the in-memory conditions (names, groups, exclusions)
 # Of the tool's time budget, what the query embedding may take before full text goes alone.
 EMBEDDING_SHARE = 0.5
 # Wines already shown in the conversation: the tools leave them out unless asked for them.
@@ -62,13 +63,30 @@ class SearchWinesArgs(BaseModel):
         max_length=80,
         description="название, апелласьон или стиль из запроса: «кьянти», «просекко», «шабли»",
     )
+    countries: list[Annotated[str, Field(max_length=60)]] | None = Field(
+        default=None, max_length=20, description="любая из стран (например, «Новый Свет»)"
+    )
+    exclude_countries: list[Annotated[str, Field(max_length=60)]] | None = Field(
+        default=None, max_length=20, description="исключить страны («без Италии»)"
+    )
+    exclude_grapes: list[Annotated[str, Field(max_length=60)]] | None = Field(
+        default=None, max_length=20, description="исключить сорта («только не шардоне»)"
+    )
     limit: int = Field(default=5, ge=1, le=MAX_RESULTS, description="сколько вин вернуть")
     include_shown: bool = Field(
         default=False, description="вернуть и вина, уже показанные в этой беседе"
     )
 
+    def admits(self, wine: Wine) -> bool:
+        if self.countries and wine.country not in self.countries:
+            return False
+        if self.exclude_countries and wine.country in self.exclude_countries:
+            return False
+        grapes = self.exclude_grapes or []
+        return not any(g.lower() in (v.lower() for v in wine.grape_varieties) for g in grapes)
+
     def filters(self) -> WineFilters:
-        values = self.model_dump(exclude={"limit", "include_shown", "name"}, exclude_none=True)
+        values = self.model_dump(include=set(WineFilters.model_fields), exclude_none=True)
         for key in ("price_min", "price_max"):
             if key in values:
                 values[key] = Decimal(str(values[key]))
@@ -144,13 +162,12 @@ def build_catalog_tools(
     async def search_wines(args: SearchWinesArgs) -> ToolOutput:
         async with sessions() as session:
             repo = WineRepository(session)
+            pool = await repo.search(args.filters(), limit=POOL)
             if args.name:
                 entries = [CatalogEntry(*row) for row in await repo.name_entries()]
                 named = set(matching_wines(args.name, entries)[0])
-                pool = await repo.search(args.filters(), limit=300)
-                wines = [w for w in pool if w.id in named]
-            else:
-                wines = await repo.search(args.filters(), limit=args.limit + len(SHOWN_WINES.get()))
+                pool = [w for w in pool if w.id in named]
+            wines = [w for w in pool if args.admits(w)]
         wines = _unshown(wines, args.include_shown, args.limit)
         return _output(wines, f"найдено {len(wines)}")
 
@@ -175,7 +192,8 @@ def build_catalog_tools(
                 rankings.append(
                     [w for w, _ in await repo.nearest(vector, filters, args.limit * 2 + extra)]
                 )
-            rankings.append(await repo.text_search(args.query, filters, args.limit * 2 + extra))
+            words = " ".join(query_words(args.query)) or args.query
+            rankings.append(await repo.text_search(words, filters, args.limit * 2 + extra))
             wines = _unshown(
                 rrf_merge(rankings, args.limit + extra), args.include_shown, args.limit
             )
