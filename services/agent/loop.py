@@ -28,6 +28,7 @@ from prompts import fill, load_prompt
 from services.agent.alternatives import nearest_alternatives
 from services.agent.answer_format import FORMAT_INSTRUCTIONS, parse_answer
 from services.agent.catalog_prompt import answer_from_catalog_slice
+from services.agent.compact import compact_history
 from services.agent.conversation import conversation_state
 from services.agent.day_context import build_day_context
 from services.agent.events import (
@@ -196,7 +197,7 @@ class SommelierService:
         self, system: str, history: Sequence[dict[str, Any]], run: Run
     ) -> list[dict[str, Any]]:
         budget = self.settings.history_token_budget
-        past = trim_to_budget(list(history), budget)
+        past = trim_to_budget(compact_history(history), budget)
         return repair_pairing([{"role": "system", "content": system}, *past, *run.turn])
 
     async def call(
