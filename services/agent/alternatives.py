@@ -44,7 +44,7 @@ async def nearest_alternatives(
     """(intro, wines, closing): the model's «nothing fits», what was searched, the nearest."""
     async with sessions() as session:
         selection = await select_wines(WineRepository(session), state)
-    searched = state.summary_ru()
+    searched = state.summary_ru(numbers=False)
     intro = said.strip() or "Точно под этот запрос в каталоге ничего нет."
     if searched:
         intro += f" Искал: {searched}."

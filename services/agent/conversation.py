@@ -83,8 +83,12 @@ class RequestState:
                 return False
         return True
 
-    def summary_ru(self) -> str:
-        """The request in force, in words (prompts and «what was searched»)."""
+    def summary_ru(self, numbers: bool = True) -> str:
+        """The request in force, in words (prompts and «what was searched»).
+
+        Without `numbers` the prices are described, not quoted (an answer may only quote
+        prices the person gave in this message or of the wines shown).
+        """
         f = self.filters
         parts: list[str] = []
         if f.wine_type:
@@ -104,9 +108,11 @@ class RequestState:
         if f.food_pairing:
             parts.append(f"к блюду «{f.food_pairing}»")
         if f.price_min is not None:
-            parts.append(f"от {int(f.price_min)} ₽")
+            parts.append(f"от {int(f.price_min)} ₽" if numbers else "дороже показанных")
         if f.price_max is not None:
-            parts.append(f"до {int(f.price_max)} ₽")
+            cheaper = "дешевле" in self.refined
+            words = "дешевле показанных" if cheaper else "в пределах бюджета"
+            parts.append(f"до {int(f.price_max)} ₽" if numbers else words)
         if f.body_min is not None:
             parts.append(f"тельность от {f.body_min}")
         if f.body_max is not None:

@@ -58,7 +58,7 @@ async def offline_recommendation(
         selection = await select_wines(WineRepository(session), state, profile, day_types)
     closing = closing_line(state)
     if not selection.wines:
-        searched = state.summary_ru()
+        searched = state.summary_ru(numbers=False)
         return (
             "К сожалению, в каталоге нет вин, которые подходят под этот запрос"
             + (f" (искал: {searched})." if searched else "."),
@@ -71,7 +71,7 @@ async def offline_recommendation(
 
 
 def _intro(state: RequestState, selection: Selection) -> str:
-    searched = state.summary_ru()
+    searched = state.summary_ru(numbers=False)
     if selection.relaxed:
         names = ", ".join(dict.fromkeys(FILTER_NAMES_RU[n] for n in selection.relaxed))
         lead = (
