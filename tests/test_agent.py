@@ -33,6 +33,7 @@ from fakes.openai_server import (
 from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent.catalog_prompt import CATALOG_SLICE
+from services.agent.compact import compact_history
 from services.agent.events import Final, Observation, ToolInvoked
 from services.agent.run import UserContext
 from services.app.runtime import Runtime
@@ -464,7 +465,11 @@ async def test_ids_from_earlier_turns_stay_usable(
     assert server.errors == []
     assert second.path == "agent"
     assert [str(w.id) for w in second.wines] == [earlier]
-    assert server.requests[-1]["messages"][1 : 1 + len(first.new_messages)] == first.new_messages
+    # Past turns reach the model compact (issue 19): the question and the answer with its ids,
+    # not the raw tool payloads; the ids stay usable because the stored turn keeps them.
+    past = compact_history(first.new_messages)
+    assert server.requests[-1]["messages"][1 : 1 + len(past)] == past
+    assert earlier in past[-1]["content"]
 
 
 # ---- fallbacks --------------------------------------------------------------------------------

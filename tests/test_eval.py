@@ -8,9 +8,7 @@ from services.app.runtime import Runtime
 
 def test_the_golden_set_is_large_and_varied() -> None:
     golden = load_golden()
-    turns = sum(
-        max(len(t["say"]) for t in d["turns"]) * len(d["turns"]) for d in golden["dialogs"]
-    )
+    turns = sum(max(len(t["say"]) for t in d["turns"]) * len(d["turns"]) for d in golden["dialogs"])
     assert turns >= 80
     multi_turn = [d for d in golden["dialogs"] if len(d["turns"]) > 1]
     assert len(multi_turn) >= 8
