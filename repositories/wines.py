@@ -365,6 +365,11 @@ class WineRepository:
             return None  # two wines fit equally well: do not pick one at random
         return await self.session.get(Wine, fits[0][1])
 
+    async def catalog_version(self) -> tuple[int, str]:
+        """(count, last update): changes whenever the catalog does."""
+        row = (await self.session.execute(select(func.count(), func.max(Wine.updated_at)))).one()
+        return int(row[0]), str(row[1])
+
     async def name_entries(self) -> list[tuple[uuid.UUID, str, str | None, str | None, list[str]]]:
         """(id, name, region, appellation, grapes) of every wine: what names a wine."""
         rows = await self.session.execute(

@@ -275,3 +275,34 @@ def matching_wines(
             score[wine_id] = score.get(wine_id, 0) + 1
     best = max(score.values(), default=0)
     return [i for i in score if score[i] == best], used
+
+
+class CatalogIndex:
+    """The catalog's words → wine ids, built once per catalog version (fast on 100k wines)."""
+
+    def __init__(self, entries: Sequence[CatalogEntry]) -> None:
+        self.size = len(entries)
+        index: dict[str, list[object]] = {}
+        for entry in entries:
+            for term in entry.terms():
+                index.setdefault(term, []).append(entry.wine_id)
+        self.terms = index
+
+    def match(self, text: str, ignore: Iterable[str] = ()) -> tuple[list[object], list[str]]:
+        """Like `matching_wines`: the wines the message names, best-matching first."""
+        asked = query_words(text, ignore)
+        score: dict[object, int] = {}
+        used: list[str] = []
+        for word in dict.fromkeys(asked):
+            stems = _stems(word)
+            hits: set[object] = set()
+            for term, ids in self.terms.items():
+                if any(_fits(s, term) for s in stems):
+                    hits.update(ids)
+            if not hits or len(hits) > max(3, self.size // 3):
+                continue
+            used.append(word)
+            for wine_id in hits:
+                score[wine_id] = score.get(wine_id, 0) + 1
+        best = max(score.values(), default=0)
+        return [i for i in score if score[i] == best], used

@@ -22,12 +22,13 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from core.domain import SWEETNESS_RU, WINE_TYPE_RU, Sweetness, WineFilters, WineType
-from core.language.catalog_terms import CatalogEntry, matching_wines
+from core.language.catalog_terms import CatalogIndex
 from core.language.followups import FollowUp, is_new_request, read_followup, without_negated
 from core.language.request import parse_query
 from core.language.world import countries_of_group, without_group
 from repositories.models import Wine
 from repositories.wines import WineRepository
+from services.agent.catalog_index import catalog_index
 
 _WINE_MARKER = re.compile(r"\[WINE:([0-9a-fA-F-]{36})\]")
 _SWEETNESS_ORDER = (Sweetness.dry, Sweetness.semi_dry, Sweetness.semi_sweet, Sweetness.sweet)
@@ -271,7 +272,7 @@ def _merge(
     )
 
 
-def read_turn(state: RequestState, text: str, entries: Sequence[CatalogEntry]) -> RequestState:
+def read_turn(state: RequestState, text: str, index: CatalogIndex) -> RequestState:
     """The state after one message (without the wines this message is answered with)."""
     group = countries_of_group(text)
     plain = without_group(text)
@@ -279,7 +280,7 @@ def read_turn(state: RequestState, text: str, entries: Sequence[CatalogEntry]) -
     followup = read_followup(plain)
     # Colour words («красное») name no wine; style words («просекко» → sparkling) may.
     ignore = [w for k, w in parsed.matched.items() if k != "wine_type" or _colour(parsed.filters)]
-    ids, used = matching_wines(without_negated(plain), entries, ignore=ignore)
+    ids, used = index.match(without_negated(plain), ignore=ignore)
     named = (tuple(ids), tuple(used)) if ids else ((), ())
     opener = _starts_as_refinement(text)
     fresh = state.turns == 0 or (
@@ -332,14 +333,14 @@ async def conversation_state(
     async with sessions() as session:
         repo = WineRepository(session)
         known = {w.id: w for w in await repo.get_by_ids(all_ids)} if all_ids else {}
-        entries = [CatalogEntry(*row) for row in await repo.name_entries()]
+        index = await catalog_index(repo)
     state = RequestState()
     for message, ids in turns:
         if message is not None:
-            state = read_turn(state, message, entries)
+            state = read_turn(state, message, index)
         if ids:
             shown = tuple(_shown(known[i]) for i in ids if i in known)
             state = replace(
                 state, shown=tuple(dict.fromkeys((*state.shown, *ids))), last_shown=shown
             )
-    return read_turn(state, text, entries)
+    return read_turn(state, text, index)

@@ -14,9 +14,10 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from core.domain import Sweetness, WineFilters, WineType
 from core.errors import EmbeddingDimensionError, EmbeddingUnavailableError
-from core.language.catalog_terms import CatalogEntry, matching_wines, query_words
+from core.language.catalog_terms import query_words
 from repositories.models import Wine
 from repositories.wines import WineRepository
+from services.agent.catalog_index import catalog_index
 from services.agent.registry import Tool, ToolOutput, ToolRegistry
 from services.llm.embeddings import EmbeddingService
 
@@ -164,8 +165,7 @@ def build_catalog_tools(
             repo = WineRepository(session)
             pool = await repo.search(args.filters(), limit=POOL)
             if args.name:
-                entries = [CatalogEntry(*row) for row in await repo.name_entries()]
-                named = set(matching_wines(args.name, entries)[0])
+                named = set((await catalog_index(repo)).match(args.name)[0])
                 pool = [w for w in pool if w.id in named]
             wines = [w for w in pool if args.admits(w)]
         wines = _unshown(wines, args.include_shown, args.limit)
