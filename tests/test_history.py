@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from core.recommendation import Recommendation
 from fakes.openai_server import FakeOpenAIServer, JSONDict, call, reply, responder, tool_calls
+from services.agent.compact import compact_history
 from services.agent.history import estimate_tokens, repair_pairing, trim_to_budget
 from services.agent.run import UserContext
 from services.app.runtime import Runtime
@@ -263,9 +264,10 @@ async def test_a_long_history_is_trimmed_and_accepted_by_a_strict_api(
         history.extend(rec.new_messages)
     # What a store can hand back after a crash or a cut: an orphan result, a lost answer.
     stored = [result("orphan"), *turns[0], calls("lost"), *turns[1], *turns[2]]
-    last_turn = turns[-1]
+    # Past turns reach the model compact (question and answer, no tool payloads).
+    last_turn = compact_history(turns[-1])
     budget = max(200, tokens(last_turn) + 10)
-    assert tokens(repair_pairing(stored)) > budget
+    assert tokens(compact_history(stored)) > budget
 
     server.requests.clear()
     rec = await _turn(seeded, server, "а что-нибудь подешевле?", stored, budget)

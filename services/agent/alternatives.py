@@ -7,6 +7,8 @@ the closest price in the same style, or the neighbouring style — never random 
 
 from __future__ import annotations
 
+import re
+
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from core.domain import SWEETNESS_RU, WINE_TYPE_RU, format_price
@@ -16,6 +18,19 @@ from repositories.wines import WineRepository
 from services.agent.closing import closing_line
 from services.agent.conversation import RequestState
 from services.agent.selection import Selection, select_wines
+
+_NOTHING = re.compile(
+    r"\bнет\b|ничего|не наш|не нахож|не наход|не наш[её]л|отсутству|не наш[лл]ось"
+    r"|nothing|no (?:\w+ ){0,3}(?:wines?|match|matches|results?)|couldn.t find|could not find"
+    r"|none (?:of|match)|not find|there (?:is|are) no",
+    re.IGNORECASE,
+)
+
+
+def says_nothing_fits(text: str) -> bool:
+    """The model's answer says the catalog has nothing for the request (no wine named)."""
+    return bool(_NOTHING.search(text or ""))
+
 
 _RELAXED_RU = {
     "price_max": "ближайшая цена",

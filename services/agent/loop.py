@@ -25,7 +25,7 @@ from core.recommendation import Path, Recommendation, RecommendedWine
 from core.settings import Settings
 from core.taste import profile_prompt_block
 from prompts import fill, load_prompt
-from services.agent.alternatives import nearest_alternatives
+from services.agent.alternatives import nearest_alternatives, says_nothing_fits
 from services.agent.answer_format import FORMAT_INSTRUCTIONS, parse_answer
 from services.agent.catalog_prompt import answer_from_catalog_slice
 from services.agent.compact import compact_history
@@ -293,7 +293,8 @@ class SommelierService:
                 raise ToolUseFailedError("the model quoted its instructions")
             yield (REFUSAL, [], "")
             return
-        if not wines and not parsed.picks and run.tools_called and run.state is not None:
+        honest = not parsed.picks and says_nothing_fits(parsed.intro)
+        if not wines and honest and run.tools_called and run.state is not None:
             # «Nothing cheaper exists» is an answer: keep it, add the nearest real wines.
             yield await nearest_alternatives(self.sessions, run.state, parsed.intro)
             return
