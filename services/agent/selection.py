@@ -28,8 +28,8 @@ RELAXATION_ORDER = (
     "body_max",
     "grape_variety",
     "country",
+    "food_pairing",  # a dish may not suit a new colour («а белое?» after a steak)
     "sweetness",
-    "food_pairing",
     "price_min",
     "wine_type",
     "price_max",
