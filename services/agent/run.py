@@ -8,6 +8,7 @@ from typing import Any
 
 from core.domain import WineFilters
 from core.recommendation import Usage
+from services.agent.conversation import RequestState
 
 MAX_STEPS = 2  # tool iterations before the final call without tools
 
@@ -42,5 +43,5 @@ class Run:
     fallback_reason: str | None = None
     # The conversation state (services/agent/conversation.RequestState) this turn answers and
     # its effective filters: what a hard-filter guard checks picks against.
-    state: Any = None
+    state: RequestState | None = None
     request_filters: WineFilters = field(default_factory=WineFilters)
