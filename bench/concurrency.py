@@ -33,7 +33,6 @@ from bot.texts import T
 from core.settings import Settings
 from fakes.openai_server import FakeOpenAIServer
 from fakes.telegram_server import FakeTelegramServer, SentCall
-from services.agent import alternatives
 
 FIRST_CHAT_ID = 700_000_001
 WARMUP_CHATS = 10
@@ -51,8 +50,7 @@ _STRIPPED_ENV = (
 
 
 class TimedTelegram(FakeTelegramServer):
-    """Notes when each chat's closing message arrives (the model's, or the one of an honest
-    «nothing matches» answer)."""
+    """Notes when each chat's closing message arrives."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -69,7 +67,7 @@ class TimedTelegram(FakeTelegramServer):
         result = await super()._send_message(params, call)
         visible = call.visible_text or ""
         chat_id = int(params["chat_id"])
-        if llm_script.CLOSING in visible or alternatives.CLOSING in visible:
+        if llm_script.CLOSING in visible:
             self.closed_at.setdefault(chat_id, time.perf_counter())
         elif visible in self._trouble_texts:
             self.trouble[self._trouble_texts[visible]] += 1

@@ -376,6 +376,18 @@ class WineRepository:
             return None  # two wines fit equally well: do not pick one at random
         return await self.session.get(Wine, fits[0][1])
 
+    async def catalog_version(self) -> tuple[int, str]:
+        """(count, last update): changes whenever the catalog does."""
+        row = (await self.session.execute(select(func.count(), func.max(Wine.updated_at)))).one()
+        return int(row[0]), str(row[1])
+
+    async def name_entries(self) -> list[tuple[uuid.UUID, str, str | None, str | None, list[str]]]:
+        """(id, name, region, appellation, grapes) of every wine: what names a wine."""
+        rows = await self.session.execute(
+            select(Wine.id, Wine.name, Wine.region, Wine.appellation, Wine.grape_varieties)
+        )
+        return [(i, n, r, a, list(g or [])) for i, n, r, a, g in rows.all()]
+
     async def count(self) -> int:
         return int(await self.session.scalar(select(func.count()).select_from(Wine)) or 0)
 

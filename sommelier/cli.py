@@ -118,9 +118,14 @@ async def cmd_bench(args: argparse.Namespace, settings: Settings) -> int:
     _exec_bench([])
 
 
-def _exec_bench(arguments: list[str]) -> NoReturn:
+def _exec_bench(arguments: list[str], module: str = "bench") -> NoReturn:
     """The benchmarks are a program of their own: hand the process over with its arguments."""
-    os.execv(sys.executable, [sys.executable, "-m", "bench", *arguments])
+    os.execv(sys.executable, [sys.executable, "-m", module, *arguments])
+
+
+async def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
+    """Reached only through options before `eval` (e.g. `sommelier -v eval`)."""
+    _exec_bench([], "bench.eval")
 
 
 async def cmd_health(args: argparse.Namespace, settings: Settings) -> int:
@@ -194,6 +199,11 @@ def build_parser() -> argparse.ArgumentParser:
     # Listed for --help only: `main` hands `sommelier bench …` to `python -m bench` untouched.
     p = sub.add_parser("bench", help="benchmarks and the chaos soak (`sommelier bench --help`)")
     p.set_defaults(handler=cmd_bench)
+    # Listed for --help only: `main` hands `sommelier eval …` to `python -m bench.eval`.
+    p = sub.add_parser(
+        "eval", help="golden multi-turn dialogs, offline and agent paths (`sommelier eval --help`)"
+    )
+    p.set_defaults(handler=cmd_eval)
     return parser
 
 
@@ -201,6 +211,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["bench"]:
         _exec_bench(argv[1:])
+    if argv[:1] == ["eval"]:
+        _exec_bench(argv[1:], "bench.eval")
     args = build_parser().parse_args(argv)
     try:
         settings = get_settings()

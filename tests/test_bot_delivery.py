@@ -44,7 +44,12 @@ def _targeted(wine: Wine, why: str, intro: str = "Вот мой выбор.") ->
         found = current_tool_wines(body)
         if not found:
             price = float(wine.price_rub)
-            args = {"wine_type": wine.wine_type.value, "price_min": price, "price_max": price}
+            args = {
+                "wine_type": wine.wine_type.value,
+                "price_min": price,
+                "price_max": price,
+                "include_shown": True,  # it may be a wine shown before («повторите то вино»)
+            }
             return tool_calls(call("search_wines", args))
         assert str(wine.id) in [w["id"] for w in found]
         return reply(formatted([(str(wine.id), why)], intro, "Приятного вечера!"))

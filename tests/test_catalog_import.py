@@ -107,7 +107,7 @@ async def _never_recommended(rt: Runtime, wine_id: object, name: str) -> None:
         assert [w.id for w in await repo.get_by_ids([wine_id])] == [wine_id]  # a shown card
     embeddings = EmbeddingService(make_settings())
     for query in ("красное сухое из Франции", "каберне", "Шато Тест Каберне", ""):
-        _, wines, _ = await offline_recommendation(rt.sessions, embeddings, query)
+        _, wines, _ = await offline_recommendation(rt.sessions, query)
         assert wine_id not in {w.id for w in wines}
     tools = build_catalog_tools(rt.sessions, embeddings)
     for tool, args in (

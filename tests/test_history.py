@@ -13,10 +13,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.language.request import parse_query
 from core.recommendation import Recommendation
 from fakes.openai_server import FakeOpenAIServer, JSONDict, call, reply, responder, tool_calls
-from services.agent.history import compact, estimate_tokens, repair_pairing, trim_to_budget
+from services.agent.compact import compact_history
+from services.agent.history import estimate_tokens, repair_pairing, trim_to_budget
 from services.agent.run import UserContext
 from services.app.runtime import Runtime
 from tests.agent_fixtures import (
@@ -264,10 +264,10 @@ async def test_a_long_history_is_trimmed_and_accepted_by_a_strict_api(
         history.extend(rec.new_messages)
     # What a store can hand back after a crash or a cut: an orphan result, a lost answer.
     stored = [result("orphan"), *turns[0], calls("lost"), *turns[1], *turns[2]]
-    newest = compact(turns[-1])  # the question and the answer, with one line of what was searched
-    assert [m["role"] for m in newest] == ["user", "assistant"]
-    budget = max(200, tokens(newest) + 10)
-    assert tokens(compact(stored)) > budget
+    # Past turns reach the model compact (question and answer, no tool payloads).
+    last_turn = compact_history(turns[-1])
+    budget = max(200, tokens(last_turn) + 10)
+    assert tokens(compact_history(stored)) > budget
 
     server.requests.clear()
     rec = await _turn(seeded, server, "а что-нибудь подешевле?", stored, budget)
@@ -277,41 +277,6 @@ async def test_a_long_history_is_trimmed_and_accepted_by_a_strict_api(
     for body in server.requests:
         messages = body["messages"]
         assert messages[0]["role"] == "system"
-        assert messages[1 : 1 + len(newest)] == newest  # only the newest past turn fits
-        assert messages[1 + len(newest)] == user("а что-нибудь подешевле?")
+        assert messages[1 : 1 + len(last_turn)] == last_turn  # only the newest past turn fits
+        assert messages[1 + len(last_turn)] == user("а что-нибудь подешевле?")
     assert len(server.requests) == 2
-
-
-async def test_a_seven_turn_conversation_still_carries_its_first_turn(
-    seeded: Runtime, server: FakeOpenAIServer
-) -> None:
-    """At the default HISTORY_TOKEN_BUDGET each past turn is sent compact (question, answer,
-    one line of what was searched), so the seventh question still comes with the first."""
-    questions = [
-        "красное сухое к стейку до 2000",
-        "а есть что-то подешевле?",
-        "а белое?",
-        "покажи еще варианты",
-        "а посуше?",
-        "а из Италии?",
-        "а к рыбе что посоветуешь?",
-    ]
-    history: list[Message] = []
-    for question in questions:
-        server.requests.clear()
-        # A model that searches with what the question says (colour, budget…).
-        said = parse_query(question).filters.model_dump(mode="json", exclude_none=True)
-        server.script(
-            tool_calls(call("search_wines", {**said, "limit": 5})),
-            responder(_answer_from_tools),
-        )
-        settings_ = agent_settings(server.base_url)  # the default budget
-        assert settings_.history_token_budget == 3000
-        async with sommelier_service(seeded, settings_) as service:
-            rec = await service.generate_response(UserContext(), question, history)
-        assert rec.path == "agent"
-        history.extend(rec.new_messages)
-    sent = [m.get("content") for m in server.requests[-1]["messages"]]
-    assert questions[0] in sent
-    assert all(question in sent for question in questions)
-    assert server.errors == []

@@ -1,117 +1,70 @@
-"""When nothing in the catalog matches: say so, say what was searched, and offer the nearest
-real alternatives with why — the closest price, or the request with its least important
-condition relaxed — never unrelated wines."""
+"""Nothing fits: say so, say what was searched, offer the nearest real wines and why.
+
+Used when the model, after searching, honestly answers that nothing matches (no cheaper
+red exists): the answer keeps its sentence and adds the closest wines of the catalog —
+the closest price in the same style, or the neighbouring style — never random ones.
+"""
 
 from __future__ import annotations
 
-import json
-from decimal import Decimal
-from typing import Any
+import re
 
-from pydantic import ValidationError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from core.domain import SWEETNESS_RU, WINE_TYPE_RU, WineFilters, format_price
-from core.language.request import RELAXATION_ORDER, parse_query
-from core.recommendation import MAX_WINES, RecommendedWine
+from core.domain import SWEETNESS_RU, WINE_TYPE_RU, format_price
+from core.recommendation import RecommendedWine
 from repositories.models import Wine
 from repositories.wines import WineRepository
-from services.agent.arguments import normalize
-from services.agent.run import Run
-from services.agent.tools import SearchWinesArgs, SemanticSearchArgs
+from services.agent.closing import closing_line
+from services.agent.conversation import RequestState
+from services.agent.selection import Selection, select_wines
 
-CLOSING = "Если важнее другое — цена, цвет или страна, — скажите, и я поищу по-другому."
-_CONDITION_RU = {
-    "region": "регион",
-    "body_min": "тельность",
-    "body_max": "тельность",
-    "grape_variety": "сорт",
-    "country": "страну",
-    "sweetness": "сладость",
-    "food_pairing": "блюдо",
-    "wine_type": "тип вина",
+_NOTHING = re.compile(
+    r"\bнет\b|ничего|не наш|не нахож|не наход|не наш[её]л|отсутству|не наш[лл]ось"
+    r"|nothing|no (?:\w+ ){0,3}(?:wines?|match|matches|results?)|couldn.t find|could not find"
+    r"|none (?:of|match)|not find|there (?:is|are) no",
+    re.IGNORECASE,
+)
+
+
+def says_nothing_fits(text: str) -> bool:
+    """The model's answer says the catalog has nothing for the request (no wine named)."""
+    return bool(_NOTHING.search(text or ""))
+
+
+_RELAXED_RU = {
+    "price_max": "ближайшая цена",
+    "price_min": "ближайшая цена",
+    "wine_type": "соседний стиль",
+    "sweetness": "соседняя сладость",
+    "food_pairing": "без точного совпадения по блюду",
+    "country": "другая страна",
+    "region": "соседний регион",
+    "grape_variety": "другой сорт",
+    "body_min": "другая тельность",
+    "body_max": "другая тельность",
 }
 
 
-def searched_filters(run: Run) -> WineFilters:
-    """The filters of the last catalog search of this turn (else what the message says)."""
-    for message in reversed(run.turn):
-        for call in reversed(message.get("tool_calls") or []):
-            filters = _filters_of(call.get("function") or {})
-            if filters is not None:
-                return filters
-    return parse_query(run.text).filters
-
-
-def _filters_of(function: dict[str, Any]) -> WineFilters | None:
-    name = function.get("name")
-    model = {"search_wines": SearchWinesArgs, "semantic_search": SemanticSearchArgs}.get(name)
-    if model is None:
-        return None
-    try:
-        raw = json.loads(function.get("arguments") or "{}")
-        args = model.model_validate(normalize(raw, frozenset(model.model_fields)).arguments)
-    except (ValueError, ValidationError):
-        return None
-    if isinstance(args, SemanticSearchArgs):
-        return args.filters().merged_over(parse_query(args.query).filters.hard())
-    return args.filters()
-
-
-def describe(filters: WineFilters) -> str:
-    """«красное, сухое, Италия, к стейку, до 2 000 ₽» — what was searched, in words."""
-    parts: list[str] = []
-    if filters.wine_type:
-        parts.append(WINE_TYPE_RU[filters.wine_type])
-    if filters.sweetness:
-        parts.append(SWEETNESS_RU[filters.sweetness])
-    parts += [v for v in (filters.grape_variety, filters.country, filters.region) if v]
-    if filters.food_pairing:
-        parts.append(f"к блюду «{filters.food_pairing}»")
-    if filters.price_min is not None:
-        parts.append(f"от {format_price(filters.price_min)}")
-    if filters.price_max is not None:
-        parts.append(f"до {format_price(filters.price_max)}")
-    return ", ".join(parts) or "по вашему описанию"
+def _why(wine: Wine, selection: Selection) -> str:
+    style = f"{WINE_TYPE_RU[wine.wine_type].capitalize()} {SWEETNESS_RU[wine.sweetness]}"
+    reasons = [_RELAXED_RU[n] for n in selection.relaxed if n in _RELAXED_RU]
+    reason = ", ".join(dict.fromkeys(reasons)) or "ближе всего к запросу"
+    return f"{style}, {format_price(wine.price_rub)} — {reason}."
 
 
 async def nearest_alternatives(
-    sessions: async_sessionmaker[AsyncSession], filters: WineFilters
-) -> list[RecommendedWine]:
+    sessions: async_sessionmaker[AsyncSession], state: RequestState, said: str
+) -> tuple[str, list[RecommendedWine], str]:
+    """(intro, wines, closing): the model's «nothing fits», what was searched, the nearest."""
     async with sessions() as session:
-        repo = WineRepository(session)
-        if filters.price_max is not None:  # nothing this cheap: the cheapest that fit otherwise
-            found = await repo.search(
-                filters.model_copy(update={"price_max": None}), MAX_WINES, order="price_asc"
-            )
-            if found:
-                return [_dearer(w, filters.price_max) for w in found]
-        if filters.price_min is not None:  # nothing this dear: the dearest that fit otherwise
-            found = await repo.search(
-                filters.model_copy(update={"price_min": None}), MAX_WINES, order="price_desc"
-            )
-            if found:
-                return [_cheaper(w, filters.price_min) for w in found]
-        present = filters.model_dump(exclude_none=True)
-        for name in (n for n in RELAXATION_ORDER if n in present and n in _CONDITION_RU):
-            relaxed = filters.model_copy(update={name: None})
-            found = await repo.search(relaxed, MAX_WINES)
-            if found:
-                return [_without(w, _CONDITION_RU[name], relaxed) for w in found]
-    return []
-
-
-def _dearer(wine: Wine, budget: Decimal) -> RecommendedWine:
-    gap = format_price(wine.price_rub - budget)
-    why = f"Ближайшее по цене: {format_price(wine.price_rub)}, на {gap} дороже бюджета."
-    return RecommendedWine.from_wine(wine, why)
-
-
-def _cheaper(wine: Wine, floor: Decimal) -> RecommendedWine:
-    why = f"Ближайшее по цене: {format_price(wine.price_rub)}, дешевле {format_price(floor)}."
-    return RecommendedWine.from_wine(wine, why)
-
-
-def _without(wine: Wine, condition: str, kept: WineFilters) -> RecommendedWine:
-    why = f"Все остальное совпадает ({describe(kept)}), кроме условия на {condition}."
-    return RecommendedWine.from_wine(wine, why)
+        selection = await select_wines(WineRepository(session), state)
+    searched = state.summary_ru(numbers=False)
+    intro = said.strip() or "Точно под этот запрос в каталоге ничего нет."
+    if searched:
+        intro += f" Искал: {searched}."
+    if not selection.wines:
+        return intro, [], closing_line(state)
+    intro += " Ближайшие реальные варианты:"
+    wines = [RecommendedWine.from_wine(w, _why(w, selection)) for w in selection.wines]
+    return intro, wines, closing_line(state)

@@ -17,8 +17,10 @@ from prompts import fill, load_prompt
 from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent.answer_format import FORMAT_INSTRUCTIONS, parse_answer
+from services.agent.conversation import RequestState
 from services.agent.resolve import resolve_picks
 from services.agent.run import Run, UserContext
+from services.agent.selection import select_wines
 
 if TYPE_CHECKING:
     from services.agent.loop import SommelierService
@@ -31,13 +33,14 @@ async def answer_from_catalog_slice(
 ) -> tuple[str, list[RecommendedWine], str]:
     run.turn = run.turn[:1]
     run.trusted_ids = set()
-    slice_ = await catalog_slice(agent, run.text)
+    slice_ = await catalog_slice(agent, run.text, run.state)
     if not slice_:
         raise LLMUnavailableError("the catalog is empty")
     system = fill(
         load_prompt("catalog_fallback"),
         answer_format=FORMAT_INSTRUCTIONS,
-        context=agent.context_block(user),
+        context=agent.context_block(user)
+        + ("\n" + run.state.prompt_block() if run.state is not None else ""),
         catalog="\n".join(catalog_line(w) for w in slice_),
     )
     run.trusted_ids = {w.id for w in slice_}
@@ -54,7 +57,22 @@ async def answer_from_catalog_slice(
     return parsed.intro, wines, parsed.closing
 
 
-async def catalog_slice(agent: SommelierService, text: str) -> list[Wine]:
+async def catalog_slice(
+    agent: SommelierService, text: str, state: RequestState | None = None
+) -> list[Wine]:
+    """Wines for the prompt: the conversation state's best picks first, then random fits."""
+    if state is not None:
+        async with agent.sessions() as session:
+            repo = WineRepository(session)
+            best = (await select_wines(repo, state)).wines
+            shown = set(state.shown)
+            pool = [
+                w
+                for w in await repo.random(CATALOG_SLICE * 3, state.filters)
+                if w.id not in shown and state.admits(w) and w not in best
+            ]
+        if len(best) + len(pool) >= MAX_WINES:
+            return (best + pool)[:CATALOG_SLICE]
     parsed = parse_query(text)
     filters = parsed.filters
     async with agent.sessions() as session:

@@ -1,5 +1,4 @@
-"""Conversation history for the LLM: compact past turns, token budget trimming and tool-call
-pairing repair."""
+"""Conversation history for the LLM: token budget trimming and tool-call pairing repair."""
 
 from __future__ import annotations
 
@@ -94,53 +93,3 @@ def trim_to_budget(messages: Sequence[Message], budget_tokens: int) -> list[Mess
         total -= sizes[start]
         start += 1
     return [m for block in blocks[start:] for m in block]
-
-
-def compact(messages: Sequence[Message]) -> list[Message]:
-    """Past turns as the model needs them: what was asked, which wines were shown and why (the
-    stored answer names them), and what was searched — not the raw tool payloads, which cost
-    ~1,500 tokens a turn and would leave room for one earlier turn only.
-
-    Each turn's searches become one line appended to its answer: «(искал: search_wines {…} →
-    найдено 5)». The current turn is not part of `messages` and stays whole.
-    """
-    result: list[Message] = []
-    searches: list[str] = []
-    results: dict[str, str] = {}
-    for message in repair_pairing(messages):
-        role = message.get("role")
-        if role == "tool":
-            results[str(message.get("tool_call_id"))] = _found(message.get("content"))
-            continue
-        if role == "assistant" and message.get("tool_calls"):
-            for call in message["tool_calls"]:
-                function = call.get("function") or {}
-                searches.append(
-                    f"{function.get('name')} {function.get('arguments') or '{}'}@{call.get('id')}"
-                )
-            continue
-        if role == "assistant" and searches:
-            done = [_search_line(s, results) for s in searches]
-            message = {**message, "content": f"{message.get('content') or ''}\n" + "; ".join(done)}
-            searches, results = [], {}
-        elif role == "user":
-            searches, results = [], {}
-        result.append(message)
-    return result
-
-
-def _found(content: Any) -> str:
-    try:
-        payload = json.loads(content or "{}")
-    except json.JSONDecodeError:
-        return "ошибка"
-    if not isinstance(payload, dict):
-        return "?"
-    if "error" in payload:
-        return "ошибка"
-    return f"найдено {payload.get('count', len(payload.get('wines', [])))}"
-
-
-def _search_line(search: str, results: dict[str, str]) -> str:
-    call, _, call_id = search.rpartition("@")
-    return f"(искал: {call} → {results.get(call_id, '?')})"

@@ -21,19 +21,15 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from core.errors import LLMRequestError, LLMUnavailableError
 from core.language.intent import asks_for_wine
-from core.language.request import parse_query
 from core.recommendation import Path, Recommendation, RecommendedWine
 from core.settings import Settings
 from core.taste import profile_prompt_block
 from prompts import fill, load_prompt
-from services.agent.alternatives import (
-    CLOSING,
-    describe,
-    nearest_alternatives,
-    searched_filters,
-)
+from services.agent.alternatives import nearest_alternatives, says_nothing_fits
 from services.agent.answer_format import FORMAT_INSTRUCTIONS, parse_answer
 from services.agent.catalog_prompt import answer_from_catalog_slice
+from services.agent.compact import compact_history
+from services.agent.conversation import conversation_state
 from services.agent.day_context import build_day_context
 from services.agent.events import (
     AgentEvent,
@@ -45,14 +41,14 @@ from services.agent.events import (
 )
 from services.agent.finish import finish_run
 from services.agent.guard import REFUSAL, PromptGuard
-from services.agent.history import compact, repair_pairing, trim_to_budget
+from services.agent.history import repair_pairing, trim_to_budget
 from services.agent.offline import offline_recommendation
 from services.agent.registry import ToolRegistry, ToolResult
 from services.agent.resolve import resolve_picks
 from services.agent.run import MAX_STEPS, Run, ToolUseFailedError, UserContext
 from services.agent.safety import allowed_prices, states_unknown_prices
 from services.agent.streaming import streamed_call
-from services.agent.tools import build_catalog_tools
+from services.agent.tools import SHOWN_WINES, build_catalog_tools
 from services.llm.client import LLMClient, LLMReply
 from services.llm.embeddings import EmbeddingService
 
@@ -112,6 +108,8 @@ class SommelierService:
     ) -> AsyncIterator[AgentEvent]:
         run = Run(request_id or uuid.uuid4().hex, time.perf_counter(), text)
         run.turn.append({"role": "user", "content": text})
+        run.state = await conversation_state(self.sessions, history, text)
+        run.request_filters = run.state.filters
         registry = self.registry.restricted(tools_allowlist)
         max_steps = max(1, min(MAX_STEPS, max_steps))
         path: Path = "agent"
@@ -134,7 +132,7 @@ class SommelierService:
         except LLMUnavailableError as exc:
             run.fallback_reason = str(exc)
             path = "offline"
-            async for item in self._offline(run, max_steps):
+            async for item in self._offline(run, user, max_steps):
                 if isinstance(item, tuple):
                     result = item
                 else:
@@ -152,17 +150,18 @@ class SommelierService:
         yield final
 
     async def _offline(
-        self, run: Run, max_steps: int
+        self, run: Run, user: UserContext, max_steps: int
     ) -> AsyncIterator[AgentEvent | tuple[str, list[RecommendedWine], str]]:
         """Fallback 2: no LLM is reachable; deterministic picks, shown as one search step."""
         run.turn = run.turn[:1]
         run.steps += 1
         yield StepStarted(step=run.steps, request_id=run.request_id, max_steps=max_steps)
-        filters = parse_query(run.text).filters.model_dump(mode="json", exclude_none=True)
+        filters = run.request_filters.model_dump(mode="json", exclude_none=True)
         yield ToolInvoked(tool="search_wines", input=filters)
         started = time.perf_counter()
+        day = build_day_context(self.clock() if self.clock else None)
         result = await offline_recommendation(
-            self.sessions, self.embeddings, run.text, self.settings.tool_timeout_seconds / 2
+            self.sessions, run.text, run.state, user.taste_profile, day.suggested_wine_types()
         )
         took = (time.perf_counter() - started) * 1000
         run.tools_ms += took
@@ -198,7 +197,7 @@ class SommelierService:
         self, system: str, history: Sequence[dict[str, Any]], run: Run
     ) -> list[dict[str, Any]]:
         budget = self.settings.history_token_budget
-        past = trim_to_budget(compact(history), budget)
+        past = trim_to_budget(compact_history(history), budget)
         return repair_pairing([{"role": "system", "content": system}, *past, *run.turn])
 
     async def call(
@@ -228,6 +227,8 @@ class SommelierService:
         stream_answer: bool,
     ) -> AsyncIterator[AgentEvent | tuple[str, list[RecommendedWine], str]]:
         system = self.system_prompt(user, registry)
+        if run.state is not None:
+            system += "\n\n" + run.state.prompt_block()
         specs = registry.openai_specs() or None
         final: LLMReply | None = None
         for step in range(1, max_steps + 2):
@@ -269,20 +270,11 @@ class SommelierService:
         assert final is not None
         parsed = parse_answer(final.content)
         recites = self.guard.leaks(final.content)
+        wants_wine = asks_for_wine(run.text) or (run.state is not None and run.state.structured)
         if recites and not parsed.picks:
-            # Talked into reciting its instructions: decline, do not try another prompt.
+            if wants_wine:  # the person still gets wines: the next path answers the request
+                raise ToolUseFailedError("the model quoted its instructions")
             yield (REFUSAL, [], "")
-            return
-        if run.tools_called and not run.trusted_ids and not parsed.picks and parsed.intro:
-            # The searches found nothing and the model says so: that is the answer, with what
-            # was searched and the nearest real alternatives — not random wines.
-            searched = searched_filters(run)
-            run.searched_prices = {p for p in (searched.price_min, searched.price_max) if p}
-            alternatives = await nearest_alternatives(self.sessions, searched)
-            intro = f"{parsed.intro}\nЯ искал: {describe(searched)}."
-            if alternatives:
-                intro += " Ближайшее, что есть в каталоге:"
-            yield (intro, alternatives, CLOSING)
             return
         if not parsed.formatted and not run.tools_called:
             # Smalltalk or a general question: plain text, no cards. A plain answer to a wine
@@ -297,7 +289,16 @@ class SommelierService:
             return
         wines = await resolve_picks(self.sessions, run, parsed, history)
         if not wines and recites:
+            if wants_wine:
+                raise ToolUseFailedError("the model quoted its instructions")
             yield (REFUSAL, [], "")
+            return
+        honest = not parsed.picks and says_nothing_fits(parsed.intro)
+        if not wines and honest and run.tools_called and run.state is not None:
+            # «Nothing cheaper exists» is an answer: keep it, add the nearest real wines.
+            bounds = (run.request_filters.price_min, run.request_filters.price_max)
+            run.searched_prices = {p for p in bounds if p is not None}
+            yield await nearest_alternatives(self.sessions, run.state, parsed.intro)
             return
         if not wines:
             raise ToolUseFailedError("the agent produced no valid catalog wine")
@@ -315,9 +316,15 @@ class SommelierService:
     ) -> list[ToolResult]:
         run.turn.append(reply.as_message())
         started = time.perf_counter()
-        results = await asyncio.gather(
-            *(registry.execute(call.name, call.arguments) for call in reply.tool_calls)
+        token = SHOWN_WINES.set(
+            frozenset(run.state.shown) if run.state is not None else frozenset()
         )
+        try:
+            results = await asyncio.gather(
+                *(registry.execute(call.name, call.arguments) for call in reply.tool_calls)
+            )
+        finally:
+            SHOWN_WINES.reset(token)
         run.tools_ms += (time.perf_counter() - started) * 1000
         for call, result in zip(reply.tool_calls, results, strict=True):
             run.tools_called.append(call.name)

@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
+from collections.abc import Sequence
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from core.domain import SWEETNESS_RU, WINE_TYPE_RU, WineFilters, WineType, format_price
+from core.domain import SWEETNESS_RU, WINE_TYPE_RU, WineType, format_price
 from core.language.request import ParsedQuery, parse_query
-from core.recommendation import MAX_WINES, RecommendedWine
+from core.recommendation import RecommendedWine
 from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent.answer_format import first_sentence
-from services.agent.search import hybrid_search
-from services.llm.embeddings import EmbeddingService
+from services.agent.closing import closing_line
+from services.agent.conversation import RequestState, conversation_state
+from services.agent.selection import Selection, select_wines
 
-TYPICAL_PRICE = Decimal(2000)
-CANDIDATES = 60
 FILTER_NAMES_RU = {
     "region": "регион",
     "body_min": "тельность",
@@ -31,24 +31,8 @@ FILTER_NAMES_RU = {
 }
 
 
-def _choose(wines: list[Wine], filters: WineFilters) -> list[Wine]:
-    """Best within the budget when there is one, else around a typical price; varied producers."""
-    if filters.price_max is not None:
-        ranked = sorted(wines, key=lambda w: (-w.price_rub, w.slug))
-    else:
-        target = filters.price_min or TYPICAL_PRICE
-        ranked = sorted(wines, key=lambda w: (abs(w.price_rub - target), w.slug))
-    picks: list[Wine] = []
-    for wine in ranked:
-        if all(p.producer != wine.producer for p in picks):
-            picks.append(wine)
-        if len(picks) == MAX_WINES:
-            return picks
-    return picks + [w for w in ranked if w not in picks][: MAX_WINES - len(picks)]
-
-
-def explain(wine: Wine, parsed: ParsedQuery) -> str:
-    f = parsed.filters
+def explain(wine: Wine, parsed: ParsedQuery, state: RequestState | None = None) -> str:
+    f = state.filters if state is not None else parsed.filters
     parts = [f"{WINE_TYPE_RU[wine.wine_type].capitalize()} {SWEETNESS_RU[wine.sweetness]}"]
     if f.price_max is not None:
         parts.append(f"{format_price(wine.price_rub)} — в пределах бюджета")
@@ -59,74 +43,53 @@ def explain(wine: Wine, parsed: ParsedQuery) -> str:
     return "; ".join(parts) + f". {first_sentence(wine.description)}"
 
 
-def _varied(ranked: list[Wine]) -> list[Wine]:
-    """The best three in rank order, one per producer where the ranking allows."""
-    picks: list[Wine] = []
-    for wine in ranked:
-        if all(p.producer != wine.producer for p in picks):
-            picks.append(wine)
-        if len(picks) == MAX_WINES:
-            return picks
-    return picks + [w for w in ranked if w not in picks][: MAX_WINES - len(picks)]
-
-
-async def _balanced_picks(repo: WineRepository) -> list[Wine]:
-    picks: list[Wine] = []
-    for wine_type in (WineType.red, WineType.white, WineType.sparkling):
-        candidates = await repo.search(WineFilters(wine_type=wine_type), limit=CANDIDATES)
-        picks.extend(_choose(candidates, WineFilters())[:1])
-    return picks
-
-
 async def offline_recommendation(
     sessions: async_sessionmaker[AsyncSession],
-    embeddings: EmbeddingService,
     text: str,
-    embedding_timeout: float = 5.0,
+    state: RequestState | None = None,
+    profile: dict[str, Any] | None = None,
+    day_types: Sequence[WineType] = (),
 ) -> tuple[str, list[RecommendedWine], str]:
     """(intro, wines, closing) built from the catalog with a templated text."""
     parsed = parse_query(text)
-    relaxed: list[str] = []
-    if parsed.filters.is_empty():
-        # Nothing structured («с ягодными нотами», «освежающее на лето»): the words decide —
-        # full text, and embeddings when configured — before any generic picks.
-        found, _ = await hybrid_search(
-            sessions, embeddings, text, WineFilters(), CANDIDATES, embedding_timeout
-        )
-        if found:
-            wines = _varied(found)
-            intro = "Вот вина из каталога, которые лучше всего подходят под ваше описание:"
-            picks = [RecommendedWine.from_wine(w, explain(w, parsed)) for w in wines]
-            return intro, picks, "Уточните бюджет, блюдо или страну — и я подберу точнее."
+    if state is None:
+        state = await conversation_state(sessions, (), text)
     async with sessions() as session:
-        repo = WineRepository(session)
-        if parsed.filters.is_empty():
-            wines = await _balanced_picks(repo)
-            intro = (
-                "Сейчас я подбираю вина без помощи ИИ. Вот три надежных варианта на разные случаи:"
-            )
-        else:
-            filters = parsed.filters
-            wines = _choose(await repo.search(filters, limit=CANDIDATES), filters)
-            for name in parsed.relaxation_order():
-                if wines:
-                    break
-                filters = filters.model_copy(update={name: None})
-                relaxed.append(name)
-                wines = _choose(await repo.search(filters, limit=CANDIDATES), filters)
-            intro = "Вот что я нашел в каталоге по вашему запросу:"
-    if not wines:
+        selection = await select_wines(WineRepository(session), state, profile, day_types)
+    closing = closing_line(state)
+    if not selection.wines:
+        searched = state.summary_ru(numbers=False)
         return (
-            "К сожалению, в каталоге нет вин, которые подходят под этот запрос.",
+            "К сожалению, в каталоге нет вин, которые подходят под этот запрос"
+            + (f" (искал: {searched})." if searched else "."),
             [],
             "Попробуйте изменить бюджет или тип вина.",
         )
-    if relaxed:
-        names = ", ".join(dict.fromkeys(FILTER_NAMES_RU[n] for n in relaxed))
-        intro = (
-            f"Точных совпадений нет, поэтому я ослабил условие ({names}). "
-            "Вот ближайшие варианты из каталога:"
-        )
-    recommended = [RecommendedWine.from_wine(w, explain(w, parsed)) for w in wines]
-    closing = "Уточните бюджет, блюдо или страну — и я подберу точнее."
+    intro = _intro(state, selection)
+    recommended = [RecommendedWine.from_wine(w, explain(w, parsed, state)) for w in selection.wines]
     return intro, recommended, closing
+
+
+def _intro(state: RequestState, selection: Selection) -> str:
+    searched = state.summary_ru(numbers=False)
+    if selection.relaxed:
+        names = ", ".join(dict.fromkeys(FILTER_NAMES_RU[n] for n in selection.relaxed))
+        lead = (
+            "Все подходящие вина я уже показал" if selection.all_shown else "Точных совпадений нет"
+        )
+        if "дешевле" in state.refined and "price_max" in selection.relaxed:
+            lead = "Дешевле в каталоге ничего подходящего нет"
+        return (
+            f"{lead}"
+            + (f" (искал: {searched})" if searched else "")
+            + f", поэтому я ослабил условие ({names}). Вот ближайшие варианты из каталога:"
+        )
+    if selection.source == "balanced":
+        return "Сейчас я подбираю вина без помощи ИИ. Вот три надежных варианта на разные случаи:"
+    if selection.source == "text":
+        return "Вот вина из каталога, в описании которых есть то, что вы ищете:"
+    if selection.source == "profile":
+        return "Вот вина в стиле, который вам нравился:"
+    if state.refined:
+        return f"Учел уточнение ({', '.join(state.refined)}). Вот что нашлось в каталоге:"
+    return "Вот что я нашел в каталоге по вашему запросу:"

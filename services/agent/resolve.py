@@ -10,7 +10,6 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from core.domain import WineFilters
-from core.language.request import parse_query
 from core.recommendation import MAX_WINES, RecommendedWine
 from repositories.models import Wine
 from repositories.wines import WineRepository
@@ -29,7 +28,7 @@ async def resolve_picks(
     seen_before = _ids_in_history(history)
     # The request's colour, sweetness, country and price: no card may contradict them — unless
     # the catalog has no such wine, when the nearest alternatives are the honest answer.
-    request = parse_query(run.text).filters.hard()
+    request = run.request_filters.hard()
     wines: list[RecommendedWine] = []
     async with sessions() as session:
         repo = WineRepository(session)
@@ -39,6 +38,8 @@ async def resolve_picks(
             wine = await _lookup(repo, pick.ref, run.trusted_ids | seen_before)
             if wine is None or any(w.id == wine.id for w in wines) or not request.admits(wine):
                 continue
+            if run.state is not None and not run.state.admits(wine):
+                continue  # a country group or an exclusion («без Франции») of the request
             why = without_false_prices(pick.why, allowed_prices([wine.price_rub], run.text))
             wines.append(RecommendedWine.from_wine(wine, why))
             if len(wines) == MAX_WINES:

@@ -7,7 +7,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from core.domain import WineFilters
 from core.recommendation import Usage
+from services.agent.conversation import RequestState
 
 MAX_STEPS = 2  # tool iterations before the final call without tools
 
@@ -40,5 +42,10 @@ class Run:
     steps: int = 0
     turn: list[dict[str, Any]] = field(default_factory=list)
     fallback_reason: str | None = None
-    # Budget bounds of a search that found nothing: the answer may name them («до 500 ₽»).
+    # The conversation state (services/agent/conversation.RequestState) this turn answers and
+    # its effective filters: what a hard-filter guard checks picks against.
+    state: RequestState | None = None
+    request_filters: WineFilters = field(default_factory=WineFilters)
+    # Budget bounds of a search that found nothing: the answer may name them as limits
+    # («дешевле 500 ₽»), never as prices.
     searched_prices: set[Decimal] = field(default_factory=set)

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import logging
 import uuid
+from contextvars import ContextVar
 from decimal import Decimal
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from core.domain import Sweetness, WineFilters, WineType
+from core.language.catalog_terms import query_words
 from core.language.request import parse_query
 from repositories.models import Wine
 from repositories.wines import WineRepository
+from services.agent.catalog_index import catalog_index
 from services.agent.registry import Tool, ToolOutput, ToolRegistry
 from services.agent.search import hybrid_search
 from services.llm.embeddings import EmbeddingService
@@ -22,8 +25,18 @@ log = logging.getLogger(__name__)
 
 DESCRIPTION_CHARS = 160
 MAX_RESULTS = 10
+POOL = 300  # candidates read before the in-memory conditions (names, groups, exclusions)
 # Of the tool's time budget, what the query embedding may take before full text goes alone.
 EMBEDDING_SHARE = 0.5
+# Wines already shown in the conversation: the tools leave them out unless asked for them.
+SHOWN_WINES: ContextVar[frozenset[uuid.UUID]] = ContextVar("shown_wines", default=frozenset())
+
+
+def _unshown(wines: list[Wine], include_shown: bool, limit: int) -> list[Wine]:
+    shown = SHOWN_WINES.get()
+    if include_shown or not shown:
+        return wines[:limit]
+    return [w for w in wines if w.id not in shown][:limit]
 
 
 class SearchWinesArgs(BaseModel):
@@ -45,10 +58,35 @@ class SearchWinesArgs(BaseModel):
     price_max: float | None = Field(default=None, ge=0, description="максимальная цена, ₽")
     body_min: int | None = Field(default=None, ge=1, le=5, description="минимальная тельность 1–5")
     body_max: int | None = Field(default=None, ge=1, le=5, description="максимальная тельность 1–5")
+    name: str | None = Field(
+        default=None,
+        max_length=80,
+        description="название, апелласьон или стиль из запроса: «кьянти», «просекко», «шабли»",
+    )
+    countries: list[Annotated[str, Field(max_length=60)]] | None = Field(
+        default=None, max_length=20, description="любая из стран (например, «Новый Свет»)"
+    )
+    exclude_countries: list[Annotated[str, Field(max_length=60)]] | None = Field(
+        default=None, max_length=20, description="исключить страны («без Италии»)"
+    )
+    exclude_grapes: list[Annotated[str, Field(max_length=60)]] | None = Field(
+        default=None, max_length=20, description="исключить сорта («только не шардоне»)"
+    )
     limit: int = Field(default=5, ge=1, le=MAX_RESULTS, description="сколько вин вернуть")
+    include_shown: bool = Field(
+        default=False, description="вернуть и вина, уже показанные в этой беседе"
+    )
+
+    def admits(self, wine: Wine) -> bool:
+        if self.countries and wine.country not in self.countries:
+            return False
+        if self.exclude_countries and wine.country in self.exclude_countries:
+            return False
+        grapes = self.exclude_grapes or []
+        return not any(g.lower() in (v.lower() for v in wine.grape_varieties) for g in grapes)
 
     def filters(self) -> WineFilters:
-        values = self.model_dump(exclude={"limit"}, exclude_none=True)
+        values = self.model_dump(include=set(WineFilters.model_fields), exclude_none=True)
         for key in ("price_min", "price_max"):
             if key in values:
                 values[key] = Decimal(str(values[key]))
@@ -66,6 +104,9 @@ class SemanticSearchArgs(BaseModel):
     wine_type: WineType | None = Field(default=None, description="тип вина")
     price_max: float | None = Field(default=None, ge=0, description="максимальная цена, ₽")
     limit: int = Field(default=5, ge=1, le=MAX_RESULTS, description="сколько вин вернуть")
+    include_shown: bool = Field(
+        default=False, description="вернуть и вина, уже показанные в этой беседе"
+    )
 
     def filters(self) -> WineFilters:
         price = Decimal(str(self.price_max)) if self.price_max is not None else None
@@ -108,20 +149,30 @@ def build_catalog_tools(
 ) -> ToolRegistry:
     async def search_wines(args: SearchWinesArgs) -> ToolOutput:
         async with sessions() as session:
-            wines = await WineRepository(session).search(args.filters(), limit=args.limit)
+            repo = WineRepository(session)
+            pool = await repo.search(args.filters(), limit=POOL)
+            if args.name:
+                named = set((await catalog_index(repo)).match(args.name)[0])
+                pool = [w for w in pool if w.id in named]
+            wines = [w for w in pool if args.admits(w)]
+        wines = _unshown(wines, args.include_shown, args.limit)
         return _output(wines, f"найдено {len(wines)}")
 
     async def semantic_search(args: SemanticSearchArgs) -> ToolOutput:
         # What the query itself says of colour, sweetness, country and price is a filter, not
         # words to rank by: "красное сухое" must not find a white wine of «Красного Камня».
         filters = args.filters().merged_over(parse_query(args.query).filters.hard())
-        wines, mode = await hybrid_search(
-            sessions, embeddings, args.query, filters, args.limit, timeout * EMBEDDING_SHARE
+        extra = len(SHOWN_WINES.get())
+        words = " ".join(query_words(args.query)) or args.query
+        found, mode = await hybrid_search(
+            sessions, embeddings, words, filters, args.limit + extra, timeout * EMBEDDING_SHARE
         )
+        wines = _unshown(found, args.include_shown, args.limit)
         if not wines:
             # Nothing in the text either: still answer with wines within the filters.
             async with sessions() as session:
-                wines = await WineRepository(session).search(filters, limit=args.limit)
+                found = await WineRepository(session).search(filters, limit=args.limit + extra)
+            wines = _unshown(found, args.include_shown, args.limit)
             mode = "filters"
         return _output(wines, f"найдено {len(wines)} ({mode})")
 

@@ -1,0 +1,308 @@
+"""Names, appellations and styles read against the catalog's own words, in any script.
+
+«кьянти», «Просекко», «амароне», «шабли», «риохи», «Vinho Verde» are matched to the names,
+regions, appellations and grapes of the wines a shop has — no wine id is ever hard-coded.
+Both sides are reduced to a rough Latin sound skeleton (кьянти ≈ Chianti, херес ≈ Jerez),
+then a word of the message matches a catalog word when their stems agree (declensions:
+«Бургундии» ≈ «Бургундия»).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+_CYRILLIC = {
+    "а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ё": "e", "ж": "zh", "з": "z",
+    "и": "i", "й": "i", "к": "k", "л": "l", "м": "m", "н": "n", "о": "o", "п": "p", "р": "r",
+    "с": "s", "т": "t", "у": "u", "ф": "f", "х": "h", "ц": "ts", "ч": "ch", "ш": "sh", "щ": "sh",
+    "ъ": "", "ы": "i", "ь": "", "э": "e", "ю": "iu", "я": "ia",
+}  # fmt: skip
+
+# Style words whose sound does not lead to the catalog's word (портвейн → Port).
+ALIASES: dict[str, tuple[str, ...]] = {
+    "портвейн": ("port", "porto"),
+    "портвейна": ("port", "porto"),
+    "портвейну": ("port", "porto"),
+    "херес": ("jerez", "sherry"),
+    "хереса": ("jerez", "sherry"),
+    "шерри": ("jerez", "sherry"),
+    "мадера": ("madeira", "мадейра", "мадера"),
+    "мадеры": ("madeira", "мадейра", "мадера"),
+    "мадеру": ("madeira", "мадейра", "мадера"),
+    "шампанское": ("champagne", "шампань"),
+    "шампанского": ("champagne", "шампань"),
+    "шампанским": ("champagne", "шампань"),
+    "шампусик": ("champagne", "шампань"),
+    "бургундское": ("bourgogne", "бургундия"),
+    "бургундского": ("bourgogne", "бургундия"),
+    "бордоское": ("bordeaux", "бордо"),
+    "sherry": ("jerez", "sherry"),
+    "port": ("port", "porto"),
+    "burgundy": ("bourgogne", "бургундия"),
+    "токайское": ("tokaji", "токай"),
+    "токайского": ("tokaji", "токай"),
+}
+
+_COMMON_TEXT = """
+самое самый самая самые дешевое дешевый дешевая дешевле
+подешевле недорогое недорогой недорогая дорогое дорогой дорогая дороже
+подороже вкусное вкусный легкое легкий полегче посуше послаще
+суше слаще сладкое сухое сухой сладкий крепкое крепкий
+простое простой интересное интересный необычное необычный классическое классический
+молодое молодой другое другой другие другую варианты вариант
+вариантов парочку пару несколько еще ещё подойдет подойдёт
+подходит нужно нужен нужна бутылочку бокал гостей друзей
+девушки сегодня завтра вечером выходные пятницу праздника подарка
+компании cheaper cheap dearer drier sweeter lighter other
+another more options something
+"""
+_COMMON = _COMMON_TEXT.split()
+
+# Words of a message that never name a wine, and catalog words too common to mean one.
+_STOP = frozenset(
+    [
+        "вино",
+        "вина",
+        "вин",
+        "вином",
+        "вине",
+        "винцо",
+        "винишко",
+        "винца",
+        "что",
+        "нибудь",
+        "нить",
+        "чтото",
+        "какое",
+        "какой",
+        "какое-то",
+        "есть",
+        "хочу",
+        "хочется",
+        "покажи",
+        "покажите",
+        "посоветуй",
+        "посоветуйте",
+        "подбери",
+        "подберите",
+        "найди",
+        "можно",
+        "похожее",
+        "похожий",
+        "похожие",
+        "похоже",
+        "типа",
+        "вроде",
+        "как",
+        "для",
+        "под",
+        "или",
+        "чем",
+        "это",
+        "этот",
+        "эта",
+        "очень",
+        "бутылку",
+        "бутылка",
+        "бутылки",
+        "вечер",
+        "вечера",
+        "ужин",
+        "ужина",
+        "праздник",
+        "подарок",
+        "свадьбу",
+        "свадьба",
+        "нотами",
+        "нотами",
+        "ноты",
+        "вкус",
+        "вкусом",
+        "аромат",
+        "хорошее",
+        "хороший",
+        "лучше",
+        "давай",
+        "дай",
+        "мне",
+        "нам",
+        "wine",
+        "wines",
+        "something",
+        "like",
+        "some",
+        "want",
+        "show",
+        "please",
+        "bottle",
+        "good",
+        "with",
+        "from",
+        "have",
+        "any",
+        "doc",
+        "docg",
+        "doca",
+        "aoc",
+        "pdo",
+        "igp",
+        "dop",
+        "ava",
+        "dac",
+        "igt",
+        "classico",
+        "reserva",
+        "riserva",
+        "reserve",
+        "brut",
+        "valle",
+        "vintage",
+        "estate",
+        "chateau",
+        "château",
+        "red",
+        "white",
+        "rose",
+        "rosé",
+        "sweet",
+        "dry",
+        *_COMMON,
+    ]
+)
+
+_TOKEN = re.compile(r"[a-zа-яё]+")
+MIN_WORD = 4
+
+
+def _strip_accents(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+def _latin(word: str) -> str:
+    word = word.replace("нью", "no").replace("ньу", "no")  # винью ≈ vinho
+    return "".join(_CYRILLIC.get(c, c) for c in word)
+
+
+def skeletons(word: str) -> set[str]:
+    """Rough sound forms of one word: Cyrillic transliterated, spellings merged."""
+    word = _strip_accents(word.lower())
+    base = _latin(word)
+    forms = set()
+    for ch in ("k", "s"):  # Chianti ≈ кьянти, Chablis ≈ шабли
+        form = base.replace("sch", "s").replace("ch", ch).replace("sh", "s").replace("zh", "s")
+        form = form.replace("qu", "k").replace("ck", "k").replace("x", "ks").replace("ph", "f")
+        form = re.sub(r"c(?=[eiy])", "s", form).replace("c", "k")
+        form = form.replace("j", "h").replace("y", "i").replace("w", "v").replace("z", "s")
+        form = form.replace("ts", "s").replace("h", "")
+        form = re.sub(r"(.)\1+", r"\1", form)
+        forms.add(form)
+    return {f for f in forms if f}
+
+
+def words(text: str) -> list[str]:
+    return _TOKEN.findall(_strip_accents(text.lower()).replace("ё", "е"))
+
+
+@dataclass(frozen=True)
+class CatalogEntry:
+    """The searchable words of one wine."""
+
+    wine_id: object
+    name: str
+    region: str | None
+    appellation: str | None
+    grapes: Sequence[str]
+
+    def terms(self) -> set[str]:
+        fields: list[str] = [self.name, self.region or "", self.appellation or "", *self.grapes]
+        found: set[str] = set()
+        for word in words(" ".join(fields)):
+            if len(word) >= MIN_WORD and word not in _STOP:
+                found |= skeletons(word)
+        return found
+
+
+def _stems(word: str) -> set[str]:
+    stems = set()
+    for form in skeletons(word):
+        keep = max(3, len(form) - 2) if len(form) > 5 else max(3, len(form) - 1)
+        stems.add(form[:keep])
+    return stems
+
+
+def _fits(stem: str, term: str) -> bool:
+    return term.startswith(stem) or (len(term) >= 5 and stem.startswith(term))
+
+
+_ALIASES = {"".join(words(k)): v for k, v in ALIASES.items()}
+
+
+def query_words(text: str, ignore: Iterable[str] = ()) -> list[str]:
+    """Words of a message that could name a wine, style or place."""
+    skip = {w for phrase in ignore for w in words(phrase)}
+    found: list[str] = []
+    for word in words(text):
+        if word in _STOP or word in skip or len(word) < MIN_WORD:
+            continue
+        found.extend(_ALIASES.get(word, (word,)))
+    return found
+
+
+def matching_wines(
+    text: str, entries: Sequence[CatalogEntry], ignore: Iterable[str] = ()
+) -> tuple[list[object], list[str]]:
+    """Ids of the wines the message names (by name, region, appellation or grape) and the words.
+
+    A word matching more than a third of the catalog names nothing in particular and is
+    skipped; wines matching more of the message's words come first.
+    """
+    asked = query_words(text, ignore)
+    if not asked or not entries:
+        return [], []
+    terms = [(entry, entry.terms()) for entry in entries]
+    score: dict[object, int] = {}
+    used: list[str] = []
+    for word in dict.fromkeys(asked):
+        stems = _stems(word)
+        hits = [e.wine_id for e, ts in terms if any(_fits(s, t) for s in stems for t in ts)]
+        if not hits or len(hits) > max(3, len(entries) // 3):
+            continue
+        used.append(word)
+        for wine_id in hits:
+            score[wine_id] = score.get(wine_id, 0) + 1
+    best = max(score.values(), default=0)
+    return [i for i in score if score[i] == best], used
+
+
+class CatalogIndex:
+    """The catalog's words → wine ids, built once per catalog version (fast on 100k wines)."""
+
+    def __init__(self, entries: Sequence[CatalogEntry]) -> None:
+        self.size = len(entries)
+        index: dict[str, list[object]] = {}
+        for entry in entries:
+            for term in entry.terms():
+                index.setdefault(term, []).append(entry.wine_id)
+        self.terms = index
+
+    def match(self, text: str, ignore: Iterable[str] = ()) -> tuple[list[object], list[str]]:
+        """Like `matching_wines`: the wines the message names, best-matching first."""
+        asked = query_words(text, ignore)
+        score: dict[object, int] = {}
+        used: list[str] = []
+        for word in dict.fromkeys(asked):
+            stems = _stems(word)
+            hits: set[object] = set()
+            for term, ids in self.terms.items():
+                if any(_fits(s, term) for s in stems):
+                    hits.update(ids)
+            if not hits or len(hits) > max(3, self.size // 3):
+                continue
+            used.append(word)
+            for wine_id in hits:
+                score[wine_id] = score.get(wine_id, 0) + 1
+        best = max(score.values(), default=0)
+        return [i for i in score if score[i] == best], used

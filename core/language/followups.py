@@ -1,0 +1,140 @@
+"""Words that refine the previous request: cheaper, drier, another, «без …» (Russian, English).
+
+Pure reading, no catalog: `read_followup` says which changes a message asks for; the
+conversation state (services/agent/conversation.py) applies them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from core.domain import WineFilters
+from core.language.request import parse_query
+
+_WORD = re.compile(r"[a-zа-яё]+")
+
+# Stems: a word starting with one of these (after ё→е) carries the change.
+_CHEAPER = ("дешев", "подешев", "бюджетн", "недорог", "подешёв", "cheap", "less expensive")
+_DEARER = ("дорож", "подорож", "дороже", "премиальн", "поинтересн", "получше", "pricier")
+_DEARER_PHRASES = ("more expensive", "подороже", "по дороже", "лучше качеств", "upmarket")
+_DRIER = ("посуше", "суше", "драй", "drier", "dryer", "less sweet", "менее слад", "не такое слад")
+_SWEETER = ("послаще", "слаще", "sweeter", "more sweet", "сладенькое", "менее сух")
+_LIGHTER = ("полегче", "легче", "лёгче", "lighter", "менее плотн", "попроще по тел")
+_FULLER = ("помощнее", "мощнее", "плотнее", "насыщеннее", "покрепче", "fuller", "bolder", "richer")
+_MORE = (
+    "ещё",
+    "еще",
+    "другие",
+    "другое",
+    "другой",
+    "другую",
+    "другого",
+    "иные",
+    "иное",
+    "more",
+    "another",
+    "other",
+    "others",
+    "else",
+    "варианты",
+    "вариантов",
+    "альтернатив",
+)
+_OPENERS = ("а", "и", "and", "what", "how", "or", "или", "тогда", "then", "лучше", "а если")
+_NEGATIONS = ("без", "не", "кроме", "только не", "no", "not", "without", "except", "but not")
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    """What a message changes in the request before it."""
+
+    cheaper: bool = False
+    dearer: bool = False
+    drier: bool = False
+    sweeter: bool = False
+    lighter: bool = False
+    fuller: bool = False
+    more: bool = False
+    refines: bool = False  # starts like a refinement («а белое?», «and from Spain?»)
+    # Filters the message rules out («без Италии», «не красное»): name -> value.
+    negated: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def changes(self) -> bool:
+        return any(
+            (
+                self.cheaper,
+                self.dearer,
+                self.drier,
+                self.sweeter,
+                self.lighter,
+                self.fuller,
+                self.more,
+                bool(self.negated),
+            )
+        )
+
+
+def _fold(text: str) -> str:
+    return " ".join(_WORD.findall(text.lower().replace("ё", "е")))
+
+
+def _has(folded: str, cues: tuple[str, ...]) -> bool:
+    padded = f" {folded}"
+    return any(f" {cue.replace('ё', 'е')}" in padded for cue in cues)
+
+
+def _negated_filters(text: str) -> dict[str, object]:
+    """Filters named right after a negation: «без Италии», «только не красное», «no Chardonnay»."""
+    found: dict[str, object] = {}
+    lowered = text.lower().replace("ё", "е")
+    for match in re.finditer(r"(?:^|[^a-zа-я])(без|не|кроме|not|no|without|except)\s+", lowered):
+        tail = lowered[match.end() :]
+        words = _WORD.findall(tail)[:3]
+        if not words:
+            continue
+        parsed = parse_query(" ".join(words)).filters
+        for name, value in parsed.model_dump(exclude_none=True).items():
+            if name in ("wine_type", "sweetness", "country", "grape_variety", "region"):
+                found.setdefault(name, value)
+    return found
+
+
+_NEGATED_WORDS = re.compile(
+    r"(?:^|(?<=[^a-zа-яё]))(?:без|не|кроме|not|no|without|except)\s+(?:из\s+|from\s+)?[a-zа-яё-]+",
+    re.IGNORECASE,
+)
+
+
+def without_negated(text: str) -> str:
+    """The text without the words it rules out («без Италии», «не шардоне»)."""
+    return _NEGATED_WORDS.sub(" ", text)
+
+
+def read_followup(text: str) -> FollowUp:
+    folded = _fold(text)
+    words = folded.split()
+    negated = _negated_filters(text)
+    drier = _has(folded, _DRIER) or negated.get("sweetness") in ("sweet", "semi_sweet")
+    return FollowUp(
+        cheaper=_has(folded, _CHEAPER),
+        dearer=_has(folded, _DEARER) or _has(folded, _DEARER_PHRASES),
+        drier=drier,
+        sweeter=_has(folded, _SWEETER),
+        lighter=_has(folded, _LIGHTER),
+        fuller=_has(folded, _FULLER),
+        more=_has(folded, _MORE),
+        refines=bool(words) and (words[0] in _OPENERS or len(words) <= 3),
+        negated={k: v for k, v in negated.items() if not (k == "sweetness" and drier)},
+    )
+
+
+def is_new_request(text: str, filters: WineFilters, followup: FollowUp) -> bool:
+    """A complete request of its own replaces the conversation's state.
+
+    «красное сухое к стейку до 2000» is new; «а белое?», «подешевле», «из Испании?» refine.
+    """
+    if followup.changes or followup.refines:
+        return False
+    return not filters.is_empty() or len(_fold(text).split()) > 3

@@ -1,0 +1,347 @@
+"""Conversation state: the structured request each turn answered, read again from the thread.
+
+The state is rebuilt on every turn from what the conversation already stores — the person's
+messages and the wine ids of every answer (`[WINE:<id>]` in the stored assistant text) — so
+no extra column is needed and every path (agent, catalog prompt, offline) and every adapter
+(bot, HTTP API, terminal) sees the same state. A follow-up is read as a change to it:
+cheaper / dearer than the wines just shown, drier / sweeter, lighter / fuller, another type,
+colour, country, grape or dish (the budget stays), «ещё» (the same request without the wines
+already shown), «без …» (removing or ruling out); a complete new request replaces it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from core.domain import SWEETNESS_RU, WINE_TYPE_RU, Sweetness, WineFilters, WineType
+from core.language.catalog_terms import CatalogIndex
+from core.language.followups import FollowUp, is_new_request, read_followup, without_negated
+from core.language.request import parse_query
+from core.language.world import countries_of_group, without_group
+from repositories.models import Wine
+from repositories.wines import WineRepository
+from services.agent.catalog_index import catalog_index
+
+_WINE_MARKER = re.compile(r"\[WINE:([0-9a-fA-F-]{36})\]")
+_SWEETNESS_ORDER = (Sweetness.dry, Sweetness.semi_dry, Sweetness.semi_sweet, Sweetness.sweet)
+_OPENERS = ("а ", "и ", "and ", "what about", "how about", "или ", "тогда ")
+# Wine types whose grapes/places do not carry over to another colour.
+_STYLE_TYPES = (WineType.sparkling, WineType.dessert, WineType.fortified)
+
+
+@dataclass(frozen=True)
+class ShownWine:
+    id: uuid.UUID
+    price: Decimal
+    sweetness: Sweetness
+    body: int
+    wine_type: WineType
+
+
+@dataclass(frozen=True)
+class RequestState:
+    """What the person is looking for now, after every refinement so far."""
+
+    filters: WineFilters = field(default_factory=WineFilters)
+    countries: tuple[str, ...] = ()  # any of these (a group such as «Новый Свет»)
+    named_ids: tuple[uuid.UUID, ...] = ()  # wines the request names (кьянти, просекко)
+    named_words: tuple[str, ...] = ()
+    named_now: bool = False  # this message names them (so a shown one may come again)
+    excluded: tuple[tuple[str, str], ...] = ()  # (filter name, value) ruled out
+    mood: str = ""  # the words of a request nothing structured was read from
+    shown: tuple[uuid.UUID, ...] = ()  # every wine shown in the conversation
+    last_shown: tuple[ShownWine, ...] = ()
+    refined: tuple[str, ...] = ()  # the changes this turn asked for (cheaper, drier, …)
+    asked_now: tuple[str, ...] = ()  # filters this message set: the last to relax
+    turns: int = 0
+
+    @property
+    def structured(self) -> bool:
+        return not self.filters.is_empty() or bool(self.countries or self.named_ids)
+
+    def admits(self, wine: Wine) -> bool:
+        """True when the wine fits what is ruled in and out beyond the SQL filters."""
+        if self.countries and wine.country not in self.countries:
+            return False
+        for name, value in self.excluded:
+            if name == "country" and wine.country == value:
+                return False
+            if name == "wine_type" and wine.wine_type.value == value:
+                return False
+            if name == "sweetness" and wine.sweetness.value == value:
+                return False
+            if name == "grape_variety" and value in wine.grape_varieties:
+                return False
+            if name == "region" and wine.region == value:
+                return False
+        return True
+
+    def summary_ru(self, numbers: bool = True) -> str:
+        """The request in force, in words (prompts and «what was searched»).
+
+        Without `numbers` the prices are described, not quoted (an answer may only quote
+        prices the person gave in this message or of the wines shown).
+        """
+        f = self.filters
+        parts: list[str] = []
+        if f.wine_type:
+            parts.append(WINE_TYPE_RU[f.wine_type])
+        if f.sweetness:
+            parts.append(SWEETNESS_RU[f.sweetness])
+        if self.named_words:
+            parts.append("«" + ", ".join(self.named_words) + "»")
+        if f.grape_variety:
+            parts.append(f"сорт {f.grape_variety}")
+        if f.country:
+            parts.append(f"страна {f.country}")
+        if self.countries:
+            parts.append("страны: " + ", ".join(self.countries))
+        if f.region:
+            parts.append(f"регион {f.region}")
+        if f.food_pairing:
+            parts.append(f"к блюду «{f.food_pairing}»")
+        if f.price_min is not None:
+            parts.append(f"от {int(f.price_min)} ₽" if numbers else "дороже показанных")
+        if f.price_max is not None:
+            cheaper = "дешевле" in self.refined
+            words = "дешевле показанных" if cheaper else "в пределах бюджета"
+            parts.append(f"до {int(f.price_max)} ₽" if numbers else words)
+        if f.body_min is not None:
+            parts.append(f"тельность от {f.body_min}")
+        if f.body_max is not None:
+            parts.append(f"тельность до {f.body_max}")
+        for name, value in self.excluded:
+            parts.append(
+                f"не {WINE_TYPE_RU.get(WineType(value), value) if name == 'wine_type' else value}"
+            )
+        if self.mood and not parts:
+            parts.append(f"«{self.mood}»")
+        return ", ".join(parts)
+
+    def tool_arguments(self) -> dict[str, Any]:
+        """The state as search_wines arguments (a group of countries is not expressible)."""
+        args: dict[str, Any] = self.filters.model_dump(mode="json", exclude_none=True)
+        for key in ("price_min", "price_max"):
+            if key in args:
+                args[key] = float(args[key])
+        if self.named_words:
+            args["name"] = " ".join(self.named_words)
+        if self.countries:
+            args["countries"] = list(self.countries)
+        excluded_countries = [v for k, v in self.excluded if k == "country"]
+        if excluded_countries:
+            args["exclude_countries"] = excluded_countries
+        excluded_grapes = [v for k, v in self.excluded if k == "grape_variety"]
+        if excluded_grapes:
+            args["exclude_grapes"] = excluded_grapes
+        return args
+
+    def prompt_block(self) -> str:
+        """For the model: the request in force and the wines already shown."""
+        lines = ["Состояние беседы (запрос с учетом уточнений):"]
+        lines.append(f"- ищем: {self.summary_ru() or 'без ограничений'}")
+        lines.append(
+            "- фильтры для search_wines: " + json.dumps(self.tool_arguments(), ensure_ascii=False)
+        )
+        if self.mood:
+            lines.append(f"- настроение или описание (для semantic_search): «{self.mood}»")
+        if self.refined:
+            lines.append(f"- уточнение этого сообщения: {', '.join(self.refined)}")
+        if self.last_shown:
+            prices = ", ".join(f"{int(w.price)} ₽" for w in self.last_shown)
+            lines.append(f"- в прошлом ответе показаны вина по ценам: {prices}")
+        if self.shown:
+            lines.append(
+                "- уже показанные вина (инструменты их не возвращают — нужны они, передай "
+                "include_shown: true; не предлагай их снова, если человек сам о них не "
+                "спрашивает): " + ", ".join(str(i) for i in self.shown)
+            )
+        return "\n".join(lines)
+
+
+def _step(current: Sweetness, delta: int) -> Sweetness:
+    index = _SWEETNESS_ORDER.index(current) + delta
+    return _SWEETNESS_ORDER[max(0, min(len(_SWEETNESS_ORDER) - 1, index))]
+
+
+def _colour(filters: WineFilters) -> bool:
+    return filters.wine_type in (WineType.red, WineType.white, WineType.rose)
+
+
+def _starts_as_refinement(text: str) -> bool:
+    lowered = text.strip().lower()
+    return lowered.startswith(_OPENERS)
+
+
+def _merge(
+    state: RequestState,
+    text: str,
+    parsed: WineFilters,
+    followup: FollowUp,
+    named: tuple[tuple[uuid.UUID, ...], tuple[str, ...]],
+    group: tuple[str, ...],
+) -> RequestState:
+    values: dict[str, Any] = state.filters.model_dump(exclude_none=True)
+    asked = parsed.model_dump(exclude_none=True)
+    named_ids, named_words = state.named_ids, state.named_words
+    countries = state.countries
+    refined: list[str] = []
+    new_type = asked.get("wine_type")
+    if new_type is not None and new_type != values.get("wine_type"):
+        for name in ("grape_variety", "region"):
+            values.pop(name, None)
+        if new_type in _STYLE_TYPES or values.get("wine_type") in _STYLE_TYPES:
+            values.pop("sweetness", None)
+        named_ids, named_words = (), ()
+    if "country" in asked or "region" in asked:
+        values.pop("region", None)
+        countries = ()
+        named_ids, named_words = (), ()
+    if "grape_variety" in asked:
+        named_ids, named_words = (), ()
+    values.update(asked)
+    if named[0]:
+        named_ids, named_words = named
+    if group:
+        countries = group
+        values.pop("country", None)
+        values.pop("region", None)
+    last = state.last_shown
+    if followup.cheaper:
+        refined.append("дешевле")
+        reference = min((w.price for w in last), default=None)
+        if reference is None and "price_max" in values:
+            reference = Decimal(values["price_max"]) + 1
+        if reference is not None:
+            values["price_max"] = reference - 1
+            values.pop("price_min", None)
+    if followup.dearer:
+        refined.append("дороже")
+        reference = max((w.price for w in last), default=None)
+        if reference is None and "price_min" in values:
+            reference = Decimal(values["price_min"]) - 1
+        if reference is not None:
+            values["price_min"] = reference + 1
+            values.pop("price_max", None)
+    if followup.drier or followup.sweeter:
+        refined.append("суше" if followup.drier else "слаще")
+        current = values.get("sweetness")
+        if current is None and last:
+            shown = [w.sweetness for w in last]
+            current = max(shown, key=_SWEETNESS_ORDER.index)
+            if followup.sweeter:
+                current = min(shown, key=_SWEETNESS_ORDER.index)
+        values["sweetness"] = _step(
+            Sweetness(current or Sweetness.semi_dry), -1 if followup.drier else 1
+        ).value
+        named_ids, named_words = (), ()
+    if followup.lighter and last:
+        refined.append("легче")
+        values["body_max"] = max(1, min(w.body for w in last) - 1)
+        values.pop("body_min", None)
+    if followup.fuller and last:
+        refined.append("плотнее")
+        values["body_min"] = min(5, max(w.body for w in last) + 1)
+        values.pop("body_max", None)
+    excluded = list(state.excluded)
+    for name, value in followup.negated.items():
+        if values.get(name) == value:
+            values.pop(name)
+        if name == "country" and value in countries:
+            countries = tuple(c for c in countries if c != value)
+        excluded.append((name, str(value)))
+    if followup.more:
+        refined.append("другие варианты")
+    new = WineFilters.model_validate(values).model_dump(exclude_none=True)
+    return replace(
+        state,
+        filters=WineFilters.model_validate(values),
+        countries=countries,
+        named_ids=named_ids,
+        named_words=named_words,
+        excluded=tuple(dict.fromkeys(excluded)),
+        refined=tuple(refined),
+        asked_now=tuple(k for k, v in new.items() if state.filters.model_dump().get(k) != v),
+    )
+
+
+def read_turn(state: RequestState, text: str, index: CatalogIndex) -> RequestState:
+    """The state after one message (without the wines this message is answered with)."""
+    group = countries_of_group(text)
+    plain = without_group(text)
+    parsed = parse_query(plain)
+    followup = read_followup(plain)
+    # Colour words («красное») name no wine; style words («просекко» → sparkling) may.
+    ignore = [w for k, w in parsed.matched.items() if k != "wine_type" or _colour(parsed.filters)]
+    ids, used = index.match(without_negated(plain), ignore=ignore)
+    named = (tuple(ids), tuple(used)) if ids else ((), ())
+    opener = _starts_as_refinement(text)
+    fresh = state.turns == 0 or (
+        not opener
+        and not followup.changes
+        and (bool(ids) or bool(group) or is_new_request(plain, parsed.filters, followup))
+    )
+    base = state
+    if fresh:
+        base = RequestState(shown=state.shown, last_shown=state.last_shown, turns=state.turns)
+    merged = _merge(base, plain, parsed.filters, followup, named, group)
+    structured = not parsed.filters.is_empty() or bool(ids or group or followup.changes)
+    mood = text.strip() if fresh and not structured else ("" if fresh else state.mood)
+    return replace(merged, mood=mood, named_now=bool(ids), turns=state.turns + 1)
+
+
+def _turns(history: Sequence[dict[str, Any]]) -> list[tuple[str | None, list[uuid.UUID]]]:
+    """(the person's message, the wine ids answered) for each stored turn, oldest first."""
+    turns: list[tuple[str | None, list[uuid.UUID]]] = []
+    pending: str | None = None
+    for message in history:
+        role = message.get("role")
+        if role == "user":
+            if pending is not None:
+                turns.append((pending, []))
+            pending = str(message.get("content") or "")
+        elif role == "assistant" and not message.get("tool_calls"):
+            ids = [uuid.UUID(m) for m in _WINE_MARKER.findall(message.get("content") or "")]
+            turns.append((pending, ids))
+            pending = None
+    if pending is not None:
+        turns.append((pending, []))
+    return turns
+
+
+def _shown(wine: Wine) -> ShownWine:
+    return ShownWine(wine.id, wine.price_rub, wine.sweetness, wine.body, wine.wine_type)
+
+
+def ids_in_answers(history: Sequence[dict[str, Any]]) -> set[uuid.UUID]:
+    return {i for _, ids in _turns(history) for i in ids}
+
+
+async def conversation_state(
+    sessions: async_sessionmaker[AsyncSession], history: Sequence[dict[str, Any]], text: str
+) -> RequestState:
+    """The state the current message leaves the conversation in."""
+    turns = _turns(history)
+    all_ids = list(dict.fromkeys(i for _, ids in turns for i in ids))
+    async with sessions() as session:
+        repo = WineRepository(session)
+        known = {w.id: w for w in await repo.get_by_ids(all_ids)} if all_ids else {}
+        index = await catalog_index(repo)
+    state = RequestState()
+    for message, ids in turns:
+        if message is not None:
+            state = read_turn(state, message, index)
+        if ids:
+            shown = tuple(_shown(known[i]) for i in ids if i in known)
+            state = replace(
+                state, shown=tuple(dict.fromkeys((*state.shown, *ids))), last_shown=shown
+            )
+    return read_turn(state, text, index)

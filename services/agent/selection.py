@@ -1,0 +1,167 @@
+"""Wines for a conversation state without a model: the offline answer and the prompt slices.
+
+Order of evidence: wines the request names (кьянти, просекко) → structured filters (relaxed
+least-important first when nothing fits) → the full-text index for moods («с ягодными
+нотами») → the taste profile and the day → balanced picks. Wines already shown in the
+conversation are left out unless the person names them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
+from typing import Any
+
+from core.domain import Sweetness, WineFilters, WineType
+from core.language.catalog_terms import query_words
+from core.recommendation import MAX_WINES
+from repositories.models import Wine
+from repositories.wines import WineRepository
+from services.agent.conversation import RequestState
+
+TYPICAL_PRICE = Decimal(2000)
+POOL = 300
+RELAXATION_ORDER = (
+    "region",
+    "body_min",
+    "body_max",
+    "grape_variety",
+    "country",
+    "food_pairing",  # a dish may not suit a new colour («а белое?» after a steak)
+    "sweetness",
+    "price_min",
+    "wine_type",
+    "price_max",
+)
+
+
+@dataclass
+class Selection:
+    wines: list[Wine]
+    source: str  # named | filters | text | profile | balanced
+    relaxed: list[str] = field(default_factory=list)
+    all_shown: bool = False  # everything that fits was already shown
+
+
+def choose(wines: Sequence[Wine], filters: WineFilters, cheapest: bool = False) -> list[Wine]:
+    """Best within the budget when there is one, else around a typical price; varied producers."""
+    if cheapest:
+        ranked = sorted(wines, key=lambda w: (w.price_rub, w.slug))
+    elif filters.price_max is not None:
+        ranked = sorted(wines, key=lambda w: (-w.price_rub, w.slug))
+    else:
+        target = filters.price_min or TYPICAL_PRICE
+        ranked = sorted(wines, key=lambda w: (abs(w.price_rub - target), w.slug))
+    picks: list[Wine] = []
+    for wine in ranked:
+        if all(p.producer != wine.producer for p in picks):
+            picks.append(wine)
+        if len(picks) == MAX_WINES:
+            return picks
+    return picks + [w for w in ranked if w not in picks][: MAX_WINES - len(picks)]
+
+
+def liked_style(profile: dict[str, Any]) -> tuple[WineType, Sweetness] | None:
+    styles = profile.get("styles") or {}
+    liked = [(n, k) for k, n in styles.items() if isinstance(n, int) and n > 0]
+    if not liked:
+        return None
+    _, key = max(liked)
+    wine_type, sweetness = key.split(":")
+    return WineType(wine_type), Sweetness(sweetness)
+
+
+async def _pool(repo: WineRepository, state: RequestState, filters: WineFilters) -> list[Wine]:
+    wines = await repo.search(filters, limit=POOL)
+    if state.named_ids:
+        named = set(state.named_ids)
+        wines = [w for w in wines if w.id in named]
+    return [w for w in wines if state.admits(w)]
+
+
+async def _structured(repo: WineRepository, state: RequestState) -> Selection:
+    shown = set(state.shown) - (set(state.named_ids) if state.named_now else set())
+    filters = state.filters
+    order = list(RELAXATION_ORDER)
+    # What this message asked for is given up last.
+    order = [n for n in order if n not in state.asked_now] + [
+        n for n in order if n in state.asked_now
+    ]
+    cheaper = "дешевле" in state.refined
+    if cheaper:  # nothing cheaper: the closest price in the same style comes first
+        order.remove("price_max")
+        order.insert(0, "price_max")
+    relaxed: list[str] = []
+    all_shown = False
+    present = [n for n in order if getattr(filters, n) is not None]
+    while True:
+        pool = await _pool(repo, state, filters)
+        fresh = [w for w in pool if w.id not in shown]
+        if pool and not fresh and not relaxed:
+            all_shown = True
+        if fresh:
+            closest = cheaper and "price_max" in relaxed
+            source = "named" if state.named_ids else "filters"
+            return Selection(choose(fresh, filters, cheapest=closest), source, relaxed, all_shown)
+        if not present:
+            break
+        name = present.pop(0)
+        filters = filters.model_copy(update={name: None})
+        relaxed.append(name)
+    if state.named_ids:  # the named wines are all shown or gone: the rest of the request
+        return await _structured(repo, _without_names(state))
+    return Selection([], "filters", relaxed, all_shown)
+
+
+def _without_names(state: RequestState) -> RequestState:
+    return replace(state, named_ids=(), named_words=(), named_now=False)
+
+
+async def _by_text(repo: WineRepository, state: RequestState) -> list[Wine]:
+    words = query_words(state.mood)
+    if not words:
+        return []
+    found = await repo.text_search(" ".join(words), k=12)
+    shown = set(state.shown)
+    return [w for w in found if w.id not in shown and state.admits(w)]
+
+
+async def _balanced(
+    repo: WineRepository, state: RequestState, types: Sequence[WineType]
+) -> list[Wine]:
+    picks: list[Wine] = []
+    shown = set(state.shown)
+    for wine_type in dict.fromkeys([*types, WineType.red, WineType.white, WineType.sparkling]):
+        candidates = await repo.search(WineFilters(wine_type=wine_type), limit=POOL)
+        fresh = [w for w in candidates if w.id not in shown]
+        picks.extend(choose(fresh, WineFilters())[:1])
+        if len(picks) == MAX_WINES:
+            break
+    return picks
+
+
+async def select_wines(
+    repo: WineRepository,
+    state: RequestState,
+    profile: dict[str, Any] | None = None,
+    day_types: Sequence[WineType] = (),
+) -> Selection:
+    if state.structured:
+        selection = await _structured(repo, state)
+        if selection.wines:
+            return selection
+    style = liked_style(profile or {})
+    if state.mood:
+        found = await _by_text(repo, state)
+        if found:
+            if style is not None:
+                found.sort(key=lambda w: (w.wine_type, w.sweetness) != style)
+            return Selection(found[:MAX_WINES], "text")
+    if style is not None:
+        wine_type, sweetness = style
+        liked = await repo.search(WineFilters(wine_type=wine_type, sweetness=sweetness), limit=POOL)
+        fresh = [w for w in liked if w.id not in set(state.shown)]
+        if fresh:
+            return Selection(choose(fresh, WineFilters()), "profile")
+    return Selection(await _balanced(repo, state, day_types), "balanced")
