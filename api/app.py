@@ -198,6 +198,21 @@ async def status(request: web.Request) -> web.Response:
     )
 
 
+async def forget_user(request: web.Request) -> web.Response:
+    """DELETE /v1/users/{id}: everything stored about the person (answers stay anonymous)."""
+    if not request.app[SETTINGS_KEY].api_token:
+        return _error(403, "deleting a user needs API_TOKEN to be set")
+    try:
+        user_id = int(request.match_info["user_id"])
+    except ValueError:
+        return _error(422, "user id: must be an integer", field="user_id")
+    try:
+        removed = await request.app[CHAT_KEY].forget(user_id)
+    except DatabaseUnavailableError:
+        return _error(503, "service temporarily unavailable")
+    return web.json_response({"user_id": user_id, "deleted": removed})
+
+
 async def healthz(request: web.Request) -> web.Response:
     ok = await request.app[CHAT_KEY].database_ok()
     body = {
@@ -219,4 +234,5 @@ def build_app(services: Services, *, api: bool = True) -> web.Application:
         app.router.add_post("/v1/agent/ask", ask)
         app.router.add_get("/v1/agent/tools", tools)
         app.router.add_get("/v1/agent/status", status)
+        app.router.add_delete("/v1/users/{user_id}", forget_user)
     return app

@@ -28,5 +28,9 @@ class SimilarCallback(CallbackData, prefix="s"):
         return uuid.UUID(hex=self.wine)
 
 
+class ForgetCallback(CallbackData, prefix="fg"):
+    confirmed: bool
+
+
 class ProfileResetCallback(CallbackData, prefix="pr"):
     confirm: bool

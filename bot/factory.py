@@ -23,6 +23,7 @@ from bot.handlers import (
     fallback,
     feedback,
     help,
+    privacy,
     profile,
     start,
 )
@@ -95,6 +96,7 @@ def create_dispatcher(
         disable_fsm=True,
         chat=services.chat,
         catalog_admin=services.catalog_admin,
+        housekeeping=services.housekeeping,
         settings=settings,
     )
     order = ChatOrderMiddleware(services.coordinator)
@@ -105,6 +107,7 @@ def create_dispatcher(
     questions = _gated(conversation.build_router())
     questions.message.middleware(RateLimitMiddleware(services.rate_limiter))
     dp.include_routers(
+        privacy.build_router(),
         start.build_router(),
         _gated(help.build_router()),
         admin.build_admin_router(settings.admin_id_set),

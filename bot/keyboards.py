@@ -7,8 +7,22 @@ import uuid
 from aiogram.types import InlineKeyboardMarkup
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
-from bot.callbacks import AgeCallback, ProfileResetCallback, SimilarCallback, VoteCallback
+from bot.callbacks import (
+    AgeCallback,
+    ForgetCallback,
+    ProfileResetCallback,
+    SimilarCallback,
+    VoteCallback,
+)
 from bot.texts import T
+
+
+def forget_confirmation() -> InlineKeyboardMarkup:
+    kb = InlineKeyboardBuilder()
+    kb.button(text=T.forget_yes, callback_data=ForgetCallback(confirmed=True))
+    kb.button(text=T.forget_no, callback_data=ForgetCallback(confirmed=False))
+    kb.adjust(2)
+    return kb.as_markup()
 
 
 def age_gate() -> InlineKeyboardMarkup:

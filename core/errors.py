@@ -52,3 +52,7 @@ class EmbeddingDimensionError(SommelierError):
 
 class ToolArgumentsError(SommelierError, ValueError):
     """A tool's arguments cannot be read at all (not JSON, not an object)."""
+
+
+class BackupError(SommelierError):
+    """A backup or restore could not be made; the message says why."""

@@ -54,14 +54,18 @@ class Settings(BaseSettings):
     conversation_inactivity_hours: float = Field(default=24.0, gt=0)
     shutdown_grace_seconds: float = Field(default=30.0, ge=0)
     log_format: Literal["text", "json"] = "text"
+    backup_dir: Path | None = None
+    backup_every_hours: float = Field(default=0.0, ge=0)
+    backup_keep: int = Field(default=7, ge=1, le=1000)
+    message_retention_days: float = Field(default=180.0, ge=0)
 
     catalog_feed_url: str | None = Field(default=None, pattern=r"^https?://")
     catalog_sync_hours: float = Field(default=24.0, gt=0, le=24 * 365)
 
-    @field_validator("data_dir")
+    @field_validator("data_dir", "backup_dir")
     @classmethod
-    def _expand_data_dir(cls, value: Path) -> Path:
-        return value.expanduser()
+    def _expand_data_dir(cls, value: Path | None) -> Path | None:
+        return value.expanduser() if value is not None else None
 
     @field_validator("database_url")
     @classmethod
@@ -105,6 +109,11 @@ class Settings(BaseSettings):
     @property
     def admin_id_set(self) -> frozenset[int]:
         return frozenset(int(p) for p in self.admin_ids.split(",") if p.strip())
+
+    @property
+    def backups_path(self) -> Path:
+        """Where backups go: BACKUP_DIR, else DATA_DIR/backups."""
+        return self.backup_dir or self.data_dir / "backups"
 
     @property
     def llm_configured(self) -> bool:

@@ -15,6 +15,7 @@ from core.settings import Settings, get_settings
 from repositories.database import resolve_location
 from repositories.migrations import migrate
 from seeds.loader import DEFAULT_SEED_FILE, load_seed_file
+from services.app.backup import backup, default_backup_path, restore
 from services.app.catalog_admin import catalog_size, seed_catalog
 from services.app.runtime import open_runtime
 from services.llm.embeddings import EmbeddingService
@@ -128,6 +129,22 @@ async def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     _exec_bench([], "bench.eval")
 
 
+async def cmd_backup(args: argparse.Namespace, settings: Settings) -> int:
+    async with open_runtime(settings) as rt:
+        await rt.ensure_ready()
+        path = Path(args.path) if args.path else default_backup_path(settings.backups_path)
+        report = await backup(rt, path)
+    _print("backup written: " + "\n".join(report.lines()))
+    return 0
+
+
+async def cmd_restore(args: argparse.Namespace, settings: Settings) -> int:
+    async with open_runtime(settings) as rt:
+        report = await restore(rt, Path(args.path), force=args.force)
+    _print("restored: " + "\n".join(report.lines()))
+    return 0
+
+
 async def cmd_health(args: argparse.Namespace, settings: Settings) -> int:
     ok, lines = await check_health(settings)
     _print(("healthy: " if ok else "unhealthy: ") + "; ".join(lines))
@@ -186,6 +203,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default=None, help="bind address (default HTTP_HOST)")
     p.add_argument("--port", type=int, default=None, help="port (default HTTP_PORT)")
     p.set_defaults(handler=cmd_serve)
+
+    p = sub.add_parser("backup", help="a consistent dump of the whole database (custom format)")
+    p.add_argument("path", nargs="?", help="the file (default BACKUP_DIR/sommelier-<time>.dump)")
+    p.set_defaults(handler=cmd_backup)
+
+    p = sub.add_parser("restore", help="restore a backup into an empty database, then migrate")
+    p.add_argument("path", help="a file written by `sommelier backup`")
+    p.add_argument("--force", action="store_true", help="replace a database that is not empty")
+    p.set_defaults(handler=cmd_restore)
 
     p = sub.add_parser("health", help="exit 0 when the database and Telegram are reachable")
     p.set_defaults(handler=cmd_health)

@@ -47,10 +47,14 @@ async def run_bot(settings: Settings) -> int:
     async with open_runtime(settings) as rt:
         await rt.ensure_ready()
         services = build_services(rt)
+        stop = asyncio.Event()
+        keeper = asyncio.create_task(services.housekeeping.run(stop))
         try:
             async with releasing_free_memory():
                 await run_polling(settings, services)
         finally:
+            stop.set()
+            await keeper
             await services.close()
     return 0
 
@@ -68,12 +72,15 @@ async def serve(
         bind_host, bind_port = host or settings.http_host, port or settings.http_port
         await web.TCPSite(runner, bind_host, bind_port).start()
         log.info("HTTP API listening on %s:%d", bind_host, bind_port)
+        keeper = asyncio.create_task(services.housekeeping.run(stop))
         try:
             if telegram is not None:
                 await telegram.register(stop)
             async with releasing_free_memory():
                 await stop.wait()
         finally:
+            stop.set()
+            await keeper
             if telegram is not None:
                 await telegram.drain()
             await runner.cleanup()

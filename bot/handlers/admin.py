@@ -13,9 +13,15 @@ from aiogram.filters import Command
 from aiogram.types import Message
 
 from bot.rendering import escape
-from core.errors import CatalogFileError, EmbeddingDimensionError, EmbeddingUnavailableError
+from core.errors import (
+    BackupError,
+    CatalogFileError,
+    EmbeddingDimensionError,
+    EmbeddingUnavailableError,
+)
 from services.app.catalog_admin import CatalogAdmin
 from services.app.chat import ChatService
+from services.app.housekeeping import Housekeeping
 
 log = logging.getLogger(__name__)
 EDIT_INTERVAL_SECONDS = 1.0
@@ -36,6 +42,16 @@ def build_admin_router(admin_ids: frozenset[int]) -> Router:
             f"Каталог обновлен: добавлено {report.inserted}, обновлено {report.updated}, "
             f"без изменений {report.unchanged}. Всего вин: {total}."
         )
+
+    @router.message(Command("backup"))
+    async def backup(message: Message, housekeeping: Housekeeping) -> None:
+        try:
+            report = await housekeeping.backup_now()
+        except BackupError as exc:
+            await message.answer("Резервная копия не сделана: " + escape(str(exc)))
+            return
+        path, counts = report.lines()
+        await message.answer(f"Резервная копия готова: {escape(path)}\n{escape(counts)}")
 
     @router.message(Command("embed"))
     async def embed(message: Message, catalog_admin: CatalogAdmin, bot: Bot) -> None:

@@ -21,6 +21,7 @@ from core.domain import WineFilters
 from core.recommendation import Recommendation, RecommendedWine
 from core.taste import ProfileSummary, VotedWine, build_profile, summarize
 from repositories.models import Wine
+from repositories.ownership import forget_person
 from repositories.users import (
     AnswerRepository,
     ConversationRepository,
@@ -179,6 +180,14 @@ class ChatService:
         # Only an answer that was kept is an answer: a failed store becomes a refusal instead.
         self.answers_since_start[rec.path] += 1
         log_answer(user_id, rec)
+
+    async def forget(self, user_id: int) -> dict[str, int]:
+        """Delete everything stored about the person (answers keep their anonymous count);
+        returns rows removed per table. One transaction: all of it or nothing."""
+        async with self._guarded() as s:
+            removed = await forget_person(s, user_id)
+            await s.commit()
+        return removed
 
     def refused(self, user_id: int | None, reason: str) -> None:
         """A message answered with a refusal (too long, empty…): it gets its log line too."""

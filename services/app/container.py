@@ -10,6 +10,7 @@ from services.agent.loop import SommelierService
 from services.app.catalog_admin import CatalogAdmin
 from services.app.chat import ChatService
 from services.app.coordination import Coordinator
+from services.app.housekeeping import Housekeeping
 from services.app.rate_limit import RateLimiter
 from services.app.runtime import Runtime
 from services.app.sessions import GuardedSessions
@@ -27,6 +28,7 @@ class Services:
     catalog_admin: CatalogAdmin
     coordinator: Coordinator
     rate_limiter: RateLimiter
+    housekeeping: Housekeeping
 
     async def close(self) -> None:
         await self.llm.close()
@@ -54,4 +56,5 @@ def build_services(rt: Runtime) -> Services:
         catalog_admin=CatalogAdmin(rt.maintenance_sessions, embeddings),
         coordinator=coordinator,
         rate_limiter=RateLimiter(coordinator, settings.rate_limit_per_minute),
+        housekeeping=Housekeeping(rt),
     )

@@ -1,0 +1,89 @@
+"""The owner's data kept in order by the running bot: scheduled backups (BACKUP_EVERY_HOURS,
+the newest BACKUP_KEEP kept) and the daily purge of conversations older than
+MESSAGE_RETENTION_DAYS. Each job runs on one replica at a time (a PostgreSQL advisory lock
+taken without waiting: a replica that finds it taken skips that round)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+
+from sqlalchemy import text
+
+from core.errors import SommelierError
+from repositories.ownership import purge_conversations
+from services.app.backup import BackupReport, backup, default_backup_path, rotate
+from services.app.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+BACKUP_LOCK = 72_6578_0005
+RETENTION_LOCK = 72_6578_0006
+RETENTION_EVERY = timedelta(days=1)
+
+
+class Housekeeping:
+    def __init__(self, rt: Runtime) -> None:
+        self.rt = rt
+        self.settings = rt.settings
+
+    async def backup_now(self) -> BackupReport:
+        directory = self.settings.backups_path
+        report = await backup(self.rt, default_backup_path(directory))
+        rotate(directory, self.settings.backup_keep)
+        return report
+
+    async def purge_old_conversations(self) -> tuple[int, int]:
+        """(conversations, messages) deleted; 0 days keeps everything."""
+        days = self.settings.message_retention_days
+        if days <= 0:
+            return 0, 0
+        async with self.rt.maintenance_sessions() as session:
+            purged = await purge_conversations(session, timedelta(days=days))
+            await session.commit()
+        return purged
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Until `stop`: the retention purge daily, backups every BACKUP_EVERY_HOURS."""
+        jobs: list[tuple[float, int, Callable[[], Awaitable[object]]]] = [
+            (RETENTION_EVERY.total_seconds(), RETENTION_LOCK, self._purge_logged)
+        ]
+        if self.settings.backup_every_hours > 0:
+            jobs.append((self.settings.backup_every_hours * 3600, BACKUP_LOCK, self._backup_logged))
+        await asyncio.gather(*(self._every(s, lock, job, stop) for s, lock, job in jobs))
+
+    async def _every(
+        self,
+        seconds: float,
+        lock: int,
+        job: Callable[[], Awaitable[object]],
+        stop: asyncio.Event,
+    ) -> None:
+        while not stop.is_set():
+            try:
+                await self._once(lock, job)
+            except (SommelierError, OSError) as exc:  # logged; tried again next round
+                log.warning("housekeeping job failed: %s", exc)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), seconds)
+
+    async def _once(self, lock: int, job: Callable[[], Awaitable[object]]) -> None:
+        async with self.rt.maintenance.connect() as conn:
+            if not await conn.scalar(text("SELECT pg_try_advisory_lock(:k)"), {"k": lock}):
+                return  # another replica does it this round
+            try:
+                await job()
+            finally:
+                await conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": lock})
+
+    async def _purge_logged(self) -> None:
+        conversations, messages = await self.purge_old_conversations()
+        if conversations:
+            log.info("retention: purged %d conversations (%d messages)", conversations, messages)
+
+    async def _backup_logged(self) -> None:
+        report = await self.backup_now()
+        log.info("backup written: %s", " — ".join(report.lines()))
