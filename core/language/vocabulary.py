@@ -199,4 +199,6 @@ MEAL_WORDS = frozenset(
 # of them never counts.
 FALSE_FRIENDS = frozenset(
     {"русский", "русском", "сырой", "сырая", "сырое", "сырые", "сырым", "сырых", "сырую"}
+    # «слишком сладко», «кисло»: how a wine tasted, not a request for that style
+    | {"сладко", "сухо", "кисло", "горько", "тяжело", "легко"}
 )

@@ -30,8 +30,10 @@ async def hybrid_search(
     filters: WineFilters,
     limit: int,
     embedding_timeout: float,
+    words: str | None = None,
 ) -> tuple[list[Wine], Mode]:
-    """The best `limit` wines for `query` within `filters`, best first (may be empty)."""
+    """The best `limit` wines for `query` within `filters`, best first (may be empty); `words`
+    (the query's meaningful words) are what full text searches for, when given."""
     vector: list[float] | None = None
     if embeddings.available:
         try:
@@ -46,7 +48,7 @@ async def hybrid_search(
         rankings: list[list[Wine]] = []
         if vector is not None:
             rankings.append([w for w, _ in await repo.nearest(vector, filters, limit * 2)])
-        rankings.append(await repo.text_search(query, filters, limit * 2))
+        rankings.append(await repo.text_search(words or query, filters, limit * 2))
     mode: Mode = "hybrid" if vector is not None and rankings[0] else "text"
     return rrf_merge(rankings, limit), mode
 

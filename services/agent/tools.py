@@ -165,7 +165,13 @@ def build_catalog_tools(
         extra = len(SHOWN_WINES.get())
         words = " ".join(query_words(args.query)) or args.query
         found, mode = await hybrid_search(
-            sessions, embeddings, words, filters, args.limit + extra, timeout * EMBEDDING_SHARE
+            sessions,
+            embeddings,
+            args.query,
+            filters,
+            args.limit + extra,
+            timeout * EMBEDDING_SHARE,
+            words=words,
         )
         wines = _unshown(found, args.include_shown, args.limit)
         if not wines:
