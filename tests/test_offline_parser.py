@@ -518,3 +518,15 @@ def test_food_words_table() -> None:
 )
 def test_region_from_text(text: str, expected: str | None) -> None:
     assert region_from_text(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "budget"),
+    [
+        ("бюджет до двух тысяч", 2000),
+        ("до трех тысяч рублей", 3000),
+        ("не дороже пяти тысяч", 5000),
+    ],
+)
+def test_budgets_in_words_in_any_case(text: str, budget: int) -> None:
+    assert parse_query(text).filters.price_max == budget
