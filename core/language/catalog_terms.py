@@ -251,32 +251,6 @@ def query_words(text: str, ignore: Iterable[str] = ()) -> list[str]:
     return found
 
 
-def matching_wines(
-    text: str, entries: Sequence[CatalogEntry], ignore: Iterable[str] = ()
-) -> tuple[list[object], list[str]]:
-    """Ids of the wines the message names (by name, region, appellation or grape) and the words.
-
-    A word matching more than a third of the catalog names nothing in particular and is
-    skipped; wines matching more of the message's words come first.
-    """
-    asked = query_words(text, ignore)
-    if not asked or not entries:
-        return [], []
-    terms = [(entry, entry.terms()) for entry in entries]
-    score: dict[object, int] = {}
-    used: list[str] = []
-    for word in dict.fromkeys(asked):
-        stems = _stems(word)
-        hits = [e.wine_id for e, ts in terms if any(_fits(s, t) for s in stems for t in ts)]
-        if not hits or len(hits) > max(3, len(entries) // 3):
-            continue
-        used.append(word)
-        for wine_id in hits:
-            score[wine_id] = score.get(wine_id, 0) + 1
-    best = max(score.values(), default=0)
-    return [i for i in score if score[i] == best], used
-
-
 class CatalogIndex:
     """The catalog's words → wine ids, built once per catalog version (fast on 100k wines)."""
 
@@ -289,7 +263,9 @@ class CatalogIndex:
         self.terms = index
 
     def match(self, text: str, ignore: Iterable[str] = ()) -> tuple[list[object], list[str]]:
-        """Like `matching_wines`: the wines the message names, best-matching first."""
+        """The wines the message names (by name, region, appellation or grape), best-matching
+        first, and the words that named them. A word matching more than a third of the catalog
+        names nothing in particular and is skipped."""
         asked = query_words(text, ignore)
         score: dict[object, int] = {}
         used: list[str] = []
