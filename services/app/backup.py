@@ -21,7 +21,7 @@ from pathlib import Path
 from sqlalchemy import text
 
 from core.errors import BackupError
-from repositories.database import DatabaseLocation
+from repositories.database import DatabaseLocation, embedded_bin_dir
 from repositories.migrations import migrate
 from repositories.ownership import table_counts, table_counts_on
 from services.app.runtime import Runtime
@@ -122,9 +122,7 @@ def _dsn(location: DatabaseLocation) -> str:
 async def _tool(rt: Runtime, name: str) -> str:
     """The server's own tool when embedded, else one on PATH new enough for the server."""
     if rt.location.embedded:
-        import pgserver  # the embedded server's wheel ships the client tools
-
-        bundled = Path(pgserver.__file__).parent / "pginstall" / "bin" / name
+        bundled = embedded_bin_dir() / name  # the embedded server's wheel ships the tools
         if bundled.is_file():
             return str(bundled)
     found = shutil.which(name)
