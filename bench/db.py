@@ -289,8 +289,9 @@ async def prepare(
         await create_database_if_missing(location)
     engine = make_engine(location, settings)
     try:
+        # A reused database built by older code still gets the newer migrations.
+        await migrate(engine, "head", dim)
         if meta is None:
-            await migrate(engine, "head", dim)
             say(f"generating {size} wines (dim {dim})")
             wines = generate(size, basis, seed)
             started = time.perf_counter()

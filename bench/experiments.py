@@ -5,8 +5,9 @@ before/after on the same data in the same run. `current` is repositories/wines.p
 `exact` answers every semantic query with the exact scan (no HNSW): the baseline that shows
 what the index buys in latency and costs in recall.
 
-The `proposed` variant of the first benchmark runs (HNSW candidates + exact fallback, AND-first
-full text, cached tool schemas) is now the product code; BENCHMARKS.md keeps its numbers.
+`candidates` is the pgvector 0.6 strategy `nearest` used before iterative index scans: the
+400 nearest wines from an unfiltered HNSW scan, the filters applied to those, and an exact scan
+of the filtered rows when fewer than k survive.
 """
 
 from __future__ import annotations
@@ -15,11 +16,14 @@ import contextlib
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import Any
 
+from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from core.domain import WineFilters
 from repositories.models import Wine
-from repositories.wines import WineRepository
+from repositories.wines import ON_SALE, WineRepository, validate_filters
+
+CANDIDATES = 400
 
 VariantFactory = Callable[[AsyncEngine | None], contextlib.AbstractAsyncContextManager[None]]
 
@@ -49,7 +53,55 @@ async def _exact(_engine: AsyncEngine | None) -> AsyncIterator[None]:
         WineRepository.nearest = indexed  # type: ignore[method-assign]
 
 
-VARIANTS: dict[str, VariantFactory] = {"current": _current, "exact": _exact}
+@contextlib.asynccontextmanager
+async def _candidates(_engine: AsyncEngine | None) -> AsyncIterator[None]:
+    walking = WineRepository.nearest
+
+    async def candidates_nearest(
+        self: WineRepository,
+        vector: Sequence[float],
+        filters: WineFilters | Mapping[str, Any] | None = None,
+        k: int = 10,
+        exact: bool = False,
+    ) -> list[tuple[Wine, float]]:
+        conds = await self._conditions(validate_filters(filters))
+        if exact or not conds:
+            return await walking(self, vector, filters, k, exact)
+        await self.session.execute(text(f"SET LOCAL hnsw.ef_search = {CANDIDATES}"))
+        await self.session.execute(text("SET LOCAL hnsw.iterative_scan = off"))
+        distance = Wine.embedding.cosine_distance(list(vector)).label("distance")
+        pool = (
+            select(Wine.id, distance)
+            .where(Wine.embedding.is_not(None))
+            .order_by(distance)
+            .limit(CANDIDATES)
+            .cte("pool")
+            .prefix_with("MATERIALIZED")
+        )
+        stmt = (
+            select(Wine, pool.c.distance)
+            .join(pool, pool.c.id == Wine.id)
+            .where(ON_SALE, *conds)
+            .order_by(pool.c.distance, Wine.slug)
+            .limit(k)
+        )
+        found = [(w, float(d)) for w, d in (await self.session.execute(stmt)).all()]
+        if len(found) == k:
+            return found
+        return await walking(self, vector, filters, k, exact=True)
+
+    WineRepository.nearest = candidates_nearest  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        WineRepository.nearest = walking  # type: ignore[method-assign]
+
+
+VARIANTS: dict[str, VariantFactory] = {
+    "current": _current,
+    "exact": _exact,
+    "candidates": _candidates,
+}
 
 
 def variant(

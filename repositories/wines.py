@@ -26,8 +26,12 @@ from repositories.models import Wine
 SearchOrder = Literal["price_asc", "price_desc", "name", "newest"]
 VOCABULARY_TTL_SECONDS = 60.0
 HNSW_EF_SEARCH = 100
-# Index candidates examined for a filtered vector query before falling back to an exact scan.
-FILTERED_CANDIDATES = 400
+# A filtered walk sees fewer matching neighbours per step; a wider beam keeps recall ≥ 0.98.
+HNSW_EF_SEARCH_FILTERED = 300
+# A filtered HNSW walk gives up after visiting this many index tuples (then: the exact scan).
+HNSW_MAX_SCAN_TUPLES = 20_000
+# Filters leaving fewer wines than this are scored exactly: cheaper than walking the graph.
+EXACT_SCAN_BELOW = 1_000
 CATALOG_WRITE_LOCK_KEY = 72_6578_0003
 _TS_ROOT = re.compile(r"[a-zа-я0-9]{2,}")
 _NAME_WORD = re.compile(r"[a-zа-я0-9]+")
@@ -62,6 +66,16 @@ class _Vocabulary:
 # Distinct array values per database, so tolerant matching can expand a term into exact values
 # that the GIN indexes serve. Refreshed after a TTL and whenever this process writes the catalog.
 _vocabularies: dict[str, _Vocabulary] = {}
+# The catalog's version (count, last update) as last read per database, with when it was read:
+# reading it scans the table, so it is rechecked after the same TTL, and at once after this
+# process writes the catalog.
+_versions: dict[str, tuple[tuple[int, str], float]] = {}
+
+
+def forget_catalog_caches() -> None:
+    """Drop every cached vocabulary and catalog version (the catalog was changed outside)."""
+    _vocabularies.clear()
+    _versions.clear()
 
 
 def validate_filters(filters: WineFilters | Mapping[str, Any] | None) -> WineFilters:
@@ -127,6 +141,7 @@ class WineRepository:
 
     def forget_vocabulary(self) -> None:
         _vocabularies.pop(self._vocabulary_key(), None)
+        _versions.pop(self._vocabulary_key(), None)
 
     # ---- filters ---------------------------------------------------------------------------
 
@@ -212,52 +227,79 @@ class WineRepository:
     ) -> list[tuple[Wine, float]]:
         """Wines by cosine distance, nearest first, with the distance.
 
-        Unfiltered: the HNSW index. Filtered: pgvector 0.6 applies WHERE after the index scan,
-        so the index yields FILTERED_CANDIDATES nearest wines, the filters run on those, and
-        when fewer than k survive (a selective filter) the filtered rows are scanned exactly.
-        Either way the answer has k rows whenever k wines match. `exact` forces the scan.
+        The filters run inside the HNSW index scan (pgvector ≥ 0.8 iterative scans): the walk
+        goes on until k matching wines are found or HNSW_MAX_SCAN_TUPLES were visited. When the
+        filters leave only a few wines (fewer than EXACT_SCAN_BELOW), scoring them all is both
+        cheaper and exact; so is the rare walk that stops short. Either way the answer has k
+        rows whenever k wines match. `exact` forces the scan.
         """
         _check_limit(k, 0)
         conds = await self._conditions(validate_filters(filters))
         if conds is None:
             return []
-        if exact:
+        if exact or (conds and await self._matches_fewer_than(conds, EXACT_SCAN_BELOW)):
             return await self._nearest_exact(vector, conds, k)
+        await self._walk_index(max(HNSW_EF_SEARCH_FILTERED if conds else HNSW_EF_SEARCH, k))
         distance = Wine.embedding.cosine_distance(list(vector)).label("distance")
-        if not conds:
-            await self._set_ef_search(max(HNSW_EF_SEARCH, k))
-            stmt = (
-                select(Wine, distance)
-                .where(Wine.embedding.is_not(None), ON_SALE)
-                .order_by(distance)
-            )
-            rows = await self.session.execute(stmt.limit(k))
-            return [(wine, float(dist)) for wine, dist in rows.all()]
-        pool = max(FILTERED_CANDIDATES, k)
-        await self._set_ef_search(pool)
-        candidates = (
+        walked = (
             select(Wine.id, distance)
-            .where(Wine.embedding.is_not(None))
+            .where(Wine.embedding.is_not(None), ON_SALE, *conds)
             .order_by(distance)
-            .limit(pool)
-            .cte("candidates")
+            .limit(k)
+            .cte("walked")
             .prefix_with("MATERIALIZED")
         )
-        stmt = (
-            select(Wine, candidates.c.distance)
-            .join(candidates, candidates.c.id == Wine.id)
-            .where(ON_SALE, *conds)
-            .order_by(candidates.c.distance, Wine.slug)
-            .limit(k)
+        rows = await self.session.execute(
+            select(Wine, walked.c.distance).join(walked, walked.c.id == Wine.id)
         )
-        found = [(wine, float(dist)) for wine, dist in (await self.session.execute(stmt)).all()]
-        if len(found) == k:
-            return found
-        return await self._nearest_exact(vector, conds, k)
+        await self._end_walk()
+        # Sorting the k rows here keeps the database from planning a sort, which `_walk_index`
+        # discourages for the walk.
+        found = sorted(
+            ((wine, float(dist)) for wine, dist in rows.all()), key=lambda r: (r[1], r[0].slug)
+        )
+        if len(found) < k and conds:
+            return await self._nearest_exact(vector, conds, k)
+        return found[:k]
 
-    async def _set_ef_search(self, value: int) -> None:
-        # SET cannot take a bound parameter; the value is an int computed here.
-        await self.session.execute(text(f"SET LOCAL hnsw.ef_search = {int(value)}"))
+    async def _matches_fewer_than(self, conds: list[ColumnElement[bool]], limit: int) -> bool:
+        capped = select(literal_column("1")).where(ON_SALE, *conds).limit(limit).subquery()
+        return int(await self.session.scalar(select(func.count()).select_from(capped)) or 0) < limit
+
+    async def _walk_index(self, ef_search: int) -> None:
+        """Planner and index settings for one HNSW walk, in one round trip.
+
+        Custom plans: after five runs asyncpg's prepared statement gets a generic plan that no
+        longer sees the query vector and scans 10× slower. No sort: for filters matching a few
+        thousand wines the planner otherwise prefers sorting every matching vector.
+        """
+        await self._set_local(
+            {
+                "hnsw.ef_search": str(ef_search),
+                "hnsw.iterative_scan": "strict_order",
+                "hnsw.max_scan_tuples": str(HNSW_MAX_SCAN_TUPLES),
+                "plan_cache_mode": "force_custom_plan",
+                "enable_sort": "off",
+            }
+        )
+
+    async def _end_walk(self) -> None:
+        """The planner settings back to the session's, for the next query in this transaction."""
+        await self._set_local({name: None for name in ("plan_cache_mode", "enable_sort")})
+
+    async def _set_local(self, settings: Mapping[str, str | None]) -> None:
+        """SET LOCAL for several settings at once; None restores a setting's session value."""
+        calls: list[str] = []
+        params: dict[str, str] = {}
+        for i, (name, value) in enumerate(settings.items()):
+            params[f"n{i}"] = name
+            if value is None:
+                reset = f"(SELECT reset_val FROM pg_settings WHERE name = :n{i})"
+                calls.append(f"set_config(:n{i}, {reset}, true)")
+            else:
+                params[f"v{i}"] = value
+                calls.append(f"set_config(:n{i}, :v{i}, true)")
+        await self.session.execute(text("SELECT " + ", ".join(calls)), params)
 
     async def _nearest_exact(
         self, vector: Sequence[float], conds: list[ColumnElement[bool]], k: int
@@ -377,9 +419,16 @@ class WineRepository:
         return await self.session.get(Wine, fits[0][1])
 
     async def catalog_version(self) -> tuple[int, str]:
-        """(count, last update): changes whenever the catalog does."""
+        """(count, last update): changes whenever the catalog does (seen by other processes
+        within VOCABULARY_TTL_SECONDS)."""
+        key = self._vocabulary_key()
+        cached = _versions.get(key)
+        if cached is not None and time.monotonic() - cached[1] < VOCABULARY_TTL_SECONDS:
+            return cached[0]
         row = (await self.session.execute(select(func.count(), func.max(Wine.updated_at)))).one()
-        return int(row[0]), str(row[1])
+        version = (int(row[0]), str(row[1]))
+        _versions[key] = (version, time.monotonic())
+        return version
 
     async def name_entries(self) -> list[tuple[uuid.UUID, str, str | None, str | None, list[str]]]:
         """(id, name, region, appellation, grapes) of every wine: what names a wine."""

@@ -59,9 +59,9 @@ async def clean_db(runtime: Runtime) -> AsyncIterator[Runtime]:
                 "telegram_updates, rate_counters CASCADE"
             )
         )
-    from repositories import wines as wines_module
+    from repositories.wines import forget_catalog_caches
 
-    wines_module._vocabularies.clear()
+    forget_catalog_caches()
     yield runtime
 
 

@@ -7,10 +7,12 @@ import random
 from decimal import Decimal
 
 import pytest
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.domain import Sweetness, WineType
 from core.errors import CatalogFilterError
+from repositories import wines as wines_module
 from repositories.wines import WineRepository
 from tests.catalog_factory import record, small_catalog
 
@@ -150,9 +152,12 @@ def _unit(vec: list[float]) -> list[float]:
     return [x / norm for x in vec]
 
 
+@pytest.mark.parametrize("walk", [False, True], ids=["exact-for-few", "index-walk"])
 async def test_nearest_returns_k_rows_under_a_selective_filter(
-    session: AsyncSession, settings
+    session: AsyncSession, settings, monkeypatch: pytest.MonkeyPatch, walk: bool
 ) -> None:
+    if walk:  # the filtered HNSW walk even for a filter this selective
+        monkeypatch.setattr(wines_module, "EXACT_SCAN_BELOW", 0)
     repo = WineRepository(session)
     rng = random.Random(7)
     records = [
@@ -178,6 +183,9 @@ async def test_nearest_returns_k_rows_under_a_selective_filter(
     assert len(approx) == 10
     overlap = {w.id for w, _ in exact} & {w.id for w, _ in approx}
     assert len(overlap) >= 8
+    # The walk's planner settings do not leak into the next query of the transaction.
+    assert await session.scalar(text("SHOW enable_sort")) == "on"
+    assert await session.scalar(text("SHOW plan_cache_mode")) == "auto"
 
 
 async def test_text_search_ranks_relevant_wines(repo: WineRepository) -> None:

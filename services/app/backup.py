@@ -24,6 +24,7 @@ from core.errors import BackupError
 from repositories.database import DatabaseLocation, embedded_bin_dir
 from repositories.migrations import migrate
 from repositories.ownership import table_counts, table_counts_on
+from repositories.wines import forget_catalog_caches
 from services.app.runtime import Runtime
 
 BACKUP_SUFFIX = ".dump"
@@ -91,6 +92,7 @@ async def restore(rt: Runtime, path: Path, *, force: bool = False) -> BackupRepo
         str(path),
     )
     await migrate(rt.maintenance, "head", rt.settings.embedding_dim)
+    forget_catalog_caches()
     return BackupReport(path, _size(path), await _counts(rt), time.monotonic() - started)
 
 
