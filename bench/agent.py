@@ -20,6 +20,8 @@ from bench import llm_script
 from bench.stats import Summary
 from core.settings import Settings
 from fakes.openai_server import FakeOpenAIServer
+from prompts import fill, load_prompt
+from services.agent.answer_format import FORMAT_INSTRUCTIONS
 from services.agent.history import CHARS_PER_TOKEN
 from services.agent.loop import SommelierService
 from services.agent.run import UserContext
@@ -47,6 +49,9 @@ class EconomyReport:
     catalog_paths: dict[str, int]
     agent_parts: dict[str, float] = field(default_factory=dict)  # mean chars per answer
     catalog_parts: dict[str, float] = field(default_factory=dict)
+    # Share of the agent path's characters that is the same for every person and turn.
+    stable_share: float = 0.0
+    agent_calls: float = 0.0  # LLM calls per answer on the agent path
 
     @property
     def ratio(self) -> float:
@@ -86,6 +91,44 @@ def _parts(requests: Sequence[dict[str, Any]], answers: int) -> dict[str, float]
         if body.get("tools"):
             totals["tool schemas"] += len(json.dumps(body["tools"], ensure_ascii=False))
     return {k: v / max(answers, 1) for k, v in sorted(totals.items())}
+
+
+def _stable_share(requests: Sequence[dict[str, Any]]) -> float:
+    """How much of what is sent is a prefix identical across people and turns: the tool schemas
+    and the system prompt up to where the per-person context begins (measured as the common
+    prefix of each system message with the instructions filled with an empty context)."""
+    fixed = fill(load_prompt("system"), answer_format=FORMAT_INSTRUCTIONS, context="")
+    stable = total = 0
+    for body in requests:
+        prefix = 0
+        if body.get("tools"):
+            prefix = len(json.dumps(body["tools"], ensure_ascii=False))
+        messages = body["messages"]
+        system = messages[0].get("content") or "" if messages else ""
+        prefix += _common_prefix(system, fixed)
+        size = sum(_chars(m) for m in messages)
+        if body.get("tools"):
+            size += len(json.dumps(body["tools"], ensure_ascii=False))
+        stable += prefix
+        total += size
+    return stable / total if total else 0.0
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def _chars(message: dict[str, Any]) -> int:
+    content = message.get("content") or ""
+    size = len(content) if isinstance(content, str) else 0
+    for call in message.get("tool_calls") or []:
+        size += len(call["function"]["name"]) + len(call["function"]["arguments"])
+    return size
 
 
 async def _answer_all(
@@ -148,6 +191,8 @@ async def run_agent(
                 catalog_paths=dict(Counter(r[4] for r in catalog)),
                 agent_parts=_parts(agent_requests, len(questions)),
                 catalog_parts=_parts(catalog_requests, len(questions)),
+                stable_share=_stable_share(agent_requests),
+                agent_calls=len(agent_requests) / max(len(questions), 1),
             )
             return report, eco
         finally:

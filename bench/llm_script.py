@@ -1,8 +1,9 @@
 """The scripted LLM every benchmark talks to: a two-iteration agent run, or the catalog prompt.
 
 Iteration 1 calls search_wines with the filters a model would read from the question;
-iteration 2 answers with the first three wines of the tool result. A request without tools
-(the random-catalog prompt) is answered with three wines from its catalog lines.
+iteration 2 (sent without tools once the search found wines) answers with the first three
+wines of the tool result. A request without tools and without tool results (the random-catalog
+prompt) is answered with three wines from its catalog lines.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ def answer(body: JSONDict, *, force_catalog: bool = False) -> Step:
     messages: list[JSONDict] = body["messages"]
     last_user = max(i for i, m in enumerate(messages) if m["role"] == "user")
     results = [m for m in messages[last_user + 1 :] if m["role"] == "tool"]
-    if not body.get("tools"):
+    if not body.get("tools") and not results:
         ids = _UUID_LINE.findall(str(messages[0].get("content") or ""))
         return reply(formatted(ids[:3]))
     if force_catalog:

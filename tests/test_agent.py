@@ -228,10 +228,35 @@ async def test_parallel_calls_each_get_their_own_result(
     assert_reasons_paired(rec)
 
 
+async def test_a_search_that_found_wines_is_followed_by_one_call_without_tools(
+    seeded: Runtime, server: FakeOpenAIServer
+) -> None:
+    server.script(responder(always_tools), responder(always_tools))
+
+    rec = await ask(seeded, server, "белое")
+
+    assert server.errors == []
+    assert len(server.requests) == 2 and rec.llm_calls == 2
+    first, second = server.requests
+    assert "tools" in first
+    assert "tools" not in second and "parallel_tool_calls" not in second
+    assert len(tool_messages(second)) == 1
+    assert rec.path == "agent" and rec.tools_called == ["search_wines"]
+    assert len(rec.wines) == 3
+    assert all(w.wine_type == WHITE for w in await catalog_rows(seeded, rec))
+
+
+def searches_for_nothing(body: JSONDict) -> Step:
+    """A model that keeps searching while tools are offered, and nothing ever matches."""
+    if "tools" in body:
+        return tool_calls(call("search_wines", {"wine_type": "white", "price_max": 1}))
+    return reply("К сожалению, таких вин в магазине нет.")
+
+
 async def test_a_model_that_always_wants_tools_is_stopped_after_two_iterations(
     seeded: Runtime, server: FakeOpenAIServer
 ) -> None:
-    server.script(responder(always_tools), responder(always_tools), responder(always_tools))
+    server.script(*(responder(searches_for_nothing) for _ in range(3)))
 
     rec = await ask(seeded, server, "белое")
 
@@ -241,10 +266,7 @@ async def test_a_model_that_always_wants_tools_is_stopped_after_two_iterations(
     assert "tools" in first and "tools" in second
     assert "tools" not in third and "parallel_tool_calls" not in third
     assert len(tool_messages(third)) == 2  # both iterations' results reach the final call
-    assert rec.path == "agent"
     assert rec.tools_called == ["search_wines", "search_wines"]
-    assert len(rec.wines) == 3
-    assert all(w.wine_type == WHITE for w in await catalog_rows(seeded, rec))
 
 
 async def test_max_steps_lowers_the_cap(seeded: Runtime, server: FakeOpenAIServer) -> None:
@@ -602,7 +624,7 @@ async def test_smalltalk_is_answered_as_plain_text(
 # ---- the contract the model sees ------------------------------------------------------------
 
 
-async def test_the_model_sees_the_registry_contract(
+async def test_the_model_sees_the_registry_contract_in_the_schemas_alone(
     seeded: Runtime, server: FakeOpenAIServer
 ) -> None:
     server.script(reply("Здравствуйте!"))
@@ -612,17 +634,18 @@ async def test_the_model_sees_the_registry_contract(
 
     body = server.requests[0]
     assert body["tools"] == specs
-    system = system_text(body)
-    names = {spec["function"]["name"] for spec in specs}
-    parameters = {name for spec in specs for name in spec["function"]["parameters"]["properties"]}
     for spec in specs:
         function = spec["function"]
-        assert f"`{function['name']}`" in system
-        for parameter in function["parameters"]["properties"]:
-            assert f"`{parameter}`" in system, f"{function['name']}.{parameter} is not described"
-    # Nothing in the prompt's prose names a tool or a parameter the model is not given.
-    mentioned = set(re.findall(r"`([a-z][a-z0-9_]*)`", system))
-    assert mentioned <= names | parameters, mentioned - (names | parameters)
+        assert function["description"]
+        for name, parameter in function["parameters"]["properties"].items():
+            assert parameter.get("description"), f"{function['name']}.{name} is not described"
+    # The prose names no tool and no parameter, so it cannot drift from the schemas.
+    system = system_text(body)
+    parameters = {name for spec in specs for name in spec["function"]["parameters"]["properties"]}
+    names = {spec["function"]["name"] for spec in specs}
+    assert not re.findall(r"`([a-z][a-z0-9_]*)`", system)
+    assert not [name for name in names if name in system]
+    assert not [p for p in parameters if f"`{p}`" in system or f"{p}=" in system]
 
 
 async def _first_request_with_only(
@@ -634,14 +657,15 @@ async def _first_request_with_only(
     return server.requests[0]
 
 
-async def test_an_allowlist_limits_the_tools_and_their_description(
+async def test_an_allowlist_limits_the_tools_and_keeps_the_prompt_prefix(
     seeded: Runtime, server: FakeOpenAIServer
 ) -> None:
     body = await _first_request_with_only(seeded, server, ["search_wines"])
     assert [t["function"]["name"] for t in body["tools"]] == ["search_wines"]
-    system = system_text(body)
-    assert "`search_wines`" in system and "semantic_search" not in system
-    assert "`query`" not in system
+    server.reset()
+    full = await _first_request_with_only(seeded, server, ["search_wines", "semantic_search"])
+    # The same instructions with any set of tools: the cached prompt prefix stays valid.
+    assert system_text(body) == system_text(full)
 
 
 async def test_an_allowlist_leaves_no_mention_of_a_withheld_tool(

@@ -1,7 +1,7 @@
 """A fake model for the agent path: it reads what it is sent, as a real model would.
 
 It calls search_wines with the filters of the conversation state in its system prompt (the
-line «фильтры для search_wines: {...}»), then recommends up to three of the wines the tool
+line «фильтры поиска: {...}»), then recommends up to three of the wines the tool
 returned in the answer format; when the search finds nothing it says so honestly.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 
 from fakes.openai_server import Step, call, reply, tool_calls
 
-_FILTERS = re.compile(r"фильтры для search_wines: (\{.*\})")
+_FILTERS = re.compile(r"фильтры поиска: (\{.*\})")
 _MOOD = re.compile(r"для semantic_search\): «(.*)»")
 JSONDict = dict[str, Any]
 

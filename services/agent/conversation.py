@@ -148,9 +148,7 @@ class RequestState:
         """For the model: the request in force and the wines already shown."""
         lines = ["Состояние беседы (запрос с учетом уточнений):"]
         lines.append(f"- ищем: {self.summary_ru() or 'без ограничений'}")
-        lines.append(
-            "- фильтры для search_wines: " + json.dumps(self.tool_arguments(), ensure_ascii=False)
-        )
+        lines.append("- фильтры поиска: " + json.dumps(self.tool_arguments(), ensure_ascii=False))
         if self.mood:
             lines.append(f"- настроение или описание (для semantic_search): «{self.mood}»")
         if self.refined:

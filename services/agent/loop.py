@@ -175,10 +175,11 @@ class SommelierService:
 
     # ---- the agent path -------------------------------------------------------------------------
 
-    def system_prompt(self, user: UserContext, registry: ToolRegistry | None = None) -> str:
+    def system_prompt(self, user: UserContext) -> str:
+        # The fixed instructions come first and are identical for every person and turn, so
+        # providers' prompt caching applies; the tools are described by their schemas alone.
         return fill(
             load_prompt("system"),
-            tools=(registry or self.registry).prompt_section(),
             answer_format=FORMAT_INSTRUCTIONS,
             context=self.context_block(user),
         )
@@ -226,14 +227,17 @@ class SommelierService:
         max_steps: int,
         stream_answer: bool,
     ) -> AsyncIterator[AgentEvent | tuple[str, list[RecommendedWine], str]]:
-        system = self.system_prompt(user, registry)
+        system = self.system_prompt(user)
         if run.state is not None:
             system += "\n\n" + run.state.prompt_block()
         specs = registry.openai_specs() or None
         final: LLMReply | None = None
+        found_wines = False
         for step in range(1, max_steps + 2):
-            last = step > max_steps
-            if last:
+            # Once a search found wines the model only has to choose: no tools on the next call
+            # (the schemas are the largest part of a request).
+            last = step > max_steps or found_wines
+            if step > max_steps:
                 # The model still wants tools after the last iteration: one call without tools.
                 run.steps += 1
             else:
@@ -260,6 +264,7 @@ class SommelierService:
             for call in reply.tool_calls:
                 yield ToolInvoked(tool=call.name, input=self._preview(call.arguments))
             results = await self._run_tools(run, registry, reply)
+            found_wines = any(result.wine_ids for result in results)
             for result in results:
                 yield Observation(
                     tool=result.name,

@@ -23,7 +23,7 @@ from services.llm.embeddings import EmbeddingService
 
 log = logging.getLogger(__name__)
 
-DESCRIPTION_CHARS = 160
+DESCRIPTION_CHARS = 120
 MAX_RESULTS = 10
 POOL = 300  # candidates read before the in-memory conditions (names, groups, exclusions)
 # Of the tool's time budget, what the query embedding may take before full text goes alone.
@@ -130,7 +130,7 @@ def wine_brief(wine: Wine) -> dict[str, Any]:
         if wine.price_rub == int(wine.price_rub)
         else float(wine.price_rub),
         "description": description,
-        "food": wine.food_pairings[:5],
+        "food": wine.food_pairings[:3],
     }
 
 
