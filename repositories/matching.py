@@ -31,7 +31,29 @@ def matching_values(
 ) -> list[str]:
     """The stored values (from `vocabulary`) that `term` means; `concepts` maps phrases (as
     stem keys) to their concept, e.g. `core.language.grapes.GRAPE_ALIASES`; `categories`
-    widens a concept to its members («мясо» → стейк, баранина…)."""
+    widens a concept to its members («мясо» → стейк, баранина…).
+
+    Remembered per (term, vocabulary): the vocabulary is a cached frozenset that changes only
+    when the catalog does, and folding every value again on each search costs milliseconds."""
+    memo_key = (term, vocabulary, id(concepts), id(categories))
+    found = _MATCHES.get(memo_key)
+    if found is None:
+        if len(_MATCHES) >= MATCH_MEMO_SIZE:
+            _MATCHES.clear()
+        found = _MATCHES[memo_key] = _matching_values(term, vocabulary, concepts, categories)
+    return list(found)
+
+
+MATCH_MEMO_SIZE = 4096
+_MATCHES: dict[tuple[str, frozenset[str], int, int], list[str]] = {}
+
+
+def _matching_values(
+    term: str,
+    vocabulary: frozenset[str],
+    concepts: Mapping[str, str] | None,
+    categories: Mapping[str, tuple[str, ...]] | None,
+) -> list[str]:
     table = concepts or {}
     key = content_key(term) or stem_key(term)
     concept = table.get(key)

@@ -9,6 +9,8 @@ the previous version's index rather than keep the person waiting.
 from __future__ import annotations
 
 import asyncio
+import weakref
+from dataclasses import dataclass, field
 
 from core.language.catalog_terms import CatalogEntry, CatalogIndex
 from repositories.wines import WineRepository
@@ -17,7 +19,21 @@ Version = tuple[int, str]
 STALE_AFTER_SECONDS = 1.0
 
 _cache: dict[str, tuple[Version, CatalogIndex]] = {}
-_building: dict[tuple[str, Version], asyncio.Task[CatalogIndex]] = {}
+
+
+@dataclass
+class _LoopState:
+    """Per event loop (a lock or a task belongs to one): one reader of the catalog's names per
+    database at a time, so a burst of answers after a start or an import does not each read
+    every wine, and the index builds under way."""
+
+    reading: dict[str, asyncio.Lock] = field(default_factory=dict)
+    building: dict[tuple[str, Version], asyncio.Task[CatalogIndex]] = field(default_factory=dict)
+
+
+_loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopState] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 async def catalog_index(repo: WineRepository) -> CatalogIndex:
@@ -27,11 +43,16 @@ async def catalog_index(repo: WineRepository) -> CatalogIndex:
     cached = _cache.get(key)
     if cached is not None and cached[0] == version:
         return cached[1]
-    task = _building.get((key, version))
-    if task is None:
-        entries = [CatalogEntry(*row) for row in await repo.name_entries()]
-        task = asyncio.ensure_future(_build(key, version, entries))
-        _building[(key, version)] = task
+    state = _loops.setdefault(asyncio.get_running_loop(), _LoopState())
+    async with state.reading.setdefault(key, asyncio.Lock()):
+        cached = _cache.get(key)
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        task = state.building.get((key, version))
+        if task is None:
+            entries = [CatalogEntry(*row) for row in await repo.name_entries()]
+            task = asyncio.ensure_future(_build(state, key, version, entries))
+            state.building[(key, version)] = task
     if cached is None:
         return await asyncio.shield(task)
     try:
@@ -40,10 +61,12 @@ async def catalog_index(repo: WineRepository) -> CatalogIndex:
         return cached[1]
 
 
-async def _build(key: str, version: Version, entries: list[CatalogEntry]) -> CatalogIndex:
+async def _build(
+    state: _LoopState, key: str, version: Version, entries: list[CatalogEntry]
+) -> CatalogIndex:
     try:
         index = await asyncio.to_thread(CatalogIndex, entries)
         _cache[key] = (version, index)
         return index
     finally:
-        _building.pop((key, version), None)
+        state.building.pop((key, version), None)

@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from core.errors import LLMRequestError, LLMUnavailableError
 from core.language.intent import asks_for_wine
-from core.recommendation import Path, Recommendation, RecommendedWine
+from core.recommendation import MAX_WINES, Path, Recommendation, RecommendedWine
 from core.settings import Settings
 from core.taste import profile_prompt_block
 from prompts import fill, load_prompt
@@ -48,7 +48,7 @@ from services.agent.resolve import resolve_picks
 from services.agent.run import MAX_STEPS, Run, ToolUseFailedError, UserContext
 from services.agent.safety import allowed_prices, states_unknown_prices
 from services.agent.streaming import streamed_call
-from services.agent.tools import SHOWN_WINES, build_catalog_tools
+from services.agent.tools import SHOWN_WINES, brief_fits, build_catalog_tools
 from services.llm.client import LLMClient, LLMReply
 from services.llm.embeddings import EmbeddingService
 
@@ -234,8 +234,8 @@ class SommelierService:
         final: LLMReply | None = None
         found_wines = False
         for step in range(1, max_steps + 2):
-            # Once a search found wines the model only has to choose: no tools on the next call
-            # (the schemas are the largest part of a request).
+            # Once the searches found enough wines that keep to the request, the model only has
+            # to choose: no tools on the next call (the schemas are the largest part of it).
             last = step > max_steps or found_wines
             if step > max_steps:
                 # The model still wants tools after the last iteration: one call without tools.
@@ -264,7 +264,13 @@ class SommelierService:
             for call in reply.tool_calls:
                 yield ToolInvoked(tool=call.name, input=self._preview(call.arguments))
             results = await self._run_tools(run, registry, reply)
-            found_wines = any(result.wine_ids for result in results)
+            fitting = [
+                brief
+                for result in results
+                for brief in result.wines
+                if brief_fits(brief, run.request_filters)
+            ]
+            found_wines = len(fitting) >= MAX_WINES
             for result in results:
                 yield Observation(
                     tool=result.name,

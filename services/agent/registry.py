@@ -64,6 +64,7 @@ class ToolResult:
     took_ms: float
     wine_ids: list[uuid.UUID] = field(default_factory=list)
     summary: str = ""
+    wines: list[dict[str, Any]] = field(default_factory=list)  # the briefs the model got
 
 
 class ToolRegistry:
@@ -151,6 +152,7 @@ class ToolRegistry:
             took,
             output.wine_ids,
             output.summary,
+            list(output.payload.get("wines") or []),
         )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import uuid
 from contextvars import ContextVar
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Annotated, Any
 
@@ -134,6 +135,25 @@ def wine_brief(wine: Wine) -> dict[str, Any]:
     }
 
 
+@dataclass(frozen=True)
+class _BriefWine:
+    wine_type: WineType
+    sweetness: Sweetness
+    country: str
+    price_rub: Decimal
+
+
+def brief_fits(brief: dict[str, Any], filters: WineFilters) -> bool:
+    """Does a wine as the model was shown it (`wine_brief`) keep to the hard `filters`?"""
+    wine = _BriefWine(
+        WineType(brief["type"]),
+        Sweetness(brief["sweetness"]),
+        str(brief["country"]),
+        Decimal(str(brief["price"])),
+    )
+    return filters.hard().admits(wine)
+
+
 def _output(wines: list[Wine], summary: str, hint: str | None = None) -> ToolOutput:
     payload: dict[str, Any] = {"count": len(wines), "wines": [wine_brief(w) for w in wines]}
     if not wines:
@@ -150,7 +170,11 @@ def build_catalog_tools(
     async def search_wines(args: SearchWinesArgs) -> ToolOutput:
         async with sessions() as session:
             repo = WineRepository(session)
-            pool = await repo.search(args.filters(), limit=POOL)
+            # Conditions checked here in memory need a wider pool read; otherwise the query's
+            # own limit (plus the wines the tool will leave out as shown) is enough.
+            in_memory = args.name or args.countries or args.exclude_countries or args.exclude_grapes
+            wanted = POOL if in_memory else args.limit + len(SHOWN_WINES.get())
+            pool = await repo.search(args.filters(), limit=wanted)
             if args.name:
                 named = set((await catalog_index(repo)).match(args.name)[0])
                 pool = [w for w in pool if w.id in named]
