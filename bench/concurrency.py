@@ -14,6 +14,7 @@ import contextlib
 import json
 import os
 import signal
+import socket
 import sys
 import tempfile
 import time
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
+import aiohttp
 import asyncpg
 import psutil
 
@@ -35,6 +37,7 @@ from fakes.openai_server import FakeOpenAIServer
 from fakes.telegram_server import FakeTelegramServer, SentCall
 
 FIRST_CHAT_ID = 700_000_001
+WEBHOOK_SECRET = "bench-webhook-secret"
 WARMUP_CHATS = 10
 _STRIPPED_ENV = (
     "LLM_",
@@ -168,15 +171,106 @@ def _machine_cpu() -> float:
     )
 
 
-async def _wait(predicate: Any, timeout: float, proc: asyncio.subprocess.Process) -> bool:
+async def _wait(predicate: Any, timeout: float, bots: _Bots) -> bool:
     deadline = time.perf_counter() + timeout
     while time.perf_counter() < deadline:
         if predicate():
             return True
-        if proc.returncode is not None:
+        if bots.exited():
             return False
         await asyncio.sleep(0.05)
     return predicate()
+
+
+@dataclass
+class _Bots:
+    """The bot processes under test: one long-polling process, or webhook replicas that the
+    harness delivers updates to round-robin (a load balancer in front of them)."""
+
+    procs: list[asyncio.subprocess.Process]
+    webhook_urls: list[str]
+    logs: list[Path]
+    http: aiohttp.ClientSession | None = None
+    _next: int = 0
+
+    async def deliver(self, tg: FakeTelegramServer, update: dict[str, Any]) -> None:
+        if not self.webhook_urls:
+            tg.push_update(update)
+            return
+        assert self.http is not None
+        tg.accept_update(update)
+        url = self.webhook_urls[self._next % len(self.webhook_urls)]
+        self._next += 1
+        headers = {"X-Telegram-Bot-Api-Secret-Token": WEBHOOK_SECRET}
+        async with self.http.post(url, json=update, headers=headers) as response:
+            if response.status != 200:
+                raise RuntimeError(f"the webhook answered {response.status}")
+
+    def exited(self) -> bool:
+        return any(p.returncode is not None for p in self.procs)
+
+
+async def _start_bots(env: dict[str, str], workdir: Path, logs: Path, replicas: int) -> _Bots:
+    procs: list[asyncio.subprocess.Process] = []
+    urls: list[str] = []
+    paths: list[Path] = []
+    for index in range(max(replicas, 1)):
+        child_env = dict(env)
+        if replicas:
+            port = _free_port()
+            child_env.update(
+                {
+                    "WEBHOOK_URL": "https://bench.invalid/telegram",
+                    "WEBHOOK_SECRET": WEBHOOK_SECRET,
+                    "HTTP_HOST": "127.0.0.1",
+                    "HTTP_PORT": str(port),
+                }
+            )
+            urls.append(f"http://127.0.0.1:{port}/telegram")
+            if index:
+                child_env.pop("BENCH_STATS_FILE", None)
+                child_env.pop("BENCH_PROFILE", None)
+        path = logs / ("bot.log" if index == 0 else f"bot-{index}.log")
+        paths.append(path)
+        with _open_log(path) as log:
+            procs.append(
+                await asyncio.create_subprocess_exec(
+                    sys.executable,
+                    "-m",
+                    "bench.bot_process",
+                    env=child_env,
+                    cwd=str(workdir),
+                    stdin=asyncio.subprocess.DEVNULL,
+                    stdout=log,
+                    stderr=log,
+                )
+            )
+    return _Bots(procs, urls, paths, aiohttp.ClientSession() if urls else None)
+
+
+async def _ready(bots: _Bots, tg: FakeTelegramServer) -> bool:
+    deadline = time.perf_counter() + 120
+    while time.perf_counter() < deadline and not bots.exited():
+        if not bots.webhook_urls:
+            if tg.sent("deleteWebhook"):
+                return True
+        else:
+            assert bots.http is not None
+            healthy = 0
+            for url in bots.webhook_urls:
+                with contextlib.suppress(aiohttp.ClientError):
+                    async with bots.http.get(url.replace("/telegram", "/healthz")) as r:
+                        healthy += r.status == 200
+            if healthy == len(bots.webhook_urls):
+                return True
+        await asyncio.sleep(0.2)
+    return False
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
 
 
 async def run_concurrency(
@@ -187,7 +281,11 @@ async def run_concurrency(
     latency: float = 2.0,
     profile: Path | None = None,
     log_dir: Path | None = None,
+    arrival_rate: float | None = None,
+    replicas: int = 0,
 ) -> ConcurrencyReport:
+    """`chats` users each ask one question: all at once, or `arrival_rate` new chats per second.
+    `replicas` ≥ 1 runs that many webhook processes instead of one long-polling process."""
     chat_ids = [FIRST_CHAT_ID + i for i in range(chats)]
     warmup_ids = [FIRST_CHAT_ID + chats + i for i in range(WARMUP_CHATS)]
     await add_users(db.dsn, chat_ids + warmup_ids)
@@ -201,19 +299,8 @@ async def run_concurrency(
         llm.latency = latency
         llm_script.script(llm, 3 * (chats + WARMUP_CHATS) + 50)
         env = _child_env(settings, db, tg, llm.base_url, stats_file, profile)
-        log_path = logs / "bot.log"
-        with _open_log(log_path) as log:
-            proc = await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-m",
-                "bench.bot_process",
-                env=env,
-                cwd=str(workdir),
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=log,
-                stderr=log,
-            )
-        child = psutil.Process(proc.pid)
+        bots = await _start_bots(env, workdir, logs, replicas)
+        children = [psutil.Process(p.pid) for p in bots.procs]
         monitor = await asyncpg.connect(db.dsn, server_settings={"application_name": "bench"})
         peaks = {"total": 0, "active": 0}
         sampling = True
@@ -231,38 +318,52 @@ async def run_concurrency(
                 peaks["active"] = max(peaks["active"], active)
                 await asyncio.sleep(0.1)
 
+        def bots_cpu() -> float:
+            return sum(_cpu(c) for c in children)
+
         sampler: asyncio.Task[None] | None = None
         try:
-            ready = await _wait(lambda: bool(tg.sent("deleteWebhook")), 120, proc)
-            if not ready:
-                raise RuntimeError(f"the bot did not start; see {log_path}")
+            if not await _ready(bots, tg):
+                raise RuntimeError(f"the bot did not start; see {bots.logs[0]}")
             for index, chat_id in enumerate(warmup_ids):
-                tg.push_update(tg.message_update(chat_id, QUESTIONS[index % len(QUESTIONS)]))
-            await _wait(lambda: all(c in tg.closed_at for c in warmup_ids), 60 + 4 * latency, proc)
+                await bots.deliver(
+                    tg, tg.message_update(chat_id, QUESTIONS[index % len(QUESTIONS)])
+                )
+            await _wait(lambda: all(c in tg.closed_at for c in warmup_ids), 60 + 4 * latency, bots)
             sampler = asyncio.create_task(sample())
             harness = psutil.Process()
-            cpu_before = (_cpu(child), _cpu(harness), _machine_cpu())
+            cpu_before = (bots_cpu(), _cpu(harness), _machine_cpu())
             pushed: dict[int, float] = {}
             started = time.perf_counter()
             for index, chat_id in enumerate(chat_ids):
-                tg.push_update(tg.message_update(chat_id, QUESTIONS[index % len(QUESTIONS)]))
+                if arrival_rate:
+                    delay = started + index / arrival_rate - time.perf_counter()
+                    if delay > 0:
+                        await asyncio.sleep(delay)
                 pushed[chat_id] = time.perf_counter()
+                await bots.deliver(
+                    tg, tg.message_update(chat_id, QUESTIONS[index % len(QUESTIONS)])
+                )
             await _wait(
                 lambda: all(c in tg.closed_at or c in tg.failed for c in chat_ids),
                 120 + 10 * latency + chats * 0.1,
-                proc,
+                bots,
             )
             finished = time.perf_counter()
-            cpu_after = (_cpu(child), _cpu(harness), _machine_cpu())
-            peak_rss = _peak_rss_mb(proc.pid)
+            cpu_after = (bots_cpu(), _cpu(harness), _machine_cpu())
+            peak_rss = max(_peak_rss_mb(p.pid) for p in bots.procs)
         finally:
             sampling = False
             if sampler is not None:
                 with contextlib.suppress(Exception):
                     await sampler
             await monitor.close()
-            if proc.returncode is None:
-                proc.send_signal(signal.SIGTERM)
+            if bots.http is not None:
+                await bots.http.close()
+            for proc in bots.procs:
+                if proc.returncode is None:
+                    proc.send_signal(signal.SIGTERM)
+            for proc in bots.procs:
                 try:
                     await asyncio.wait_for(proc.wait(), 30)
                 except TimeoutError:
@@ -286,7 +387,7 @@ async def run_concurrency(
         if stats_file.exists():
             stats = json.loads(stats_file.read_text(encoding="utf-8"))
         paths: Counter[str] = Counter()
-        text = log_path.read_text(encoding="utf-8", errors="replace")
+        text = "\n".join(p.read_text(encoding="utf-8", errors="replace") for p in bots.logs)
         for line in text.splitlines():
             if '"event": "answer"' in line:
                 with contextlib.suppress(ValueError, IndexError):
@@ -321,3 +422,60 @@ async def run_concurrency(
             telegram_calls=dict(Counter(c.method for c in tg.calls)),
             bot_warnings=dict(stats.get("warnings", {})),
         )
+
+
+P95_LIMIT = 1.2  # sustained: p95 end-to-end within this multiple of the pure LLM time
+
+
+@dataclass
+class SustainedReport:
+    """Chats arriving at a steady rate: the highest rate one deployment keeps up with."""
+
+    replicas: int  # 0: one long-polling process; N: N webhook processes
+    seconds: float
+    steps: list[tuple[float, ConcurrencyReport]] = field(default_factory=list)
+
+    @staticmethod
+    def keeps_up(report: ConcurrencyReport) -> bool:
+        return (
+            report.error_count == 0
+            and report.completed == report.chats
+            and report.p95_ratio <= P95_LIMIT
+        )
+
+    @property
+    def sustained_rate(self) -> float:
+        kept = [rate for rate, report in self.steps if self.keeps_up(report)]
+        return max(kept, default=0.0)
+
+    @property
+    def label(self) -> str:
+        return "one process (polling)" if not self.replicas else f"{self.replicas} webhook replicas"
+
+
+async def run_sustained(
+    settings: Settings,
+    db: BenchDatabase,
+    *,
+    rates: tuple[float, ...],
+    seconds: float = 15.0,
+    latency: float = 2.0,
+    replicas: int = 0,
+    log_dir: Path | None = None,
+) -> SustainedReport:
+    """Rates in increasing order, `seconds` of arrivals each, until one is not kept up with."""
+    report = SustainedReport(replicas, seconds)
+    for rate in rates:
+        step = await run_concurrency(
+            settings,
+            db,
+            chats=max(1, round(rate * seconds)),
+            latency=latency,
+            arrival_rate=rate,
+            replicas=replicas,
+            log_dir=log_dir,
+        )
+        report.steps.append((rate, step))
+        if not report.keeps_up(step):
+            break
+    return report

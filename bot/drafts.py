@@ -1,8 +1,9 @@
 """Live progress in private chats through sendMessageDraft (Bot API 9.5+).
 
 Short status lines from tool calls, then the intro as it streams. Throttled to one update per
-second; any refusal turns drafts off for the rest of the run. The typing indicator runs
-throughout, so groups and refused drafts still see it. Nothing here ever raises into the handler.
+second; any refusal turns drafts off for the rest of the run. The typing indicator runs until
+the first draft is shown (and throughout in groups, or once drafts are refused). Nothing here
+ever raises into the handler.
 """
 
 from __future__ import annotations
@@ -127,9 +128,13 @@ class DraftProgress:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
-        if self._typing is not None:
+        await self._stop_typing()
+
+    async def _stop_typing(self) -> None:
+        typing, self._typing = self._typing, None
+        if typing is not None:
             with contextlib.suppress(Exception):
-                await self._typing.__aexit__(None, None, None)
+                await typing.__aexit__(None, None, None)
 
     async def _start_typing(self) -> None:
         if self._typing is None:
@@ -163,3 +168,7 @@ class DraftProgress:
                 "drafts refused (%s); falling back to the typing indicator", type(exc).__name__
             )
             self.enabled = False
+            await self._start_typing()
+            return
+        # The draft shows the progress now: the typing indicator's calls would add nothing.
+        await self._stop_typing()

@@ -15,6 +15,7 @@ from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramForbiddenError
 from aiogram.types import CallbackQuery, ErrorEvent, Message, TelegramObject
 
+import bot.responses  # noqa: F401  (keeps the Bot API reply models built)
 from bot.delivery import ReliableRequests
 from bot.handlers import (
     admin,

@@ -83,13 +83,21 @@ class ChatOrderMiddleware(BaseMiddleware):
         self, handler: Handler, update: Update, data: dict[str, Any], chat_id: int | None
     ) -> Any:
         claimed_on_receipt = bool(data.get("update_claimed"))  # webhook claims before its 200
-        if not claimed_on_receipt and not await self.coordinator.claim(update.update_id, chat_id):
-            log.info("update %s was already handled; skipping the duplicate", update.update_id)
-            return None
+        must_wait = True
+        if not claimed_on_receipt:
+            await self._finish_unfinished()
+            if chat_id is None:
+                claimed = await self.coordinator.claim(update.update_id, None)
+                must_wait = False
+            else:  # the claim and the first look at the chat's turn in one round trip
+                claimed, must_wait = await self.coordinator.claim_in_turn(update.update_id, chat_id)
+            if not claimed:
+                log.info("update %s was already handled; skipping the duplicate", update.update_id)
+                return None
         try:
             if chat_id is None:
                 await self._finish_unfinished()
-            else:
+            elif must_wait:
                 await self.coordinator.wait_turn(
                     update.update_id, chat_id, before_each_check=self._finish_unfinished
                 )

@@ -830,6 +830,14 @@ class FakeTelegramServer:
 
     def push_update(self, update: dict[str, Any]) -> None:
         """Queue an update for getUpdates; ``update_id`` is assigned when missing."""
+        self.accept_update(update)
+        self._updates.append(update)
+        self._updates.sort(key=lambda queued: queued["update_id"])
+        self._notify()
+
+    def accept_update(self, update: dict[str, Any]) -> dict[str, Any]:
+        """Make an update known (its id, its chat, its callback query) without queueing it:
+        what Telegram does before delivering an update to a webhook."""
         if "update_id" not in update:
             update["update_id"] = self._new_update_id()
         else:
@@ -844,9 +852,7 @@ class FakeTelegramServer:
         callback = update.get("callback_query")
         if isinstance(callback, dict) and "id" in callback:
             self._open_callback_queries.add(str(callback["id"]))
-        self._updates.append(update)
-        self._updates.sort(key=lambda queued: queued["update_id"])
-        self._notify()
+        return update
 
     def message_update(
         self,

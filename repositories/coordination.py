@@ -24,6 +24,25 @@ class UpdateLedger:
         )
         return row.first() is not None
 
+    async def claim_in_turn(
+        self, update_id: int, chat_id: int, stale_after: timedelta
+    ) -> tuple[bool, bool]:
+        """`claim` and `earlier_pending` in one round trip: (claimed, an earlier one pending)."""
+        row = (
+            await self.session.execute(
+                text(
+                    "WITH claimed AS (INSERT INTO telegram_updates (update_id, chat_id) "
+                    "VALUES (:u, :c) ON CONFLICT (update_id) DO NOTHING RETURNING update_id) "
+                    "SELECT EXISTS (SELECT 1 FROM claimed), EXISTS (SELECT 1 FROM "
+                    "telegram_updates WHERE chat_id = :c AND update_id < :u "
+                    "AND finished_at IS NULL "
+                    "AND received_at > now() - make_interval(secs => :stale))"
+                ),
+                {"u": update_id, "c": chat_id, "stale": stale_after.total_seconds()},
+            )
+        ).one()
+        return bool(row[0]), bool(row[1])
+
     async def earlier_pending(self, update_id: int, chat_id: int, stale_after: timedelta) -> bool:
         """Is an earlier update of this chat still being handled (and not abandoned)?"""
         value = await self.session.scalar(

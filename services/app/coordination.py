@@ -18,6 +18,8 @@ import random
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
 from repositories.coordination import RateCounter, UpdateLedger
 from services.app.sessions import SessionFactory
 
@@ -40,11 +42,22 @@ class Coordinator:
     async def claim(self, update_id: int, chat_id: int | None) -> bool:
         async with self.sessions() as s:
             claimed = await UpdateLedger(s).claim(update_id, chat_id)
-            if claimed and random.random() < 0.001:
-                await UpdateLedger(s).forget_older_than(LEDGER_RETENTION)
-                await RateCounter(s).forget_older_than(timedelta(hours=1))
+            if claimed:
+                await _sometimes_forget_old_rows(s)
             await s.commit()
         return claimed
+
+    async def claim_in_turn(self, update_id: int, chat_id: int) -> tuple[bool, bool]:
+        """Claim an update of a chat and learn, in the same round trip, whether an earlier update
+        of that chat is still being handled: (claimed, must wait)."""
+        async with self.sessions() as s:
+            claimed, pending = await UpdateLedger(s).claim_in_turn(
+                update_id, chat_id, self.stale_after
+            )
+            if claimed:
+                await _sometimes_forget_old_rows(s)
+            await s.commit()
+        return claimed, pending
 
     async def wait_turn(
         self,
@@ -78,3 +91,10 @@ class Coordinator:
             hits = await RateCounter(s).hit(key, window)
             await s.commit()
         return hits <= limit
+
+
+async def _sometimes_forget_old_rows(session: AsyncSession) -> None:
+    """About once per thousand claims: drop ledger rows and rate counters nobody reads again."""
+    if random.random() < 0.001:
+        await UpdateLedger(session).forget_older_than(LEDGER_RETENTION)
+        await RateCounter(session).forget_older_than(timedelta(hours=1))

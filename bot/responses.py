@@ -1,0 +1,33 @@
+"""Bot API reply models, built once.
+
+aiogram validates every reply as `Response[<the method's result type>]`; pydantic keeps such
+generic models only weakly, so after a garbage collection each reply builds the model again
+(≈ 4 ms of CPU, about one reply in eight under load). Holding them here keeps them built.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiogram import methods
+from aiogram.methods.base import Response
+
+_USED = (
+    methods.SendMessage,
+    methods.SendMessageDraft,
+    methods.SendChatAction,
+    methods.SendPhoto,
+    methods.EditMessageText,
+    methods.EditMessageReplyMarkup,
+    methods.AnswerCallbackQuery,
+    methods.DeleteMessage,
+    methods.GetUpdates,
+    methods.GetMe,
+    methods.GetFile,
+    methods.SetMyCommands,
+    methods.SetWebhook,
+    methods.DeleteWebhook,
+    methods.AnswerInlineQuery,
+)
+
+PINNED: tuple[Any, ...] = tuple(Response[m.__returning__] for m in _USED)  # type: ignore[name-defined]
