@@ -21,6 +21,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--sizes", help="catalog sizes, e.g. 1000,10000,100000")
     p.add_argument("--chats", type=int, help="concurrent chats (default 1000; 0 skips)")
+    p.add_argument(
+        "--sustained",
+        help="steady arrival rates to try, chats/s (default 10,20,30,40,50; empty skips)",
+    )
     p.add_argument("--latency", type=float, help="fake LLM seconds per call (default 2)")
     p.add_argument("--dim", type=int, help="embedding dimension (default 1536)")
     p.add_argument("--variants", help="repository variants, e.g. current,exact")

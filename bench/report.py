@@ -14,7 +14,7 @@ from pathlib import Path
 import psutil
 
 from bench.agent import AgentReport, EconomyReport
-from bench.concurrency import ConcurrencyReport
+from bench.concurrency import ConcurrencyReport, SustainedReport
 from bench.search import SearchReport
 
 # Every row of the summary table, in order (the tests check that each one is present).
@@ -27,10 +27,14 @@ TARGET_ROWS: tuple[str, ...] = (
     "HNSW index build",
     "agent overhead p95",
     "agent-path prompt / catalog prompt",
+    "stable prompt prefix",
     "concurrent chats: errors",
     "concurrent chats: p95 end-to-end / pure LLM",
+    "bot CPU per answer (burst)",
     "concurrent chats: peak RSS",
     "concurrent chats: database pool",
+    "sustained chats/s, one process",
+    "sustained chats/s, 2 webhook replicas",
 )
 
 
@@ -57,6 +61,7 @@ class BenchResults:
     agent: list[AgentReport] = field(default_factory=list)
     economy: EconomyReport | None = None
     concurrency: ConcurrencyReport | None = None
+    sustained: list[SustainedReport] = field(default_factory=list)
     server_versions: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
@@ -177,6 +182,13 @@ def target_rows(results: BenchResults) -> list[tuple[str, str, str, str]]:
             "≥ 80 %",
             eco.stable_share >= 0.80,
         )
+    for sus in results.sustained:
+        name = "one process" if not sus.replicas else f"{sus.replicas} webhook replicas"
+        rows[f"sustained chats/s, {name}"] = (
+            f"{sus.sustained_rate:.0f} chats/s at p95 ≤ 1.2 × LLM time",
+            "≥ 40 per process",
+            sus.sustained_rate >= 40 * max(sus.replicas, 1),
+        )
     conc = results.concurrency
     if conc is not None:
         rows["concurrent chats: errors"] = (
@@ -189,6 +201,8 @@ def target_rows(results: BenchResults) -> list[tuple[str, str, str, str]]:
             "≤ 1.1×",
             conc.p95_ratio <= 1.1,
         )
+        per_answer = conc.cpu_seconds.get("bot", 0.0) / max(conc.completed, 1) * 1000
+        rows["bot CPU per answer (burst)"] = (f"{per_answer:.1f} ms", "≤ 20 ms", per_answer <= 20)
         rows["concurrent chats: peak RSS"] = (
             f"{conc.peak_rss_mb:.0f} MB",
             "≤ 300 MB",
@@ -367,6 +381,27 @@ def render(results: BenchResults) -> str:
             "bot warnings",
             lambda c: "; ".join(f"{k} ×{v}" for k, v in c.bot_warnings.items()) or "none",
         )
+        lines.append("")
+
+    if results.sustained:
+        lines.append(
+            "Steady arrivals (each rate for "
+            f"{results.sustained[0].seconds:.0f} s; p95 end-to-end / pure LLM time, bot CPU "
+            "per answer, errors):"
+        )
+        lines.append("")
+        lines.append(
+            "| deployment | chats/s | answered | p95 / LLM | bot CPU per answer | errors |"
+        )
+        lines.append("| --- | ---: | ---: | ---: | ---: | --- |")
+        for sus in results.sustained:
+            for rate, step in sus.steps:
+                cpu = step.cpu_seconds.get("bot", 0.0) / max(step.completed, 1) * 1000
+                errors = ", ".join(f"{k} {v}" for k, v in step.errors.items()) or "none"
+                lines.append(
+                    f"| {sus.label} | {rate:.0f} | {step.completed} of {step.chats} | "
+                    f"{step.p95_ratio:.2f}× | {cpu:.1f} ms | {errors} |"
+                )
         lines.append("")
 
     for note in results.notes:

@@ -14,7 +14,7 @@ from sqlalchemy import text
 
 from bench.agent import run_agent
 from bench.catalog import Basis
-from bench.concurrency import run_concurrency
+from bench.concurrency import run_concurrency, run_sustained
 from bench.db import BenchDatabase, prepare
 from bench.experiments import VARIANTS, variant
 from bench.report import BenchResults, CatalogInfo, append, render
@@ -42,6 +42,9 @@ class BenchConfig:
     reuse: bool = False
     bypass_index: bool = False
     variants: tuple[str, ...] = ("current",)
+    # Steady arrival rates (chats/s) tried for the sustained figure; () skips it.
+    sustained_rates: tuple[float, ...] = (10.0, 20.0, 30.0, 40.0, 50.0)
+    sustained_seconds: float = 15.0
     output: Path | None = field(default_factory=lambda: Path("BENCHMARKS.md"))
     bot_profile: Path | None = None
 
@@ -170,6 +173,19 @@ async def run(
             f"peak RSS {conc.peak_rss_mb:.0f} MB"
         )
 
+    async def sustained(db: BenchDatabase) -> None:
+        for replicas in (0, 2):
+            report = await run_sustained(
+                settings,
+                db,
+                rates=config.sustained_rates,
+                seconds=config.sustained_seconds,
+                latency=config.llm_latency,
+                replicas=replicas,
+            )
+            results.sustained.append(report)
+            say(f"  {report.label}: sustained {report.sustained_rate:.0f} chats/s")
+
     try:
         for size in sorted(config.sizes):
             say(f"catalog of {size} wines")
@@ -201,6 +217,8 @@ async def run(
             await phases.run(f"agent at {largest} wines", lambda: agent_large(top))
         if config.chats:
             await phases.run("concurrent chats", lambda: chats(top))
+        if config.sustained_rates:
+            await phases.run("sustained arrivals", lambda: sustained(top))
     finally:
         if big is not None:
             await big.close()
@@ -216,6 +234,9 @@ def config_from_args(args: argparse.Namespace) -> BenchConfig:
         config = replace(config, sizes=tuple(int(s) for s in args.sizes.split(",") if s.strip()))
     if args.chats is not None:
         config = replace(config, chats=args.chats)
+    if args.sustained is not None:
+        rates = tuple(float(r) for r in args.sustained.split(",") if r.strip())
+        config = replace(config, sustained_rates=rates)
     if args.latency is not None:
         config = replace(config, llm_latency=args.latency)
     if args.dim is not None:

@@ -28,6 +28,8 @@ TINY = BenchConfig(
     agent_small=50,
     agent_rounds=1,
     chats=20,
+    sustained_rates=(5.0,),
+    sustained_seconds=2.0,
     llm_latency=0.1,
     bypass_index=True,
     output=None,
@@ -94,6 +96,12 @@ async def test_tiny_run_reports_every_row(tiny_results: BenchResults, tmp_path: 
     assert conc is not None
     assert conc.completed == 20 and conc.error_count == 0
     assert conc.peak_rss_mb > 0 and conc.pool_max_checked_out >= 1
+    # Steady arrivals, through one polling process and through two webhook replicas.
+    assert [s.replicas for s in results.sustained] == [0, 2]
+    for sustained in results.sustained:
+        ((rate, step),) = sustained.steps
+        assert rate == 5.0 and step.completed == step.chats == 10 and step.error_count == 0
+    assert results.economy is not None and 0 < results.economy.stable_share < 1
 
     out = tmp_path / "BENCHMARKS.md"
     append(out, section)
