@@ -5,6 +5,9 @@ before/after on the same data in the same run. `current` is repositories/wines.p
 `exact` answers every semantic query with the exact scan (no HNSW): the baseline that shows
 what the index buys in latency and costs in recall.
 
+`halfvec` keeps the vectors as they are but searches a half-precision HNSW index on
+`embedding::halfvec(dim)` (built on entering the variant, dropped on leaving; its build time
+and size go to the report's notes), to see whether half the index size pays in latency.
 `candidates` is the pgvector 0.6 strategy `nearest` used before iterative index scans: the
 400 nearest wines from an unfiltered HNSW scan, the filters applied to those, and an exact scan
 of the filtered rows when fewer than k survive.
@@ -13,10 +16,12 @@ of the filtered rows when fewer than k survive.
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import select, text
+from pgvector.sqlalchemy import HALFVEC, VECTOR
+from sqlalchemy import ColumnElement, cast, literal, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from core.domain import WineFilters
@@ -97,10 +102,58 @@ async def _candidates(_engine: AsyncEngine | None) -> AsyncIterator[None]:
         WineRepository.nearest = walking  # type: ignore[method-assign]
 
 
+HALF_INDEX = "ix_wines_embedding_half_bench"
+NOTES: list[str] = []  # what variants measured beside the report's tables
+
+
+@contextlib.asynccontextmanager
+async def _halfvec(engine: AsyncEngine | None) -> AsyncIterator[None]:
+    assert engine is not None
+    async with engine.connect() as conn:
+        dim = int(
+            await conn.scalar(
+                text("SELECT vector_dims(embedding) FROM wines WHERE embedding IS NOT NULL LIMIT 1")
+            )
+            or 0
+        )
+    half = HALFVEC(dim)
+    async with engine.begin() as conn:
+        await conn.execute(text("SET LOCAL maintenance_work_mem = '2GB'"))
+        await conn.execute(text("SET LOCAL max_parallel_maintenance_workers = 2"))
+        started = time.perf_counter()
+        await conn.execute(
+            text(
+                f"CREATE INDEX IF NOT EXISTS {HALF_INDEX} ON wines USING hnsw "
+                f"((embedding::halfvec({dim})) halfvec_cosine_ops) "
+                "WITH (m = 16, ef_construction = 64)"
+            )
+        )
+        seconds = time.perf_counter() - started
+        size = int(await conn.scalar(text(f"SELECT pg_relation_size('{HALF_INDEX}')")) or 0)
+    NOTES.append(
+        f"halfvec variant: half-precision HNSW index built in {seconds:.1f} s, "
+        f"{size / 1024 / 1024:.0f} MB"
+    )
+    full = WineRepository.distance
+
+    def half_distance(self: WineRepository, vector: Sequence[float]) -> ColumnElement[float]:
+        query = cast(literal(list(vector), type_=VECTOR(dim)), half)
+        return cast(Wine.embedding, half).cosine_distance(query)
+
+    WineRepository.distance = half_distance  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        WineRepository.distance = full  # type: ignore[method-assign]
+        async with engine.begin() as conn:
+            await conn.execute(text(f"DROP INDEX IF EXISTS {HALF_INDEX}"))
+
+
 VARIANTS: dict[str, VariantFactory] = {
     "current": _current,
     "exact": _exact,
     "candidates": _candidates,
+    "halfvec": _halfvec,
 }
 
 

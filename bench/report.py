@@ -131,18 +131,18 @@ def target_rows(results: BenchResults) -> list[tuple[str, str, str, str]]:
     if top is not None:
         rows["search_wines p95"] = (
             f"{_ms(top.search_wines.p95)} ms{size}",
-            "≤ 10 ms",
-            top.search_wines.p95 <= 10,
+            "≤ 5 ms",
+            top.search_wines.p95 <= 5,
         )
         rows["semantic_search top-10 p95"] = (
             f"{_ms(top.nearest.p95)} ms{size}",
-            "≤ 15 ms",
-            top.nearest.p95 <= 15,
+            "≤ 10 ms",
+            top.nearest.p95 <= 10,
         )
         rows["semantic recall@10"] = (
             f"{top.recall_mean:.3f} (min {top.recall_min:.2f})",
-            "≥ 0.95",
-            top.recall_mean >= 0.95,
+            "≥ 0.98",
+            top.recall_mean >= 0.98,
         )
         rows["semantic queries with min(10, matches) rows"] = (
             f"{top.full_share * 100:.1f} %",
@@ -198,8 +198,8 @@ def target_rows(results: BenchResults) -> list[tuple[str, str, str, str]]:
         )
         rows["concurrent chats: p95 end-to-end / pure LLM"] = (
             f"{conc.e2e.p95:.2f} s / {conc.pure_llm_seconds:.1f} s = {conc.p95_ratio:.2f}×",
-            "≤ 1.1×",
-            conc.p95_ratio <= 1.1,
+            "(reported; the target is the sustained rate)",
+            None,
         )
         per_answer = conc.cpu_seconds.get("bot", 0.0) / max(conc.completed, 1) * 1000
         rows["bot CPU per answer (burst)"] = (f"{per_answer:.1f} ms", "≤ 20 ms", per_answer <= 20)

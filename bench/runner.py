@@ -16,6 +16,7 @@ from bench.agent import run_agent
 from bench.catalog import Basis
 from bench.concurrency import run_concurrency, run_sustained
 from bench.db import BenchDatabase, prepare
+from bench.experiments import NOTES as VARIANT_NOTES
 from bench.experiments import VARIANTS, variant
 from bench.report import BenchResults, CatalogInfo, append, render
 from bench.search import Truth, run_search
@@ -222,6 +223,8 @@ async def run(
     finally:
         if big is not None:
             await big.close()
+    results.notes.extend(VARIANT_NOTES)
+    VARIANT_NOTES.clear()
     results.seconds = time.perf_counter() - started
     return results
 

@@ -240,7 +240,7 @@ class WineRepository:
         if exact or (conds and await self._matches_fewer_than(conds, EXACT_SCAN_BELOW)):
             return await self._nearest_exact(vector, conds, k)
         await self._walk_index(max(HNSW_EF_SEARCH_FILTERED if conds else HNSW_EF_SEARCH, k))
-        distance = Wine.embedding.cosine_distance(list(vector)).label("distance")
+        distance = self.distance(vector).label("distance")
         walked = (
             select(Wine.id, distance)
             .where(Wine.embedding.is_not(None), ON_SALE, *conds)
@@ -261,6 +261,10 @@ class WineRepository:
         if len(found) < k and conds:
             return await self._nearest_exact(vector, conds, k)
         return found[:k]
+
+    def distance(self, vector: Sequence[float]) -> ColumnElement[float]:
+        """Cosine distance from `vector`, the expression the HNSW index serves."""
+        return Wine.embedding.cosine_distance(list(vector))
 
     async def _matches_fewer_than(self, conds: list[ColumnElement[bool]], limit: int) -> bool:
         capped = select(literal_column("1")).where(ON_SALE, *conds).limit(limit).subquery()
@@ -305,7 +309,7 @@ class WineRepository:
         self, vector: Sequence[float], conds: list[ColumnElement[bool]], k: int
     ) -> list[tuple[Wine, float]]:
         """Score every matching row, keep the k best, and only then fetch those wines."""
-        distance = Wine.embedding.cosine_distance(list(vector)).label("distance")
+        distance = self.distance(vector).label("distance")
         scored = (
             select(Wine.id, Wine.slug, distance)
             .where(Wine.embedding.is_not(None), ON_SALE, *conds)

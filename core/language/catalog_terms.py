@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 _CYRILLIC = {
     "а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ё": "e", "ж": "zh", "з": "z",
@@ -188,6 +190,11 @@ def _latin(word: str) -> str:
 
 def skeletons(word: str) -> set[str]:
     """Rough sound forms of one word: Cyrillic transliterated, spellings merged."""
+    return set(_skeletons(word))
+
+
+@lru_cache(maxsize=65_536)  # a catalog repeats its words (grapes, regions) across wines
+def _skeletons(word: str) -> frozenset[str]:
     word = _strip_accents(word.lower())
     base = _latin(word)
     forms = set()
@@ -199,7 +206,7 @@ def skeletons(word: str) -> set[str]:
         form = form.replace("ts", "s").replace("h", "")
         form = re.sub(r"(.)\1+", r"\1", form)
         forms.add(form)
-    return {f for f in forms if f}
+    return frozenset(f for f in forms if f)
 
 
 def words(text: str) -> list[str]:
@@ -221,7 +228,7 @@ class CatalogEntry:
         found: set[str] = set()
         for word in words(" ".join(fields)):
             if len(word) >= MIN_WORD and word not in _STOP:
-                found |= skeletons(word)
+                found |= _skeletons(word)
         return found
 
 
@@ -256,10 +263,15 @@ class CatalogIndex:
 
     def __init__(self, entries: Sequence[CatalogEntry]) -> None:
         self.size = len(entries)
-        index: dict[str, list[object]] = {}
-        for entry in entries:
+        self.ids: list[object] = [entry.wine_id for entry in entries]
+        # term → positions in `ids` (4 bytes each: 100k wines × ~15 terms stay a few MB)
+        index: dict[str, array[int]] = {}
+        for position, entry in enumerate(entries):
             for term in entry.terms():
-                index.setdefault(term, []).append(entry.wine_id)
+                found = index.get(term)
+                if found is None:
+                    found = index[term] = array("I")
+                found.append(position)
         self.terms = index
 
     def match(self, text: str, ignore: Iterable[str] = ()) -> tuple[list[object], list[str]]:
@@ -271,14 +283,14 @@ class CatalogIndex:
         used: list[str] = []
         for word in dict.fromkeys(asked):
             stems = _stems(word)
-            hits: set[object] = set()
-            for term, ids in self.terms.items():
+            positions: set[int] = set()
+            for term, found in self.terms.items():
                 if any(_fits(s, term) for s in stems):
-                    hits.update(ids)
-            if not hits or len(hits) > max(3, self.size // 3):
+                    positions.update(found)
+            if not positions or len(positions) > max(3, self.size // 3):
                 continue
             used.append(word)
-            for wine_id in hits:
+            for wine_id in (self.ids[p] for p in sorted(positions)):
                 score[wine_id] = score.get(wine_id, 0) + 1
         best = max(score.values(), default=0)
         return [i for i in score if score[i] == best], used

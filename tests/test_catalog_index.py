@@ -1,0 +1,70 @@
+"""The name index behind «что-нибудь похожее на кьянти»: built once per catalog version, in a
+worker thread, and a slow rebuild never holds an answer back for long."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from repositories.wines import WineRepository
+from services.agent import catalog_index as module
+from services.agent.catalog_index import catalog_index
+from services.app.runtime import Runtime
+from tests.catalog_factory import record
+
+
+async def _index(runtime: Runtime) -> object:
+    async with runtime.sessions() as s:
+        return await catalog_index(WineRepository(s))
+
+
+async def test_a_burst_of_answers_reads_the_catalog_once(
+    seeded: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reads = 0
+    real = WineRepository.name_entries
+
+    async def counted(self: WineRepository) -> list:
+        nonlocal reads
+        reads += 1
+        return await real(self)
+
+    monkeypatch.setattr(WineRepository, "name_entries", counted)
+    async with seeded.sessions() as s:  # a new catalog version for this test
+        await WineRepository(s).upsert_many([record("burst-wine", name="Вино Всплеска")])
+        await s.commit()
+    indexes = await asyncio.gather(*(_index(seeded) for _ in range(20)))
+    assert reads == 1
+    assert all(index is indexes[0] for index in indexes)
+
+
+async def test_a_slow_rebuild_answers_from_the_previous_index_meanwhile(
+    seeded: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = await _index(seeded)
+    real = module.CatalogIndex
+
+    def slow(entries: list) -> object:
+        time.sleep(1.0)  # in the worker thread, as a 100k-wine catalog takes
+        return real(entries)
+
+    monkeypatch.setattr(module, "CatalogIndex", slow)
+    monkeypatch.setattr(module, "STALE_AFTER_SECONDS", 0.05)
+    async with seeded.sessions() as s:
+        await WineRepository(s).upsert_many([record("fresh-wine", name="Свежее Вино Дня")])
+        await s.commit()
+
+    started = time.perf_counter()
+    meanwhile = await _index(seeded)
+    assert meanwhile is before
+    assert time.perf_counter() - started < 0.9  # not held until the rebuild ends
+
+    for _ in range(100):  # the rebuild finishes in the background
+        after = await _index(seeded)
+        if after is not before:
+            break
+        await asyncio.sleep(0.05)
+    assert after is not before
+    assert after.match("свежее вино дня")[0]  # type: ignore[attr-defined]
