@@ -13,9 +13,11 @@ from typing import Any, Literal
 from pydantic import ValidationError
 from sqlalchemy import ColumnElement, Select, func, literal_column, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import load_only
 
 from core.domain import UpsertReport, WineFilters, WineRecord
 from core.errors import CatalogFilterError
+from core.language.catalog_terms import CatalogEntry
 from core.language.folding import fold, search_roots
 from core.language.foods import FOOD_CATEGORIES, FOOD_WORDS
 from core.language.grapes import GRAPE_ALIASES
@@ -33,6 +35,7 @@ HNSW_MAX_SCAN_TUPLES = 20_000
 # Filters leaving fewer wines than this are scored exactly: cheaper than walking the graph.
 EXACT_SCAN_BELOW = 1_000
 CATALOG_WRITE_LOCK_KEY = 72_6578_0003
+NAME_BATCH = 5_000
 _TS_ROOT = re.compile(r"[a-zа-я0-9]{2,}")
 _NAME_WORD = re.compile(r"[a-zа-я0-9]+")
 # Wines the shop no longer sells are never recommended by any query that picks wines; lookups by
@@ -201,12 +204,17 @@ class WineRepository:
         limit: int = 10,
         offset: int = 0,
         order: SearchOrder = "price_desc",
+        columns: Sequence[Any] | None = None,
     ) -> list[Wine]:
+        """Wines matching `filters`; `columns` loads only those attributes (the rest must not
+        be touched: there is no lazy loading under asyncio)."""
         _check_limit(limit, offset)
         conds = await self._conditions(validate_filters(filters))
         if conds is None:
             return []
         stmt = self._order(select(Wine).where(ON_SALE, *conds), order).limit(limit).offset(offset)
+        if columns:
+            stmt = stmt.options(load_only(*columns))
         return list((await self.session.scalars(stmt)).all())
 
     async def count_matching(self, filters: WineFilters | Mapping[str, Any] | None = None) -> int:
@@ -434,12 +442,17 @@ class WineRepository:
         _versions[key] = (version, time.monotonic())
         return version
 
-    async def name_entries(self) -> list[tuple[uuid.UUID, str, str | None, str | None, list[str]]]:
-        """(id, name, region, appellation, grapes) of every wine: what names a wine."""
-        rows = await self.session.execute(
-            select(Wine.id, Wine.name, Wine.region, Wine.appellation, Wine.grape_varieties)
-        )
-        return [(i, n, r, a, list(g or [])) for i, n, r, a, g in rows.all()]
+    async def name_entries(self) -> list[CatalogEntry]:
+        """(id, name, region, appellation, grapes) of every wine: what names a wine. Read in
+        batches from a server-side cursor, so a 100k-wine catalog is never held twice."""
+        stmt = select(
+            Wine.id, Wine.name, Wine.region, Wine.appellation, Wine.grape_varieties
+        ).execution_options(yield_per=NAME_BATCH)
+        entries: list[CatalogEntry] = []
+        result = await self.session.stream(stmt)
+        async for batch in result.partitions():
+            entries.extend(CatalogEntry(i, n, r, a, list(g or [])) for i, n, r, a, g in batch)
+        return entries
 
     async def count(self) -> int:
         return int(await self.session.scalar(select(func.count()).select_from(Wine)) or 0)

@@ -50,7 +50,7 @@ async def catalog_index(repo: WineRepository) -> CatalogIndex:
             return cached[1]
         task = state.building.get((key, version))
         if task is None:
-            entries = [CatalogEntry(*row) for row in await repo.name_entries()]
+            entries = await repo.name_entries()
             task = asyncio.ensure_future(_build(state, key, version, entries))
             state.building[(key, version)] = task
     if cached is None:

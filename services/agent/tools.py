@@ -114,6 +114,23 @@ class SemanticSearchArgs(BaseModel):
         return WineFilters(wine_type=self.wine_type, price_max=price)
 
 
+# What `wine_brief` and the in-memory conditions read: the only columns search_wines loads.
+BRIEF_COLUMNS = (
+    Wine.id,
+    Wine.slug,
+    Wine.name,
+    Wine.producer,
+    Wine.country,
+    Wine.region,
+    Wine.grape_varieties,
+    Wine.wine_type,
+    Wine.sweetness,
+    Wine.price_rub,
+    Wine.description,
+    Wine.food_pairings,
+)
+
+
 def wine_brief(wine: Wine) -> dict[str, Any]:
     description = wine.description
     if len(description) > DESCRIPTION_CHARS:
@@ -174,7 +191,7 @@ def build_catalog_tools(
             # own limit (plus the wines the tool will leave out as shown) is enough.
             in_memory = args.name or args.countries or args.exclude_countries or args.exclude_grapes
             wanted = POOL if in_memory else args.limit + len(SHOWN_WINES.get())
-            pool = await repo.search(args.filters(), limit=wanted)
+            pool = await repo.search(args.filters(), limit=wanted, columns=BRIEF_COLUMNS)
             if args.name:
                 named = set((await catalog_index(repo)).match(args.name)[0])
                 pool = [w for w in pool if w.id in named]
