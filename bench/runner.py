@@ -223,7 +223,7 @@ async def run(
     finally:
         if big is not None:
             await big.close()
-    results.notes.extend(VARIANT_NOTES)
+    results.notes.extend(VARIANT_NOTES.values())
     VARIANT_NOTES.clear()
     results.seconds = time.perf_counter() - started
     return results

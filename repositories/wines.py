@@ -10,8 +10,19 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Literal
 
+from pgvector.sqlalchemy import HALFVEC, VECTOR
 from pydantic import ValidationError
-from sqlalchemy import ColumnElement, Select, func, literal_column, select, text, update
+from sqlalchemy import (
+    ColumnElement,
+    Select,
+    cast,
+    func,
+    literal,
+    literal_column,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import load_only
 
@@ -271,8 +282,11 @@ class WineRepository:
         return found[:k]
 
     def distance(self, vector: Sequence[float]) -> ColumnElement[float]:
-        """Cosine distance from `vector`, the expression the HNSW index serves."""
-        return Wine.embedding.cosine_distance(list(vector))
+        """Cosine distance from `vector` in half precision: the expression the HNSW index
+        (`embedding::halfvec(dim)`, migration 0004) serves."""
+        half = HALFVEC(len(vector))
+        query = cast(literal(list(vector), type_=VECTOR(len(vector))), half)
+        return cast(Wine.embedding, half).cosine_distance(query)
 
     async def _matches_fewer_than(self, conds: list[ColumnElement[bool]], limit: int) -> bool:
         capped = select(literal_column("1")).where(ON_SALE, *conds).limit(limit).subquery()
