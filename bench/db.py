@@ -28,7 +28,7 @@ from repositories.database import (
     make_session_factory,
     start_embedded_server,
 )
-from repositories.migrations import migrate
+from repositories.migrations import migrate, newest_vector_extension
 
 DB_PREFIX = "sommelier_bench"
 HNSW_INDEX = "ix_wines_embedding_half"  # as migration 0004 declares it
@@ -293,6 +293,7 @@ async def prepare(
         # rebuild an index: no statement time limit).
         maintenance = make_engine(location, settings, maintenance=True)
         try:
+            await newest_vector_extension(maintenance)
             await migrate(maintenance, "head", dim)
         finally:
             await maintenance.dispose()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sys
 import sysconfig
 from pathlib import Path
@@ -11,9 +12,12 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from alembic import command
+
+log = logging.getLogger(__name__)
 
 # The migration scripts live in the project's top-level `alembic/` folder; a regular (not
 # editable) install copies them to <prefix>/share/sommelier/alembic (pyproject's data-files).
@@ -79,3 +83,24 @@ def _is_ancestor(script: ScriptDirectory, target: str, current: str | None) -> b
     return any(
         rev.revision == target_rev.revision for rev in script.iterate_revisions(current, "base")
     )
+
+
+async def newest_vector_extension(engine: AsyncEngine) -> None:
+    """A database created with an older pgvector keeps that version in its catalog until told:
+    move it to the newest the server has (0.8.x: iterative index scans)."""
+    async with engine.connect() as conn:
+        installed, newest = (
+            await conn.execute(
+                text(
+                    "SELECT installed_version, default_version FROM pg_available_extensions "
+                    "WHERE name = 'vector'"
+                )
+            )
+        ).one()
+        if installed and installed != newest:
+            try:
+                await conn.execute(text("ALTER EXTENSION vector UPDATE"))
+                await conn.commit()
+                log.info("pgvector updated from %s to %s", installed, newest)
+            except DBAPIError as exc:  # e.g. not the extension's owner on a managed server
+                log.warning("pgvector stays at %s (%s < %s): %s", installed, installed, newest, exc)

@@ -12,6 +12,8 @@ Create Date: 2026-11-25
 
 from collections.abc import Sequence
 
+import sqlalchemy as sa
+
 from alembic import context, op
 
 revision: str = "0004"
@@ -35,6 +37,11 @@ def _embedding_dim() -> int:
 
 def upgrade() -> None:
     dim = _embedding_dim()
+    if op.get_bind().execute(sa.text("SELECT to_regtype('halfvec')")).scalar() is None:
+        raise RuntimeError(
+            "this database's pgvector has no halfvec type (pgvector 0.7 or newer is needed): "
+            "run ALTER EXTENSION vector UPDATE as the extension's owner, then start again"
+        )
     op.execute("DROP INDEX IF EXISTS ix_wines_embedding_hnsw")
     if dim <= HALFVEC_HNSW_MAX_DIM:
         op.execute(

@@ -8,7 +8,6 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
 from sqlalchemy import text
-from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from core.settings import Settings
@@ -19,7 +18,12 @@ from repositories.database import (
     make_session_factory,
     resolve_location,
 )
-from repositories.migrations import current_revision, head_revision, migrate
+from repositories.migrations import (
+    current_revision,
+    head_revision,
+    migrate,
+    newest_vector_extension,
+)
 from repositories.wines import WineRepository
 from services.app.catalog_admin import seed_catalog
 
@@ -59,9 +63,10 @@ class Runtime:
 
     async def _migrate_and_seed(self) -> None:
         engine = self.maintenance
+        # First: migrations may use what the newer pgvector brings (halfvec, migration 0004).
+        await newest_vector_extension(engine)
         if await current_revision(engine) != head_revision(self.settings.embedding_dim):
             await migrate(engine, "head", self.settings.embedding_dim)
-        await _newest_vector_extension(engine)
         async with self.maintenance_sessions() as session:
             empty = await WineRepository(session).count() == 0
         if empty:
@@ -80,24 +85,3 @@ async def open_runtime(settings: Settings, database: str | None = None) -> Async
     finally:
         await engine.dispose()
         await maintenance.dispose()
-
-
-async def _newest_vector_extension(engine: AsyncEngine) -> None:
-    """A database created with an older pgvector keeps that version in its catalog until told:
-    move it to the newest the server has (0.8.x: iterative index scans)."""
-    async with engine.connect() as conn:
-        installed, newest = (
-            await conn.execute(
-                text(
-                    "SELECT installed_version, default_version FROM pg_available_extensions "
-                    "WHERE name = 'vector'"
-                )
-            )
-        ).one()
-        if installed and installed != newest:
-            try:
-                await conn.execute(text("ALTER EXTENSION vector UPDATE"))
-                await conn.commit()
-                log.info("pgvector updated from %s to %s", installed, newest)
-            except DBAPIError as exc:  # e.g. not the extension's owner on a managed server
-                log.warning("pgvector stays at %s (%s < %s): %s", installed, installed, newest, exc)
