@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import asyncpg
@@ -39,6 +39,21 @@ async def _current(_engine: AsyncEngine | None) -> AsyncIterator[None]:
     yield
 
 
+@contextlib.contextmanager
+def full_precision() -> Iterator[None]:
+    """Distances on the stored vectors themselves rather than the half-precision index's."""
+    searched = WineRepository.distance
+
+    def full(self: WineRepository, vector: Sequence[float]) -> ColumnElement[float]:
+        return Wine.embedding.cosine_distance(list(vector))
+
+    WineRepository.distance = full  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        WineRepository.distance = searched  # type: ignore[method-assign]
+
+
 @contextlib.asynccontextmanager
 async def _exact(_engine: AsyncEngine | None) -> AsyncIterator[None]:
     indexed = WineRepository.nearest
@@ -54,7 +69,8 @@ async def _exact(_engine: AsyncEngine | None) -> AsyncIterator[None]:
 
     WineRepository.nearest = exact_nearest  # type: ignore[method-assign]
     try:
-        yield
+        with full_precision():
+            yield
     finally:
         WineRepository.nearest = indexed  # type: ignore[method-assign]
 
@@ -139,16 +155,10 @@ async def _vector(engine: AsyncEngine | None) -> AsyncIterator[None]:
         f"full-precision (`vector`) HNSW index of the variants built in {seconds:.1f} s, "
         f"{size / 1024 / 1024:.0f} MB",
     )
-    half = WineRepository.distance
-
-    def full_distance(self: WineRepository, vector: Sequence[float]) -> ColumnElement[float]:
-        return Wine.embedding.cosine_distance(list(vector))
-
-    WineRepository.distance = full_distance  # type: ignore[method-assign]
     try:
-        yield
+        with full_precision():
+            yield
     finally:
-        WineRepository.distance = half  # type: ignore[method-assign]
         async with engine.begin() as drop:
             await drop.execute(text(f"DROP INDEX IF EXISTS {VECTOR_INDEX}"))
 

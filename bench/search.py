@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from bench.experiments import full_precision
 from bench.stats import Summary
 from bench.workload import SEMANTIC_K, SearchCase, SemanticCase
 from core.settings import Settings
@@ -121,20 +122,33 @@ async def run_search(
     recalls: list[float] = []
     full = 0
     short: list[str] = []
+    # The exact answers first, in a pass of their own and in full precision: an exact scan
+    # reads the whole table, and between timed queries it would evict the index from the caches.
+    missing = [i for i in range(len(semantic)) if i not in truth]
+    if missing:
+        with full_precision():
+            for index in missing:
+                case = semantic[index]
+                async with sessions() as session:
+                    repo = WineRepository(session)
+                    started = time.perf_counter()
+                    exact = await repo.nearest(case.vector, case.filters, k=SEMANTIC_K, exact=True)
+                    exact_took = (time.perf_counter() - started) * 1000
+                    matching = await repo.count_matching(case.filters)
+                truth[index] = Truth(frozenset(w.id for w, _ in exact), matching, exact_took)
+    for case in semantic:  # the index back in the caches
+        async with sessions() as session:
+            await WineRepository(session).nearest(case.vector, case.filters, k=SEMANTIC_K)
     for index, case in enumerate(semantic):
         async with sessions() as session:
             repo = WineRepository(session)
             started = time.perf_counter()
-            found = await repo.nearest(case.vector, case.filters, k=SEMANTIC_K, exact=bypass_index)
+            if bypass_index:  # the exact scan as the truth makes it
+                with full_precision():
+                    found = await repo.nearest(case.vector, case.filters, SEMANTIC_K, exact=True)
+            else:
+                found = await repo.nearest(case.vector, case.filters, k=SEMANTIC_K)
             took = (time.perf_counter() - started) * 1000
-        if index not in truth:
-            async with sessions() as session:
-                repo = WineRepository(session)
-                started = time.perf_counter()
-                exact = await repo.nearest(case.vector, case.filters, k=SEMANTIC_K, exact=True)
-                exact_took = (time.perf_counter() - started) * 1000
-                matching = await repo.count_matching(case.filters)
-            truth[index] = Truth(frozenset(w.id for w, _ in exact), matching, exact_took)
         exact_ms.append(truth[index].ms)
         matching = truth[index].matching
         nearest_ms.append(took)
