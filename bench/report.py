@@ -155,9 +155,14 @@ def target_rows(results: BenchResults) -> list[tuple[str, str, str, str]]:
             None,
         )
     biggest = max(results.catalogs, key=lambda c: c.size) if results.catalogs else None
-    if biggest is not None and biggest.index_seconds is not None:
+    if biggest is not None and biggest.index_bytes is not None:
+        built = (
+            f"{biggest.index_seconds:.1f} s"
+            if biggest.index_seconds is not None
+            else "rebuilt by a migration"
+        )
         rows["HNSW index build"] = (
-            f"{biggest.index_seconds:.1f} s, {_mb(biggest.index_bytes)} at {_n(biggest.size)}",
+            f"{built}, {_mb(biggest.index_bytes)} at {_n(biggest.size)}",
             "(reported)",
             None,
         )

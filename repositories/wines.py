@@ -256,9 +256,34 @@ class WineRepository:
         conds = await self._conditions(validate_filters(filters))
         if conds is None:
             return []
-        if exact or (conds and await self._matches_fewer_than(conds, EXACT_SCAN_BELOW)):
+        if exact:
             return await self._nearest_exact(vector, conds, k)
-        await self._walk_index(max(HNSW_EF_SEARCH_FILTERED if conds else HNSW_EF_SEARCH, k))
+        if not conds:
+            # Unfiltered, the planner always walks the index; wines no longer on sale are the
+            # only ones the walk passes over.
+            await self._set_local(
+                {
+                    "hnsw.ef_search": str(max(HNSW_EF_SEARCH, k)),
+                    "hnsw.iterative_scan": "strict_order",
+                    "hnsw.max_scan_tuples": str(HNSW_MAX_SCAN_TUPLES),
+                }
+            )
+            found = await self._walk(vector, conds, k)
+            if len(found) < k:
+                return await self._nearest_exact(vector, conds, k)
+            return found
+        if await self._prepare_filtered_walk(conds, max(HNSW_EF_SEARCH_FILTERED, k)):
+            await self._end_walk()
+            return await self._nearest_exact(vector, conds, k)
+        found = await self._walk(vector, conds, k)
+        await self._end_walk()
+        if len(found) < k:  # the walk stopped at HNSW_MAX_SCAN_TUPLES
+            return await self._nearest_exact(vector, conds, k)
+        return found
+
+    async def _walk(
+        self, vector: Sequence[float], conds: list[ColumnElement[bool]], k: int
+    ) -> list[tuple[Wine, float]]:
         distance = self.distance(vector).label("distance")
         walked = (
             select(Wine.id, distance)
@@ -271,15 +296,11 @@ class WineRepository:
         rows = await self.session.execute(
             select(Wine, walked.c.distance).join(walked, walked.c.id == Wine.id)
         )
-        await self._end_walk()
-        # Sorting the k rows here keeps the database from planning a sort, which `_walk_index`
-        # discourages for the walk.
-        found = sorted(
+        # Sorting the k rows here keeps the database from planning a sort, which a filtered
+        # walk discourages.
+        return sorted(
             ((wine, float(dist)) for wine, dist in rows.all()), key=lambda r: (r[1], r[0].slug)
         )
-        if len(found) < k and conds:
-            return await self._nearest_exact(vector, conds, k)
-        return found[:k]
 
     def distance(self, vector: Sequence[float]) -> ColumnElement[float]:
         """Cosine distance from `vector` in half precision: the expression the HNSW index
@@ -288,26 +309,31 @@ class WineRepository:
         query = cast(literal(list(vector), type_=VECTOR(len(vector))), half)
         return cast(Wine.embedding, half).cosine_distance(query)
 
-    async def _matches_fewer_than(self, conds: list[ColumnElement[bool]], limit: int) -> bool:
-        capped = select(literal_column("1")).where(ON_SALE, *conds).limit(limit).subquery()
-        return int(await self.session.scalar(select(func.count()).select_from(capped)) or 0) < limit
-
-    async def _walk_index(self, ef_search: int) -> None:
-        """Planner and index settings for one HNSW walk, in one round trip.
+    async def _prepare_filtered_walk(self, conds: list[ColumnElement[bool]], ef: int) -> bool:
+        """In one round trip: the settings of a filtered HNSW walk, and whether the filters
+        leave fewer than EXACT_SCAN_BELOW wines (then they are scored exactly instead).
 
         Custom plans: after five runs asyncpg's prepared statement gets a generic plan that no
         longer sees the query vector and scans 10× slower. No sort: for filters matching a few
         thousand wines the planner otherwise prefers sorting every matching vector.
         """
-        await self._set_local(
-            {
-                "hnsw.ef_search": str(ef_search),
-                "hnsw.iterative_scan": "strict_order",
-                "hnsw.max_scan_tuples": str(HNSW_MAX_SCAN_TUPLES),
-                "plan_cache_mode": "force_custom_plan",
-                "enable_sort": "off",
-            }
+        settings = {
+            "hnsw.ef_search": str(ef),
+            "hnsw.iterative_scan": "strict_order",
+            "hnsw.max_scan_tuples": str(HNSW_MAX_SCAN_TUPLES),
+            "plan_cache_mode": "force_custom_plan",
+            "enable_sort": "off",
+        }
+        capped = (
+            select(literal_column("1")).where(ON_SALE, *conds).limit(EXACT_SCAN_BELOW).subquery()
         )
+        count = select(func.count()).select_from(capped).scalar_subquery()
+        row = (
+            await self.session.execute(
+                select(count, *(func.set_config(n, v, True) for n, v in settings.items()))
+            )
+        ).one()
+        return int(row[0]) < EXACT_SCAN_BELOW
 
     async def _end_walk(self) -> None:
         """The planner settings back to the session's, for the next query in this transaction."""
