@@ -319,11 +319,11 @@ async def prepare(
                 await conn.scalar(text("SELECT pg_total_relation_size('wines')")) or 0
             )
             if reused:  # a migration since may have rebuilt the index: report what is there
-                size = await conn.scalar(
+                index_bytes = await conn.scalar(
                     text("SELECT pg_relation_size(to_regclass(:i))"), {"i": HNSW_INDEX}
                 )
-                if size != meta.get("index_bytes"):
-                    meta = {**meta, "index_bytes": size, "index_seconds": None}
+                if index_bytes != meta.get("index_bytes"):
+                    meta = {**meta, "index_bytes": index_bytes, "index_seconds": None}
     except BaseException:
         await engine.dispose()
         raise
