@@ -122,16 +122,18 @@ async def test_order_holds_when_the_first_claim_is_slow(
 ) -> None:
     """The database answers the first update's claim late (a cold connection, a busy server):
     the updates behind it in the same chat still wait for it."""
-    original = Coordinator.claim
+    original = Coordinator.claim_in_turn  # a chat's updates are claimed with the turn check
     slowed: list[int] = []
 
-    async def slow_first_claim(self: Coordinator, update_id: int, chat_id: int | None) -> bool:
+    async def slow_first_claim(
+        self: Coordinator, update_id: int, chat_id: int
+    ) -> tuple[bool, bool]:
         if not slowed:
             slowed.append(update_id)
             await asyncio.sleep(0.3)  # injected latency; the outcome must not depend on it
         return await original(self, update_id, chat_id)
 
-    monkeypatch.setattr(Coordinator, "claim", slow_first_claim)
+    monkeypatch.setattr(Coordinator, "claim_in_turn", slow_first_claim)
     burst = BURST[:3]
     async with running_bot(seeded) as h:  # no LLM: the offline path answers
         await adult(h, CHAT_A)
