@@ -24,6 +24,7 @@ from bot.handlers import (
     fallback,
     feedback,
     help,
+    inline,
     privacy,
     profile,
     start,
@@ -116,6 +117,7 @@ def create_dispatcher(
         _gated(profile.build_router()),
         _gated(feedback.build_router()),
         questions,
+        inline.build_router(services.rate_limiter),
         fallback.build_router(),
     )
     dp.errors.register(_on_error)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 
-from aiogram.types import InlineKeyboardMarkup
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, SwitchInlineQueryChosenChat
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from bot.callbacks import (
@@ -64,4 +64,37 @@ def card_url(markup: InlineKeyboardMarkup | None) -> str | None:
 def profile_reset() -> InlineKeyboardMarkup:
     kb = InlineKeyboardBuilder()
     kb.button(text=T.profile_reset_button, callback_data=ProfileResetCallback(confirm=True))
+    return kb.as_markup()
+
+
+def shop_url(url: str | None) -> str | None:
+    return url if url and url.startswith(("https://", "http://")) else None
+
+
+def wine_deep_link(bot_username: str, wine_id: uuid.UUID) -> str:
+    """Opens the private chat on this wine's card (/start wine_<hex>)."""
+    return f"https://t.me/{bot_username}?start=wine_{wine_id.hex}"
+
+
+def share_button(wine_id: uuid.UUID) -> InlineKeyboardButton:
+    """Opens the chat picker with this wine ready to send as an inline result."""
+    return InlineKeyboardButton(
+        text=T.share_button,
+        switch_inline_query_chosen_chat=SwitchInlineQueryChosenChat(
+            query=f"wine:{wine_id.hex}",
+            allow_user_chats=True,
+            allow_group_chats=True,
+            allow_channel_chats=False,
+            allow_bot_chats=False,
+        ),
+    )
+
+
+def shared_card(wine_id: uuid.UUID, bot_username: str, url: str | None) -> InlineKeyboardMarkup:
+    """The buttons of a wine sent into another chat: the shop's page and the bot's card."""
+    kb = InlineKeyboardBuilder()
+    if link := shop_url(url):
+        kb.button(text=T.buy_button, url=link)
+    kb.button(text=T.open_in_bot_button, url=wine_deep_link(bot_username, wine_id))
+    kb.adjust(1)
     return kb.as_markup()

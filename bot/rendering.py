@@ -363,3 +363,34 @@ def plan_card_messages(card_html: str, has_photo: bool) -> tuple[str | None, lis
     pos, stack = _skip_leading(atoms, pos, stack)
     rest = _open_tags(stack) + "".join(atom.raw for atom in atoms[pos:])
     return caption, split_text(rest)
+
+
+# --- compact card (inline results, shared wines, group replies) ----------------------------
+
+COMPACT_WHY_CHARS = 200
+
+
+def compact_title(card: CardData) -> str:
+    """Plain text: "Name, 2019" (inline result titles are not HTML)."""
+    name = _one_line(card.name)
+    return f"{name}, {card.vintage_year}" if card.vintage_year else name
+
+
+def compact_why(card: CardData) -> str:
+    """The first line of the "why", short enough for an inline result's description."""
+    why = _one_line(card.why)
+    if len(why) <= COMPACT_WHY_CHARS:
+        return why
+    return why[: COMPACT_WHY_CHARS - 1].rstrip() + "…"
+
+
+def render_compact_card(card: CardData) -> str:
+    """Telegram HTML: the title, style and price on one line, then one line why."""
+    lines = [
+        _title_line(card),
+        "🍷 " + wine_style_ru(card.wine_type, card.sweetness) + " · " + _price_line(card),
+    ]
+    why = compact_why(card)
+    if why:
+        lines.append(f"<i>{escape(why)}</i>")
+    return "\n".join(line for line in lines if line)

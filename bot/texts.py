@@ -92,3 +92,14 @@ class T:
         "на такой файл или напишите /import URL. /import dry — только проверка."
     )
     thinking_status = "Подбираю вино…"
+
+    # Inline mode, sharing and group chats (issue 20).
+    share_button = "Поделиться"
+    open_in_bot_button = "Открыть в боте"
+    inline_hint_button = "Подобрать вино в чате с ботом"
+    inline_nothing_button = "Ничего не нашлось — спросить в чате"
+    inline_age_button = "Подтвердить 18+ в чате с ботом"
+    inline_slow_down_button = "Слишком часто — подождите минуту"
+    inline_picks_title = "Идеи на сегодня"
+    inline_why_separator = " · "
+    shared_wine_gone = "Этого вина уже нет в каталоге. Вот идеи на сегодня:"

@@ -25,7 +25,7 @@ class WelcomeWriter:
     def __init__(self, sommelier: SommelierService) -> None:
         self.sommelier = sommelier
 
-    def _day(self) -> DayContext:
+    def day(self) -> DayContext:
         clock = self.sommelier.clock
         return build_day_context(clock() if clock else None)
 
@@ -59,7 +59,7 @@ class WelcomeWriter:
         return chosen
 
     async def write(self, profile: dict[str, Any]) -> Recommendation:
-        day = self._day()
+        day = self.day()
         wines = await self.picks(day, profile)
         if self.sommelier.llm.configured and wines:
             try:

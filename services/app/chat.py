@@ -36,6 +36,7 @@ from services.agent.loop import SommelierService
 from services.agent.run import MAX_STEPS, UserContext
 from services.agent.welcome import WelcomeWriter
 from services.app.answer_log import log_answer, log_refusal
+from services.app.quick_picks import QuickPage, QuickPicks
 from services.app.sessions import (
     DATABASE_ERRORS,
     GuardedSessions,
@@ -76,6 +77,7 @@ class ChatService:
         self.embeddings = embeddings
         self.inactivity = inactivity
         self.welcome_writer = WelcomeWriter(sommelier)
+        self.quick = QuickPicks(sessions, self.welcome_writer)
         self.answers_since_start: Counter[str] = Counter()
 
     @property
@@ -209,6 +211,25 @@ class ChatService:
             await s.commit()
         await self._store(user_id, conv.id, rec)
         return rec
+
+    async def quick_picks(
+        self,
+        user_id: int | None,
+        query: str,
+        offset: int = 0,
+        base: WineFilters | None = None,
+    ) -> QuickPage:
+        """Catalog wines for an inline query or a group mention: no LLM, nothing stored."""
+        profile: dict[str, Any] = {}
+        if user_id is not None and not query.strip():
+            profile = await self._taste(user_id)
+        with database_errors_as_unavailable():
+            return await self.quick.for_query(query, offset, profile, base=base)
+
+    async def _taste(self, user_id: int) -> dict[str, Any]:
+        async with self._guarded() as s:
+            user = await UserRepository(s).get(user_id)
+            return dict(user.taste_profile or {}) if user else {}
 
     async def vote(self, user_id: int, wine_id: uuid.UUID, vote: int) -> VoteChange | None:
         """Store 👍/👎 and recompute the taste profile; None when the wine is unknown."""

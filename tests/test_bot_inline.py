@@ -1,0 +1,104 @@
+"""Inline mode through the fake Bot API: `@bot белое к рыбе до 1500` in any chat."""
+
+from __future__ import annotations
+
+import uuid
+from decimal import Decimal
+from typing import Any
+
+from bot.texts import T
+from core.domain import Sweetness, WineType
+from services.app.runtime import Runtime
+from tests.bot_harness import BotHarness, running_bot
+from tests.bot_helpers import adult, wines_by_id
+
+PERSON = 616001
+STRANGER = 616002
+FRIEND_CHAT = 616099
+
+
+async def inline(h: BotHarness, user_id: int, query: str, offset: str = "") -> dict[str, Any]:
+    update = h.tg.inline_query_update(user_id, query, offset=offset)
+    query_id = update["inline_query"]["id"]
+    h.tg.push_update(update)
+    await h.tg.wait_for(lambda _calls: query_id in h.tg.inline_answers, 15)
+    answer = h.tg.inline_answers[query_id]
+    answer["_query_id"] = query_id
+    return answer
+
+
+def result_ids(answer: dict[str, Any]) -> list[uuid.UUID]:
+    return [uuid.UUID(hex=r["id"]) for r in answer["results"]]
+
+
+async def test_inline_query_returns_catalog_wines_that_keep_to_its_filters(
+    seeded: Runtime,
+) -> None:
+    async with running_bot(seeded) as h:
+        await adult(h, PERSON)
+        answer = await inline(h, PERSON, "белое сухое до 1500")
+        ids = result_ids(answer)
+        assert 1 <= len(ids) <= 10
+        wines = await wines_by_id(seeded, ids)
+        assert set(wines) == set(ids)  # every result is a catalog wine
+        for wine in wines.values():
+            assert wine.wine_type == WineType.white
+            assert wine.sweetness == Sweetness.dry
+            assert wine.price_rub <= Decimal(1500)
+        first = answer["results"][0]
+        wine = wines[ids[0]]
+        assert wine.name in first["title"]
+        assert "₽" in first["description"]
+        card = first["input_message_content"]["message_text"]
+        assert "₽" in card and len(card) <= 4096
+
+        # A result can be sent: it appears in the friend's chat "via @bot" with a deep link.
+        sent = h.tg.send_inline_result(FRIEND_CHAT, answer["_query_id"], first["id"])
+        assert wine.name in sent["text"]
+        links = [b["url"] for row in sent["reply_markup"]["inline_keyboard"] for b in row]
+        me = await h.bot.me()
+        assert f"https://t.me/{me.username}?start=wine_{wine.id.hex}" in links
+        assert h.tg.rejected == []
+
+
+async def test_inline_paging_and_hints(seeded: Runtime) -> None:
+    async with running_bot(seeded) as h:
+        await adult(h, PERSON)
+        first = await inline(h, PERSON, "красное")
+        assert len(first["results"]) == 10
+        assert first["next_offset"]
+        second = await inline(h, PERSON, "красное", offset=str(first["next_offset"]))
+        assert second["results"]
+        assert not set(result_ids(first)) & set(result_ids(second))
+        for wine in (await wines_by_id(seeded, result_ids(second))).values():
+            assert wine.wine_type == WineType.red
+
+        # Nonsense or an impossible budget: no results, a hint into the private chat.
+        for query in ("ывапролдж", "красное до 10 рублей"):
+            answer = await inline(h, PERSON, query)
+            assert answer["results"] == []
+            assert answer["button"]["text"] == T.inline_nothing_button
+            assert answer["button"]["start_parameter"]
+
+        # An empty query: today's picks.
+        picks = await inline(h, PERSON, "")
+        assert 1 <= len(picks["results"]) <= 3
+        assert not picks.get("is_personal")
+        assert h.tg.rejected == []
+
+
+async def test_inline_needs_the_age_check(seeded: Runtime) -> None:
+    async with running_bot(seeded) as h:
+        answer = await inline(h, STRANGER, "красное сухое")
+        assert answer["results"] == []
+        assert answer["button"] == {"text": T.inline_age_button, "start_parameter": "age"}
+
+
+async def test_inline_rate_limit_answers_empty_never_an_error(seeded: Runtime) -> None:
+    async with running_bot(seeded, rate_limit_per_minute=2) as h:
+        await adult(h, PERSON)
+        answers = [await inline(h, PERSON, f"красное до {1000 + i}") for i in range(3)]
+        assert answers[0]["results"] and answers[1]["results"]
+        assert answers[2]["results"] == []
+        assert answers[2]["button"]["text"] == T.inline_slow_down_button
+        assert h.tg.rejected == []
