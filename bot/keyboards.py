@@ -49,6 +49,7 @@ def wine_card(
     if url and url.startswith(("https://", "http://")):
         kb.button(text=T.buy_button, url=url)
     kb.adjust(3, 1)
+    kb.row(share_button(wine_id))
     return kb.as_markup()
 
 

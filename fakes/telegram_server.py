@@ -604,6 +604,8 @@ def _validate_inline_button(button: Any) -> None:
         url = button["url"]
         if not isinstance(url, str) or not _BUTTON_URL_RE.match(url):
             raise _bad_request("BUTTON_URL_INVALID")
+    if "switch_inline_query_chosen_chat" in button:
+        _validate_chosen_chat_switch(button["switch_inline_query_chosen_chat"])
 
 
 # --------------------------------------------------------------------------------------------
@@ -1605,6 +1607,18 @@ _INLINE_RESULT_TYPES = frozenset(
         "sticker",
     }
 )
+
+
+def _validate_chosen_chat_switch(switch: Any) -> None:
+    """SwitchInlineQueryChosenChat: a query of at most 256 characters and some chat allowed."""
+    if not isinstance(switch, dict):
+        raise _bad_request("can't parse inline keyboard button: SwitchInlineQueryChosenChat")
+    query = switch.get("query", "")
+    if not isinstance(query, str) or len(query) > 256:
+        raise _bad_request("BUTTON_DATA_INVALID")
+    kinds = ("allow_user_chats", "allow_bot_chats", "allow_group_chats", "allow_channel_chats")
+    if not any(switch.get(kind) is True for kind in kinds):
+        raise _bad_request("BUTTON_TYPE_INVALID")
 
 
 def _inline_server_methods(server: FakeTelegramServer) -> None:

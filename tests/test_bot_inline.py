@@ -10,7 +10,7 @@ from bot.texts import T
 from core.domain import Sweetness, WineType
 from services.app.runtime import Runtime
 from tests.bot_harness import BotHarness, running_bot
-from tests.bot_helpers import adult, wines_by_id
+from tests.bot_helpers import adult, card_wine_id, cards, wines_by_id
 
 PERSON = 616001
 STRANGER = 616002
@@ -101,4 +101,45 @@ async def test_inline_rate_limit_answers_empty_never_an_error(seeded: Runtime) -
         assert answers[0]["results"] and answers[1]["results"]
         assert answers[2]["results"] == []
         assert answers[2]["button"]["text"] == T.inline_slow_down_button
+        assert h.tg.rejected == []
+
+
+async def test_share_button_opens_the_chat_picker_with_the_wine_and_its_deep_link(
+    seeded: Runtime,
+) -> None:
+    async with running_bot(seeded) as h:
+        await adult(h, PERSON)
+        await h.say(PERSON, "красное сухое к стейку до 2000")
+        await h.idle()
+        card = cards(h.tg.sent(chat_id=PERSON))[0]
+        wine_id = card_wine_id(card)
+        (share,) = [b for b in card.inline_buttons if b["text"] == T.share_button]
+        switch = share["switch_inline_query_chosen_chat"]
+        assert switch["query"] == f"wine:{wine_id.hex}"
+        assert switch["allow_user_chats"] and switch["allow_group_chats"]
+        assert all(
+            len(b["callback_data"].encode()) <= 64
+            for b in card.inline_buttons
+            if "callback_data" in b
+        )
+
+        # The picker sends that query: exactly this wine, as a compact card with a deep link.
+        answer = await inline(h, PERSON, switch["query"])
+        assert result_ids(answer) == [wine_id]
+        sent = h.tg.send_inline_result(FRIEND_CHAT, answer["_query_id"], wine_id.hex)
+        (wine,) = (await wines_by_id(seeded, [wine_id])).values()
+        assert wine.name in sent["text"] and "₽" in sent["text"]
+        me = await h.bot.me()
+        link = f"https://t.me/{me.username}?start=wine_{wine_id.hex}"
+        assert link in [b["url"] for row in sent["reply_markup"]["inline_keyboard"] for b in row]
+
+        # The friend opens the link: the age gate first, then that wine's card.
+        await h.say(STRANGER, f"/start wine_{wine_id.hex}")
+        (gate,) = await h.wait_messages(STRANGER, 1)
+        assert gate.visible_text == T.age_question
+        await adult(h, STRANGER)
+        await h.say(STRANGER, f"/start wine_{wine_id.hex}")
+        await h.idle()
+        (opened,) = cards(h.tg.sent(chat_id=STRANGER))
+        assert card_wine_id(opened) == wine_id
         assert h.tg.rejected == []

@@ -6,25 +6,35 @@ import contextlib
 
 from aiogram import Bot, F, Router
 from aiogram.exceptions import TelegramBadRequest
-from aiogram.filters import CommandStart
+from aiogram.filters import CommandObject, CommandStart
 from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import AgeCallback
-from bot.delivery import send_recommendation
+from bot.delivery import send_card, send_recommendation
 from bot.drafts import typing_indicator
 from bot.keyboards import age_gate
 from bot.texts import T
 from bot.users import telegram_user
 from services.app.chat import ChatService
+from services.app.quick_picks import shared_wine_id
 
 
-async def start(message: Message, chat: ChatService, bot: Bot) -> None:
+async def start(
+    message: Message, chat: ChatService, bot: Bot, command: CommandObject | None = None
+) -> None:
     if message.from_user is None:
         return
     state = await chat.register(telegram_user(message.from_user))
     if not state.age_confirmed:
         await message.answer(T.age_question, reply_markup=age_gate())
         return
+    wine_id = shared_wine_id((command.args or "").replace("_", ":", 1)) if command else None
+    if wine_id is not None:
+        page = await chat.quick_picks(message.from_user.id, f"wine:{wine_id.hex}")
+        if page.wines:  # a wine a friend shared: its card
+            await send_card(bot, message.chat.id, page.wines[0])
+            return
+        await message.answer(T.shared_wine_gone)
     await send_welcome(bot, message.chat.id, message.from_user.id, chat)
 
 
