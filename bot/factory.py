@@ -27,6 +27,7 @@ from bot.handlers import (
     inline,
     privacy,
     profile,
+    quiz,
     start,
 )
 from bot.heartbeat import Heartbeat
@@ -115,6 +116,7 @@ def create_dispatcher(
         admin.build_admin_router(settings.admin_id_set),
         catalog_import.build_import_router(settings.admin_id_set),
         _gated(profile.build_router()),
+        _gated(quiz.build_router()),
         _gated(feedback.build_router()),
         questions,
         inline.build_router(services.rate_limiter),

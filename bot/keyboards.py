@@ -10,6 +10,7 @@ from aiogram.utils.keyboard import InlineKeyboardBuilder
 from bot.callbacks import (
     AgeCallback,
     ForgetCallback,
+    ProfilePartResetCallback,
     ProfileResetCallback,
     SimilarCallback,
     VoteCallback,
@@ -97,5 +98,17 @@ def shared_card(wine_id: uuid.UUID, bot_username: str, url: str | None) -> Inlin
     if link := shop_url(url):
         kb.button(text=T.buy_button, url=link)
     kb.button(text=T.open_in_bot_button, url=wine_deep_link(bot_username, wine_id))
+    kb.adjust(1)
+    return kb.as_markup()
+
+
+def profile_parts_reset(votes: bool) -> InlineKeyboardMarkup:
+    """Reset the quiz's answers, and the 👍/👎 when there are any, each on its own."""
+    kb = InlineKeyboardBuilder()
+    kb.button(text=T.profile_reset_quiz_button, callback_data=ProfilePartResetCallback(part="quiz"))
+    if votes:
+        kb.button(
+            text=T.profile_reset_votes_button, callback_data=ProfilePartResetCallback(part="votes")
+        )
     kb.adjust(1)
     return kb.as_markup()

@@ -103,3 +103,61 @@ class T:
     inline_picks_title = "Идеи на сегодня"
     inline_why_separator = " · "
     shared_wine_gone = "Этого вина уже нет в каталоге. Вот идеи на сегодня:"
+
+    # The taste quiz (issue 20).
+    quiz_title = "<b>Анкета вкуса</b> · вопрос {number} из {total}"
+    quiz_skip = "Пропустить"
+    quiz_stop = "Без анкеты"
+    quiz_done = "<b>Анкета готова.</b> Учту: {what}. Пройти заново — /quiz, посмотреть — /profile."
+    quiz_done_empty = "Анкета пропущена. Пройти ее можно в любой момент — /quiz."
+    quiz_stopped = "Хорошо, без анкеты. Пройти ее можно в любой момент — /quiz."
+    quiz_saved = "Записал"
+    quiz_old = "Эта анкета уже закрыта. Начать заново — /quiz."
+    quiz_questions: ClassVar[dict[str, str]] = {
+        "colour": "Какое вино вы пьете чаще всего?",
+        "sweetness": "Сухое или послаще?",
+        "body": "Легкое или насыщенное, полнотелое?",
+        "structure": "Что вам приятнее во вкусе?",
+        "budget": "Сколько обычно тратите на бутылку на каждый день?",
+        "foods": "Что вы чаще всего готовите? (необязательно)",
+    }
+    quiz_options: ClassVar[dict[str, list[tuple[str, str]]]] = {
+        "colour": [
+            ("red", "🍷 Красное"),
+            ("white", "🥂 Белое"),
+            ("rose", "🌸 Розовое"),
+            ("sparkling", "🍾 Игристое"),
+        ],
+        "sweetness": [
+            ("dry", "Сухое"),
+            ("semi_dry", "Полусухое"),
+            ("semi_sweet", "Полусладкое"),
+            ("sweet", "Сладкое"),
+        ],
+        "body": [("light", "Легкое"), ("medium", "Среднее"), ("full", "Полнотелое")],
+        "structure": [
+            ("soft", "Мягкость"),
+            ("tannic", "Терпкость, танины"),
+            ("acidic", "Свежая кислотность"),
+        ],
+        "budget": [
+            ("1000", "до 1 000 ₽"),
+            ("2000", "до 2 000 ₽"),
+            ("3500", "до 3 500 ₽"),
+            ("6000", "до 6 000 ₽"),
+        ],
+        "foods": [
+            ("meat", "Мясо"),
+            ("fish", "Рыбу"),
+            ("cheese", "Сыры"),
+            ("pasta", "Пасту"),
+            ("vegetables", "Овощи"),
+            ("spicy", "Острое"),
+        ],
+    }
+    profile_from_quiz = "📝 Из анкеты: {what}"
+    profile_from_votes = "По вашим оценкам 👍/👎:"
+    profile_reset_quiz_button = "Сбросить анкету"
+    profile_reset_votes_button = "Сбросить оценки"
+    profile_quiz_reset_done = "Ответы анкеты удалены. Пройти заново — /quiz."
+    profile_votes_reset_done = "Оценки 👍/👎 удалены."

@@ -10,11 +10,12 @@ from aiogram.filters import CommandObject, CommandStart
 from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import AgeCallback
-from bot.delivery import send_card, send_recommendation
-from bot.drafts import typing_indicator
+from bot.delivery import send_card
+from bot.handlers.quiz import send_quiz
 from bot.keyboards import age_gate
 from bot.texts import T
 from bot.users import telegram_user
+from bot.welcome import send_welcome
 from services.app.chat import ChatService
 from services.app.quick_picks import shared_wine_id
 
@@ -52,6 +53,7 @@ async def age_confirmed(query: CallbackQuery, chat: ChatService, bot: Bot) -> No
             )
         if not state.age_confirmed:
             await send_welcome(bot, query.message.chat.id, query.from_user.id, chat)
+            await send_quiz(bot, query.message.chat.id)  # optional: picks are already there
 
 
 async def age_refused(query: CallbackQuery, bot: Bot) -> None:
@@ -61,12 +63,6 @@ async def age_refused(query: CallbackQuery, bot: Bot) -> None:
             await bot.edit_message_text(
                 T.age_refused, chat_id=query.message.chat.id, message_id=query.message.message_id
             )
-
-
-async def send_welcome(bot: Bot, chat_id: int, user_id: int, chat: ChatService) -> None:
-    async with typing_indicator(bot, chat_id):
-        rec = await chat.welcome(user_id)
-    await send_recommendation(bot, chat_id, rec)
 
 
 def build_router() -> Router:

@@ -19,9 +19,18 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from core.domain import WineFilters
 from core.recommendation import Recommendation, RecommendedWine
-from core.taste import ProfileSummary, VotedWine, build_profile, summarize
+from core.taste import (
+    ProfileSummary,
+    VotedWine,
+    build_profile,
+    describe_quiz,
+    summarize,
+    taste_profile,
+    valid_quiz_answer,
+)
 from repositories.models import Wine
 from repositories.ownership import forget_person
+from repositories.quiz import QuizRepository
 from repositories.users import (
     AnswerRepository,
     ConversationRepository,
@@ -146,7 +155,10 @@ class ChatService:
             async with self._guarded() as s:
                 users = UserRepository(s)
                 user = await users.get(user_id) or await users.upsert(user_id)
-                context = UserContext(user_id, dict(user.taste_profile or {}), user.language_code)
+                quiz = await QuizRepository(s).get(user_id)
+                context = UserContext(
+                    user_id, taste_profile(user.taste_profile, quiz), user.language_code
+                )
                 if remember:
                     convs = ConversationRepository(s)
                     conv = await convs.current(user_id, self.inactivity)
@@ -201,9 +213,7 @@ class ChatService:
             await s.commit()
 
     async def welcome(self, user_id: int) -> Recommendation:
-        async with self._guarded() as s:
-            user = await UserRepository(s).get(user_id)
-            profile = dict(user.taste_profile or {}) if user else {}
+        profile = await self._taste(user_id)
         with database_errors_as_unavailable():
             rec = await self.welcome_writer.write(profile)
         async with self._guarded() as s:
@@ -227,9 +237,37 @@ class ChatService:
             return await self.quick.for_query(query, offset, profile, base=base)
 
     async def _taste(self, user_id: int) -> dict[str, Any]:
+        """The profile every path uses: 👍/👎 merged with the quiz (core.taste's one rule)."""
         async with self._guarded() as s:
             user = await UserRepository(s).get(user_id)
-            return dict(user.taste_profile or {}) if user else {}
+            if user is None:
+                return {}
+            return taste_profile(user.taste_profile, await QuizRepository(s).get(user_id))
+
+    async def quiz_answers(self, user_id: int) -> dict[str, Any]:
+        async with self._guarded() as s:
+            return await QuizRepository(s).get(user_id)
+
+    async def answer_quiz(self, user_id: int, question: str, value: str | None) -> None:
+        """Store one answer (None: the question was skipped, an earlier answer is dropped)."""
+        if value is not None and not valid_quiz_answer(question, value):
+            raise ValueError(f"not an answer to {question}: {value!r}")
+        async with self._guarded() as s:
+            quiz = QuizRepository(s)
+            answers = await quiz.get(user_id)
+            answers.pop(question, None)
+            if value is not None:
+                answers[question] = int(value) if question == "budget" else value
+            await quiz.save(user_id, answers)
+            await s.commit()
+
+    async def reset_quiz(self, user_id: int) -> None:
+        async with self._guarded() as s:
+            await QuizRepository(s).clear(user_id)
+            await s.commit()
+
+    def quiz_words(self, answers: dict[str, Any]) -> list[str]:
+        return describe_quiz(answers)
 
     async def vote(self, user_id: int, wine_id: uuid.UUID, vote: int) -> VoteChange | None:
         """Store 👍/👎 and recompute the taste profile; None when the wine is unknown."""
