@@ -23,6 +23,7 @@ from bot.handlers import (
     conversation,
     fallback,
     feedback,
+    group,
     help,
     inline,
     privacy,
@@ -110,6 +111,7 @@ def create_dispatcher(
     questions = _gated(conversation.build_router())
     questions.message.middleware(RateLimitMiddleware(services.rate_limiter))
     dp.include_routers(
+        group.build_router(services.rate_limiter),
         privacy.build_router(),
         start.build_router(),
         _gated(help.build_router()),

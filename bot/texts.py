@@ -161,3 +161,17 @@ class T:
     profile_reset_votes_button = "Сбросить оценки"
     profile_quiz_reset_done = "Ответы анкеты удалены. Пройти заново — /quiz."
     profile_votes_reset_done = "Оценки 👍/👎 удалены."
+
+    # Group chats and guest mode (issue 20).
+    group_header = "🍷 По запросу «{request}»:"
+    group_header_any = "🍷 Идеи для стола:"
+    group_nothing = (
+        "В каталоге не нашлось вин под этот запрос. Попробуйте изменить бюджет или тип вина."
+    )
+    group_age_needed = (
+        "Подбирать вино я могу только тем, кто подтвердил, что им есть 18 лет. "
+        "Это займет секунду в личном чате со мной."
+    )
+    group_age_button = "Подтвердить 18+"
+    group_result_title = "Подборка вин"
+    group_age_title = "Нужно подтвердить 18+"

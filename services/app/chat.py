@@ -45,6 +45,7 @@ from services.agent.loop import SommelierService
 from services.agent.run import MAX_STEPS, UserContext
 from services.agent.welcome import WelcomeWriter
 from services.app.answer_log import log_answer, log_refusal
+from services.app.group_table import EarlierAnswer, TablePicks, table_picks
 from services.app.quick_picks import QuickPage, QuickPicks
 from services.app.sessions import (
     DATABASE_ERRORS,
@@ -235,6 +236,12 @@ class ChatService:
             profile = await self._taste(user_id)
         with database_errors_as_unavailable():
             return await self.quick.for_query(query, offset, profile, base=base)
+
+    async def group_picks(self, text: str, earlier: EarlierAnswer | None = None) -> TablePicks:
+        """Picks for a group's request (no model, nothing stored: the table is shared, so no
+        one person's profile steers it)."""
+        with database_errors_as_unavailable():
+            return await table_picks(self.sessions, text, earlier)
 
     async def _taste(self, user_id: int) -> dict[str, Any]:
         """The profile every path uses: 👍/👎 merged with the quiz (core.taste's one rule)."""
