@@ -9,22 +9,12 @@ from typing import Any
 from bot.texts import T
 from core.domain import Sweetness, WineType
 from services.app.runtime import Runtime
-from tests.bot_harness import BotHarness, running_bot
-from tests.bot_helpers import adult, card_wine_id, cards, wines_by_id
+from tests.bot_harness import running_bot
+from tests.bot_helpers import adult, card_wine_id, cards, inline, wines_by_id
 
 PERSON = 616001
 STRANGER = 616002
 FRIEND_CHAT = 616099
-
-
-async def inline(h: BotHarness, user_id: int, query: str, offset: str = "") -> dict[str, Any]:
-    update = h.tg.inline_query_update(user_id, query, offset=offset)
-    query_id = update["inline_query"]["id"]
-    h.tg.push_update(update)
-    await h.tg.wait_for(lambda _calls: query_id in h.tg.inline_answers, 15)
-    answer = h.tg.inline_answers[query_id]
-    answer["_query_id"] = query_id
-    return answer
 
 
 def result_ids(answer: dict[str, Any]) -> list[uuid.UUID]:
