@@ -73,7 +73,7 @@ async def test_inline_paging_and_hints(seeded: Runtime) -> None:
         # An empty query: today's picks.
         picks = await inline(h, PERSON, "")
         assert 1 <= len(picks["results"]) <= 3
-        assert not picks.get("is_personal")
+        assert picks["is_personal"]  # never cached for someone without the age check
         assert h.tg.rejected == []
 
 
@@ -133,3 +133,18 @@ async def test_share_button_opens_the_chat_picker_with_the_wine_and_its_deep_lin
         (opened,) = cards(h.tg.sent(chat_id=STRANGER))
         assert card_wine_id(opened) == wine_id
         assert h.tg.rejected == []
+
+
+async def test_empty_query_gives_todays_picks_that_follow_the_taste_profile(
+    seeded: Runtime,
+) -> None:
+    async with running_bot(seeded) as h:
+        await adult(h, PERSON)
+        for question, value in (("colour", "red"), ("sweetness", "dry"), ("budget", "2000")):
+            await h.chat.answer_quiz(PERSON, question, value)
+        picks = await inline(h, PERSON, "")
+        assert picks["is_personal"] and picks["cache_time"] == 0
+        wines = await wines_by_id(seeded, result_ids(picks))
+        first = wines[result_ids(picks)[0]]
+        assert first.wine_type == WineType.red and first.sweetness == Sweetness.dry
+        assert all(w.price_rub <= Decimal(2000) for w in wines.values())

@@ -31,7 +31,6 @@ from services.app.rate_limit import RateLimiter
 
 log = logging.getLogger(__name__)
 
-# Results depend on the person (profile, age check): Telegram must not share its cache.
 CACHE_SECONDS = 30
 START_HINT = "inline"
 START_AGE = "age"
@@ -78,8 +77,11 @@ async def answer_inline(
     results = [inline_result(w, me.username or "") for w in page.wines]
     await query.answer(
         results,  # type: ignore[arg-type]
-        cache_time=CACHE_SECONDS,
-        is_personal=page.personal or None,
+        # Picks from a taste profile change with the next 👍/👎: not cached.
+        cache_time=0 if page.personal else CACHE_SECONDS,
+        # Always personal: whether anything is shown depends on this person's 18+ check, and
+        # Telegram would otherwise serve these results to anyone typing the same query.
+        is_personal=True,
         next_offset=str(page.next_offset) if page.next_offset is not None else "",
         button=_button(page),
     )

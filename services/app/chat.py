@@ -223,19 +223,13 @@ class ChatService:
         await self._store(user_id, conv.id, rec)
         return rec
 
-    async def quick_picks(
-        self,
-        user_id: int | None,
-        query: str,
-        offset: int = 0,
-        base: WineFilters | None = None,
-    ) -> QuickPage:
+    async def quick_picks(self, user_id: int | None, query: str, offset: int = 0) -> QuickPage:
         """Catalog wines for an inline query or a group mention: no LLM, nothing stored."""
         profile: dict[str, Any] = {}
         if user_id is not None and not query.strip():
             profile = await self._taste(user_id)
         with database_errors_as_unavailable():
-            return await self.quick.for_query(query, offset, profile, base=base)
+            return await self.quick.for_query(query, offset, profile)
 
     async def group_picks(self, text: str, earlier: EarlierAnswer | None = None) -> TablePicks:
         """Picks for a group's request (no model, nothing stored: the table is shared, so no

@@ -8,12 +8,12 @@ full-text index; an empty one gets today's picks. Nothing here calls the LLM.
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from core.domain import WINE_TYPE_RU, WineFilters
+from core.domain import WINE_TYPE_RU
 from core.language.catalog_terms import query_words
 from core.language.request import parse_query
 from core.recommendation import RecommendedWine
@@ -32,13 +32,12 @@ SHARE_PREFIX = "wine:"
 
 @dataclass(frozen=True)
 class QuickPage:
-    """One page of catalog wines for an inline query or a group reply."""
+    """One page of catalog wines for an inline query."""
 
     wines: list[RecommendedWine]
     kind: str  # picks | search | wine | none
     next_offset: int | None = None
     personal: bool = False
-    filters: WineFilters = field(default_factory=WineFilters)
 
 
 def read_offset(raw: str) -> int:
@@ -68,18 +67,16 @@ class QuickPicks:
         offset: int = 0,
         profile: dict[str, Any] | None = None,
         limit: int = PAGE_SIZE,
-        base: WineFilters | None = None,
     ) -> QuickPage:
-        """Wines for an inline query; `base` holds filters already in force (a group's
-        earlier reply) that the query's own filters refine."""
+        """Wines for an inline query: one page from `offset`."""
         text = query.strip()[:MAX_QUERY_CHARS]
         wine_id = shared_wine_id(text)
         if wine_id is not None:
             return await self.one(wine_id)
-        if not text and base is None:
+        if not text:
             return await self.today(profile or {}) if offset == 0 else QuickPage([], "picks")
         parsed = parse_query(text)
-        filters = parsed.filters if base is None else parsed.filters.merged_over(base)
+        filters = parsed.filters
         async with self.sessions() as session:
             repo = WineRepository(session)
             if not filters.is_empty():
@@ -95,7 +92,6 @@ class QuickPicks:
             wines,
             "search" if wines else "none",
             offset + limit if more and offset + limit <= MAX_OFFSET else None,
-            filters=filters,
         )
 
     async def one(self, wine_id: uuid.UUID) -> QuickPage:
