@@ -25,6 +25,7 @@ from aiogram.types import (
 )
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
+from bot.drafts import typing_indicator
 from bot.keyboards import wine_deep_link
 from bot.rendering import read_table_reply, render_table_reply
 from bot.texts import T
@@ -156,7 +157,9 @@ async def group_message(
     elif refusal == "rate":
         await message.reply(T.rate_limited)
     else:
-        await message.reply(await table_answer(message, chat, username))
+        async with typing_indicator(bot, message.chat.id):
+            html_text = await table_answer(message, chat, username)
+        await message.reply(html_text)
 
 
 def build_router(limiter: RateLimiter) -> Router:
@@ -169,5 +172,6 @@ def build_router(limiter: RateLimiter) -> Router:
         await group_message(message, chat, bot, limiter)
 
     router.guest_message.register(on_guest)
-    router.message.register(on_group, F.chat.type.in_(GROUP_CHATS))
+    # Commands (/help@bot) go on to their own routers; every other group message stops here.
+    router.message.register(on_group, F.chat.type.in_(GROUP_CHATS), ~F.text.startswith("/"))
     return router
