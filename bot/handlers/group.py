@@ -145,12 +145,9 @@ def _addressed(message: Message, bot_id: int, username: str) -> bool:
 async def group_message(
     message: Message, chat: ChatService, bot: Bot, limiter: RateLimiter
 ) -> None:
-    """Every message of a group the bot is in reaches here; only those addressed to it get
-    an answer, the rest are left alone (and never stored)."""
+    """A group message addressed to the bot (a mention, a reply to it): the table answer."""
     me = await bot.me()
     username = me.username or ""
-    if not _addressed(message, me.id, username):
-        return
     refusal = await _allowed(message.from_user, chat, limiter)
     if refusal == "age":
         await message.reply(T.group_age_needed, reply_markup=age_keyboard(username))
@@ -168,10 +165,18 @@ def build_router(limiter: RateLimiter) -> Router:
     async def on_guest(message: Message, chat: ChatService, bot: Bot) -> None:
         await guest_message(message, chat, bot, limiter)
 
+    async def addressed(message: Message, bot: Bot) -> bool:
+        me = await bot.me()
+        return _addressed(message, me.id, me.username or "")
+
     async def on_group(message: Message, chat: ChatService, bot: Bot) -> None:
         await group_message(message, chat, bot, limiter)
 
     router.guest_message.register(on_guest)
-    # Commands (/help@bot) go on to their own routers; every other group message stops here.
-    router.message.register(on_group, F.chat.type.in_(GROUP_CHATS), ~F.text.startswith("/"))
+    # Commands (/help@bot) go on to their own routers. Other group messages reach the bot only
+    # when it may read them all (privacy mode off): those not addressed to it keep the
+    # behaviour they had before (the private-chat conversation).
+    router.message.register(
+        on_group, F.chat.type.in_(GROUP_CHATS), ~F.text.startswith("/"), addressed
+    )
     return router
