@@ -34,3 +34,14 @@ class ForgetCallback(CallbackData, prefix="fg"):
 
 class ProfileResetCallback(CallbackData, prefix="pr"):
     confirm: bool
+
+
+class QuizCallback(CallbackData, prefix="qz"):
+    """One tap in the taste quiz: the question's index and the answer (or a control word)."""
+
+    step: int
+    value: str  # an answer from core.taste's choices, or "skip" / "stop"
+
+
+class ProfilePartResetCallback(CallbackData, prefix="prp"):
+    part: str  # "quiz" or "votes"

@@ -23,9 +23,12 @@ from bot.handlers import (
     conversation,
     fallback,
     feedback,
+    group,
     help,
+    inline,
     privacy,
     profile,
+    quiz,
     start,
 )
 from bot.heartbeat import Heartbeat
@@ -108,14 +111,17 @@ def create_dispatcher(
     questions = _gated(conversation.build_router())
     questions.message.middleware(RateLimitMiddleware(services.rate_limiter))
     dp.include_routers(
+        group.build_router(services.rate_limiter),
         privacy.build_router(),
         start.build_router(),
         _gated(help.build_router()),
         admin.build_admin_router(settings.admin_id_set),
         catalog_import.build_import_router(settings.admin_id_set),
         _gated(profile.build_router()),
+        _gated(quiz.build_router()),
         _gated(feedback.build_router()),
         questions,
+        inline.build_router(services.rate_limiter),
         fallback.build_router(),
     )
     dp.errors.register(_on_error)

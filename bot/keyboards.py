@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import uuid
 
-from aiogram.types import InlineKeyboardMarkup
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, SwitchInlineQueryChosenChat
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from bot.callbacks import (
     AgeCallback,
     ForgetCallback,
+    ProfilePartResetCallback,
     ProfileResetCallback,
     SimilarCallback,
     VoteCallback,
@@ -49,6 +50,7 @@ def wine_card(
     if url and url.startswith(("https://", "http://")):
         kb.button(text=T.buy_button, url=url)
     kb.adjust(3, 1)
+    kb.row(share_button(wine_id))
     return kb.as_markup()
 
 
@@ -64,4 +66,49 @@ def card_url(markup: InlineKeyboardMarkup | None) -> str | None:
 def profile_reset() -> InlineKeyboardMarkup:
     kb = InlineKeyboardBuilder()
     kb.button(text=T.profile_reset_button, callback_data=ProfileResetCallback(confirm=True))
+    return kb.as_markup()
+
+
+def shop_url(url: str | None) -> str | None:
+    return url if url and url.startswith(("https://", "http://")) else None
+
+
+def wine_deep_link(bot_username: str, wine_id: uuid.UUID) -> str:
+    """Opens the private chat on this wine's card (/start wine_<hex>)."""
+    return f"https://t.me/{bot_username}?start=wine_{wine_id.hex}"
+
+
+def share_button(wine_id: uuid.UUID) -> InlineKeyboardButton:
+    """Opens the chat picker with this wine ready to send as an inline result."""
+    return InlineKeyboardButton(
+        text=T.share_button,
+        switch_inline_query_chosen_chat=SwitchInlineQueryChosenChat(
+            query=f"wine:{wine_id.hex}",
+            allow_user_chats=True,
+            allow_group_chats=True,
+            allow_channel_chats=False,
+            allow_bot_chats=False,
+        ),
+    )
+
+
+def shared_card(wine_id: uuid.UUID, bot_username: str, url: str | None) -> InlineKeyboardMarkup:
+    """The buttons of a wine sent into another chat: the shop's page and the bot's card."""
+    kb = InlineKeyboardBuilder()
+    if link := shop_url(url):
+        kb.button(text=T.buy_button, url=link)
+    kb.button(text=T.open_in_bot_button, url=wine_deep_link(bot_username, wine_id))
+    kb.adjust(1)
+    return kb.as_markup()
+
+
+def profile_parts_reset(votes: bool) -> InlineKeyboardMarkup:
+    """Reset the quiz's answers, and the 👍/👎 when there are any, each on its own."""
+    kb = InlineKeyboardBuilder()
+    kb.button(text=T.profile_reset_quiz_button, callback_data=ProfilePartResetCallback(part="quiz"))
+    if votes:
+        kb.button(
+            text=T.profile_reset_votes_button, callback_data=ProfilePartResetCallback(part="votes")
+        )
+    kb.adjust(1)
     return kb.as_markup()

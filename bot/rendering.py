@@ -10,7 +10,7 @@ import html
 import re
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from decimal import Decimal
 from typing import NamedTuple, Protocol
 
@@ -363,3 +363,68 @@ def plan_card_messages(card_html: str, has_photo: bool) -> tuple[str | None, lis
     pos, stack = _skip_leading(atoms, pos, stack)
     rest = _open_tags(stack) + "".join(atom.raw for atom in atoms[pos:])
     return caption, split_text(rest)
+
+
+# --- compact card (inline results, shared wines, group replies) ----------------------------
+
+COMPACT_WHY_CHARS = 200
+
+
+def compact_title(card: CardData) -> str:
+    """Plain text: "Name, 2019" (inline result titles are not HTML)."""
+    name = _one_line(card.name)
+    return f"{name}, {card.vintage_year}" if card.vintage_year else name
+
+
+def compact_why(card: CardData) -> str:
+    """The first line of the "why", short enough for an inline result's description."""
+    why = _one_line(card.why)
+    if len(why) <= COMPACT_WHY_CHARS:
+        return why
+    return why[: COMPACT_WHY_CHARS - 1].rstrip() + "…"
+
+
+def render_compact_card(card: CardData) -> str:
+    """Telegram HTML: the title, style and price on one line, then one line why."""
+    lines = [
+        _title_line(card),
+        "🍷 " + wine_style_ru(card.wine_type, card.sweetness) + " · " + _price_line(card),
+    ]
+    why = compact_why(card)
+    if why:
+        lines.append(f"<i>{escape(why)}</i>")
+    return "\n".join(line for line in lines if line)
+
+
+# --- group answers -----------------------------------------------------------------------
+
+_GROUP_REQUEST_RE = re.compile(r"^🍷 По запросу «(?P<request>.*)»:", re.MULTILINE)
+_WINE_LINK_RE = re.compile(r"[?&]start=wine_(?P<hex>[0-9a-f]{32})$")
+
+
+def render_table_reply(
+    header: str, wines: Sequence[CardData], link_of: Callable[[CardData], str]
+) -> str:
+    """A group answer: the request, then per wine a linked title, style and price, and why.
+    The links open the bot on the wine and let a reply to this answer find its wines."""
+    blocks = [escape(header)]
+    for card in wines:
+        title = escape(compact_title(card))
+        line = (
+            f'<a href="{html.escape(link_of(card), quote=True)}">{title}</a> · '
+            + wine_style_ru(card.wine_type, card.sweetness)
+            + " · "
+            + _price_line(card)
+        )
+        why = compact_why(card)
+        blocks.append(line + (f"\n<i>{escape(why)}</i>" if why else ""))
+    return "\n\n".join(blocks)
+
+
+def read_table_reply(text: str | None, link_urls: Sequence[str]) -> tuple[str, list[str]] | None:
+    """(request, wine ids as hex) of a group answer rendered above, or None for another text."""
+    match = _GROUP_REQUEST_RE.search(text or "")
+    if match is None:
+        return None
+    ids = [m["hex"] for url in link_urls if (m := _WINE_LINK_RE.search(url))]
+    return match["request"], ids

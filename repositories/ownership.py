@@ -14,6 +14,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 PERSON_COLUMNS = ("user_id", "chat_id")
 # Rows kept after /forget, with the id removed: anonymous answer counts.
 ANONYMIZED = {"answers": "user_id"}
+# Rate-limit keys that name a person: private messages and group mentions, and inline queries.
+RATE_KEY_PREFIXES = ("tg:", "tg-inline:")
 
 
 async def table_counts(session: AsyncSession) -> dict[str, int]:
@@ -78,7 +80,8 @@ async def forget_person(session: AsyncSession, user_id: int) -> dict[str, int]:
         if result.rowcount:
             removed[table] = removed.get(table, 0) + int(result.rowcount)
     result = await session.execute(
-        text("DELETE FROM rate_counters WHERE key = :k"), {"k": f"tg:{user_id}"}
+        text("DELETE FROM rate_counters WHERE key = ANY(:k)"),
+        {"k": [prefix + str(user_id) for prefix in RATE_KEY_PREFIXES]},
     )
     if result.rowcount:
         removed["rate_counters"] = int(result.rowcount)

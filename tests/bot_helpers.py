@@ -161,6 +161,17 @@ async def ask(h: BotHarness, chat_id: int, text: str) -> list[SentCall]:
     return messages(h.tg.sent(chat_id=chat_id)[before:])
 
 
+async def inline(h: BotHarness, user_id: int, query: str, offset: str = "") -> dict[str, Any]:
+    """Type an inline query; returns the answerInlineQuery params (with "_query_id")."""
+    update = h.tg.inline_query_update(user_id, query, offset=offset)
+    query_id = update["inline_query"]["id"]
+    h.tg.push_update(update)
+    await h.tg.wait_for(lambda _calls: query_id in h.tg.inline_answers, 15)
+    answer = h.tg.inline_answers[query_id]
+    answer["_query_id"] = query_id
+    return answer
+
+
 # ---- the database ---------------------------------------------------------------------------
 
 

@@ -82,8 +82,12 @@ async def test_agent_answer_cards_buttons_and_log_line(
             assert wine.wine_type.value == "red" and wine.sweetness.value == "dry"
             assert wine.price_rub <= SEARCH["price_max"]
             labels = [b["text"] for b in card.inline_buttons]
-            assert labels == ["👍", "👎", T.similar_button]
-            assert all(len(b["callback_data"].encode()) <= 64 for b in card.inline_buttons)
+            assert labels == ["👍", "👎", T.similar_button, T.share_button]
+            assert all(
+                len(b["callback_data"].encode()) <= 64
+                for b in card.inline_buttons
+                if "callback_data" in b
+            )
         assert sent[0].visible_text == f"Подборка по запросу «{QUESTION}»"
         assert sent[-1].visible_text == "Хорошего вечера!"
 

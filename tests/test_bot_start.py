@@ -148,7 +148,10 @@ async def test_start_welcome_is_written_by_the_llm(seeded: Runtime) -> None:
         intro = welcome[0].visible_text or ""
         assert intro.startswith("Добрый вечер!")
         assert all(wines[card_wine_id(c)].name in intro for c in shown)
-        assert welcome[-1].visible_text == "Спросите меня о любом поводе!"
+        assert welcome[-2].visible_text == "Спросите меня о любом поводе!"
+        # Then the optional taste quiz, in one message of its own.
+        assert (welcome[-1].visible_text or "").startswith("Анкета вкуса")
+        assert T.quiz_skip in [b["text"] for b in welcome[-1].inline_buttons]
         assert llm.errors == []
         assert not h.tg.rejected
 

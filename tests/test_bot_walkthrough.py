@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from bot.texts import T
 from fakes.telegram_server import SentCall
 from services.app.runtime import Runtime
 from tests.bot_harness import running_bot
@@ -57,8 +58,12 @@ async def test_new_user_walkthrough(seeded: Runtime) -> None:
             assert "Красное сухое" in (card.visible_text or "")
             assert all(p <= 2000 for p in prices(card)) and prices(card)
             labels = [b["text"] for b in buttons(card)]
-            assert labels == ["👍", "👎", "Похожие"]
-            assert all(len(b["callback_data"].encode()) <= 64 for b in buttons(card))
+            assert labels == ["👍", "👎", "Похожие", T.share_button]
+            assert all(
+                len(b["callback_data"].encode()) <= 64
+                for b in buttons(card)
+                if "callback_data" in b
+            )
         assert any(c.method == "sendChatAction" for c in answer)
 
         # 👍 on the first card is stored and shapes the profile.

@@ -22,7 +22,7 @@ from services.app.container import build_services
 from services.app.runtime import Runtime, open_runtime
 from tests.api_harness import running_api
 from tests.bot_harness import running_bot
-from tests.bot_helpers import adult, ask, card_wine_id, cards, vote_data
+from tests.bot_helpers import adult, ask, card_wine_id, cards, inline, vote_data
 
 PERSON = 744_001
 OTHER = 744_002
@@ -42,7 +42,8 @@ async def _rows_carrying(runtime: Runtime, user_id: int) -> dict[str, int]:
         if n:
             found["users.id"] = int(n)
         n = await s.scalar(
-            text("SELECT count(*) FROM rate_counters WHERE key = :k"), {"k": f"tg:{user_id}"}
+            text("SELECT count(*) FROM rate_counters WHERE key = ANY(:k)"),
+            {"k": [f"tg:{user_id}", f"tg-inline:{user_id}"]},
         )
         if n:
             found["rate_counters.key"] = int(n)
@@ -82,6 +83,8 @@ async def test_forget_through_the_bot_leaves_no_row_with_the_id(seeded: Runtime)
             data = vote_data(card_wine_id(card), 1)
             await h.press(user, data, card.message_id or 0)
             await h.idle()
+            await h.chat.answer_quiz(user, "colour", "red")
+            await inline(h, user, "красное")  # an inline query counts against its own limit
         assert await _rows_carrying(seeded, PERSON)
 
         asked = await ask(h, PERSON, "/forget")
@@ -91,6 +94,7 @@ async def test_forget_through_the_bot_leaves_no_row_with_the_id(seeded: Runtime)
         told = [c for c in h.tg.sent(chat_id=PERSON) if c.method == "editMessageText"]
         assert told and told[-1].visible_text.startswith("Готово, удалено")
         assert "разговоры" in told[-1].visible_text and "оценки" in told[-1].visible_text
+        assert "ответы анкеты вкуса" in told[-1].visible_text
 
     assert await _rows_carrying(seeded, PERSON) == {}
     assert await _rows_carrying(seeded, OTHER)  # only that person
@@ -158,6 +162,7 @@ async def test_backup_then_restore_into_an_empty_database_round_trips(
     source = build_services(seeded)
     try:
         await source.chat.register(TelegramUser(PERSON))
+        await source.chat.answer_quiz(PERSON, "colour", "red")
 
         async def chatter() -> None:  # writes while the dump runs
             for question in ("красное сухое к стейку", "белое к рыбе", "игристое"):
@@ -170,6 +175,7 @@ async def test_backup_then_restore_into_an_empty_database_round_trips(
     finally:
         await source.close()
     assert path.is_file() and report.size_bytes > 0 and report.counts["wines"] == 82
+    assert report.counts["quiz_answers"] == 1  # the taste quiz travels with the backup
 
     with pytest.raises(BackupError, match="not empty"):
         await restore(seeded, path)  # the source is not empty

@@ -20,6 +20,7 @@ _TABLE_RU = {
     "messages": "сообщения",
     "conversations": "разговоры",
     "feedback": "оценки",
+    "quiz_answers": "ответы анкеты вкуса",
     "users": "профиль",
     "answers": "привязка ответов",
     "telegram_updates": "служебные записи",

@@ -6,25 +6,36 @@ import contextlib
 
 from aiogram import Bot, F, Router
 from aiogram.exceptions import TelegramBadRequest
-from aiogram.filters import CommandStart
+from aiogram.filters import CommandObject, CommandStart
 from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import AgeCallback
-from bot.delivery import send_recommendation
-from bot.drafts import typing_indicator
+from bot.delivery import send_card
+from bot.handlers.quiz import send_quiz
 from bot.keyboards import age_gate
 from bot.texts import T
 from bot.users import telegram_user
+from bot.welcome import send_welcome
 from services.app.chat import ChatService
+from services.app.quick_picks import shared_wine_id
 
 
-async def start(message: Message, chat: ChatService, bot: Bot) -> None:
+async def start(
+    message: Message, chat: ChatService, bot: Bot, command: CommandObject | None = None
+) -> None:
     if message.from_user is None:
         return
     state = await chat.register(telegram_user(message.from_user))
     if not state.age_confirmed:
         await message.answer(T.age_question, reply_markup=age_gate())
         return
+    wine_id = shared_wine_id((command.args or "").replace("_", ":", 1)) if command else None
+    if wine_id is not None:
+        page = await chat.quick_picks(message.from_user.id, f"wine:{wine_id.hex}")
+        if page.wines:  # a wine a friend shared: its card
+            await send_card(bot, message.chat.id, page.wines[0])
+            return
+        await message.answer(T.shared_wine_gone)
     await send_welcome(bot, message.chat.id, message.from_user.id, chat)
 
 
@@ -42,6 +53,7 @@ async def age_confirmed(query: CallbackQuery, chat: ChatService, bot: Bot) -> No
             )
         if not state.age_confirmed:
             await send_welcome(bot, query.message.chat.id, query.from_user.id, chat)
+            await send_quiz(bot, query.message.chat.id)  # optional: picks are already there
 
 
 async def age_refused(query: CallbackQuery, bot: Bot) -> None:
@@ -51,12 +63,6 @@ async def age_refused(query: CallbackQuery, bot: Bot) -> None:
             await bot.edit_message_text(
                 T.age_refused, chat_id=query.message.chat.id, message_id=query.message.message_id
             )
-
-
-async def send_welcome(bot: Bot, chat_id: int, user_id: int, chat: ChatService) -> None:
-    async with typing_indicator(bot, chat_id):
-        rec = await chat.welcome(user_id)
-    await send_recommendation(bot, chat_id, rec)
 
 
 def build_router() -> Router:

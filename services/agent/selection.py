@@ -16,6 +16,7 @@ from typing import Any
 from core.domain import Sweetness, WineFilters, WineType
 from core.language.catalog_terms import query_words
 from core.recommendation import MAX_WINES
+from core.taste import price_ceiling, taste_score
 from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent.conversation import RequestState
@@ -155,13 +156,18 @@ async def select_wines(
     if state.mood:
         found = await _by_text(repo, state)
         if found:
-            if style is not None:
-                found.sort(key=lambda w: (w.wine_type, w.sweetness) != style)
+            if profile:  # the same text matches, the person's taste first
+                found.sort(key=lambda w: -taste_score(w, profile))
             return Selection(found[:MAX_WINES], "text")
     if style is not None:
         wine_type, sweetness = style
-        liked = await repo.search(WineFilters(wine_type=wine_type, sweetness=sweetness), limit=POOL)
+        ceiling = price_ceiling(profile)
+        liked = await repo.search(
+            WineFilters(wine_type=wine_type, sweetness=sweetness, price_max=ceiling), limit=POOL
+        ) or await repo.search(WineFilters(wine_type=wine_type, sweetness=sweetness), limit=POOL)
         fresh = [w for w in liked if w.id not in set(state.shown)]
         if fresh:
-            return Selection(choose(fresh, WineFilters()), "profile")
+            best = max(taste_score(w, profile) for w in fresh)
+            fitting = [w for w in fresh if taste_score(w, profile) == best]
+            return Selection(choose(fitting, WineFilters(price_max=ceiling)), "profile")
     return Selection(await _balanced(repo, state, day_types), "balanced")

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import logging
-from decimal import Decimal
 from typing import Any
 
 from core.domain import WINE_TYPE_RU, WineFilters
 from core.errors import LLMRequestError, LLMUnavailableError
 from core.recommendation import MAX_WINES, Recommendation, RecommendedWine
-from core.taste import summarize
+from core.taste import price_ceiling, taste_score
 from prompts import fill, load_prompt
 from repositories.models import Wine
 from repositories.wines import WineRepository
@@ -17,6 +16,7 @@ from services.agent.answer_format import FORMAT_INSTRUCTIONS, first_sentence, pa
 from services.agent.catalog_prompt import catalog_line
 from services.agent.day_context import DayContext, build_day_context
 from services.agent.loop import SommelierService
+from services.agent.selection import liked_style
 
 log = logging.getLogger(__name__)
 
@@ -25,20 +25,21 @@ class WelcomeWriter:
     def __init__(self, sommelier: SommelierService) -> None:
         self.sommelier = sommelier
 
-    def _day(self) -> DayContext:
+    def day(self) -> DayContext:
         clock = self.sommelier.clock
         return build_day_context(clock() if clock else None)
 
     async def picks(self, day: DayContext, profile: dict[str, Any]) -> list[Wine]:
-        """One wine per suggested type, within the user's liked price range when known."""
-        summary = summarize(profile)
-        price_max = (
-            Decimal(summary.price_range[1]) * Decimal("1.3") if summary.price_range else None
-        )
+        """One wine per suggested type (the person's favourite type first), within their
+        budget when known, the best fit for their taste among the candidates."""
+        price_max = price_ceiling(profile)
+        types = day.suggested_wine_types()
+        style = liked_style(profile)
+        if style is not None:
+            types = [style[0], *[t for t in types if t != style[0]]]
         chosen: list[Wine] = []
         async with self.sommelier.sessions() as session:
             repo = WineRepository(session)
-            types = day.suggested_wine_types()
             for wine_type in [*types, *types]:
                 if len(chosen) == MAX_WINES:
                     break
@@ -50,8 +51,10 @@ class WelcomeWriter:
                 pool = pool or await repo.search(WineFilters(wine_type=wine_type), limit=40)
                 fresh = [w for w in pool if w not in chosen]
                 if fresh:
+                    best = max(taste_score(w, profile) for w in fresh)
+                    fitting = [w for w in fresh if taste_score(w, profile) == best]
                     # Deterministic per day, so the welcome does not change on every /start.
-                    chosen.append(fresh[day.now.toordinal() % len(fresh)])
+                    chosen.append(fitting[day.now.toordinal() % len(fitting)])
             if len(chosen) < MAX_WINES:
                 for wine in await repo.search({}, limit=MAX_WINES * 3, order="price_asc"):
                     if wine not in chosen and len(chosen) < MAX_WINES:
@@ -59,7 +62,7 @@ class WelcomeWriter:
         return chosen
 
     async def write(self, profile: dict[str, Any]) -> Recommendation:
-        day = self._day()
+        day = self.day()
         wines = await self.picks(day, profile)
         if self.sommelier.llm.configured and wines:
             try:

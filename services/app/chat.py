@@ -19,9 +19,18 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from core.domain import WineFilters
 from core.recommendation import Recommendation, RecommendedWine
-from core.taste import ProfileSummary, VotedWine, build_profile, summarize
+from core.taste import (
+    ProfileSummary,
+    VotedWine,
+    build_profile,
+    describe_quiz,
+    summarize,
+    taste_profile,
+    valid_quiz_answer,
+)
 from repositories.models import Wine
 from repositories.ownership import forget_person
+from repositories.quiz import QuizRepository
 from repositories.users import (
     AnswerRepository,
     ConversationRepository,
@@ -36,6 +45,8 @@ from services.agent.loop import SommelierService
 from services.agent.run import MAX_STEPS, UserContext
 from services.agent.welcome import WelcomeWriter
 from services.app.answer_log import log_answer, log_refusal
+from services.app.group_table import EarlierAnswer, TablePicks, table_picks
+from services.app.quick_picks import QuickPage, QuickPicks
 from services.app.sessions import (
     DATABASE_ERRORS,
     GuardedSessions,
@@ -76,6 +87,7 @@ class ChatService:
         self.embeddings = embeddings
         self.inactivity = inactivity
         self.welcome_writer = WelcomeWriter(sommelier)
+        self.quick = QuickPicks(sessions, self.welcome_writer)
         self.answers_since_start: Counter[str] = Counter()
 
     @property
@@ -144,7 +156,10 @@ class ChatService:
             async with self._guarded() as s:
                 users = UserRepository(s)
                 user = await users.get(user_id) or await users.upsert(user_id)
-                context = UserContext(user_id, dict(user.taste_profile or {}), user.language_code)
+                quiz = await QuizRepository(s).get(user_id)
+                context = UserContext(
+                    user_id, taste_profile(user.taste_profile, quiz), user.language_code
+                )
                 if remember:
                     convs = ConversationRepository(s)
                     conv = await convs.current(user_id, self.inactivity)
@@ -199,9 +214,7 @@ class ChatService:
             await s.commit()
 
     async def welcome(self, user_id: int) -> Recommendation:
-        async with self._guarded() as s:
-            user = await UserRepository(s).get(user_id)
-            profile = dict(user.taste_profile or {}) if user else {}
+        profile = await self._taste(user_id)
         with database_errors_as_unavailable():
             rec = await self.welcome_writer.write(profile)
         async with self._guarded() as s:
@@ -209,6 +222,53 @@ class ChatService:
             await s.commit()
         await self._store(user_id, conv.id, rec)
         return rec
+
+    async def quick_picks(self, user_id: int | None, query: str, offset: int = 0) -> QuickPage:
+        """Catalog wines for an inline query or a group mention: no LLM, nothing stored."""
+        profile: dict[str, Any] = {}
+        if user_id is not None and not query.strip():
+            profile = await self._taste(user_id)
+        with database_errors_as_unavailable():
+            return await self.quick.for_query(query, offset, profile)
+
+    async def group_picks(self, text: str, earlier: EarlierAnswer | None = None) -> TablePicks:
+        """Picks for a group's request (no model, nothing stored: the table is shared, so no
+        one person's profile steers it)."""
+        with database_errors_as_unavailable():
+            return await table_picks(self.sessions, text, earlier)
+
+    async def _taste(self, user_id: int) -> dict[str, Any]:
+        """The profile every path uses: 👍/👎 merged with the quiz (core.taste's one rule)."""
+        async with self._guarded() as s:
+            user = await UserRepository(s).get(user_id)
+            if user is None:
+                return {}
+            return taste_profile(user.taste_profile, await QuizRepository(s).get(user_id))
+
+    async def quiz_answers(self, user_id: int) -> dict[str, Any]:
+        async with self._guarded() as s:
+            return await QuizRepository(s).get(user_id)
+
+    async def answer_quiz(self, user_id: int, question: str, value: str | None) -> None:
+        """Store one answer (None: the question was skipped, an earlier answer is dropped)."""
+        if value is not None and not valid_quiz_answer(question, value):
+            raise ValueError(f"not an answer to {question}: {value!r}")
+        async with self._guarded() as s:
+            quiz = QuizRepository(s)
+            answers = await quiz.get(user_id)
+            answers.pop(question, None)
+            if value is not None:
+                answers[question] = int(value) if question == "budget" else value
+            await quiz.save(user_id, answers)
+            await s.commit()
+
+    async def reset_quiz(self, user_id: int) -> None:
+        async with self._guarded() as s:
+            await QuizRepository(s).clear(user_id)
+            await s.commit()
+
+    def quiz_words(self, answers: dict[str, Any]) -> list[str]:
+        return describe_quiz(answers)
 
     async def vote(self, user_id: int, wine_id: uuid.UUID, vote: int) -> VoteChange | None:
         """Store 👍/👎 and recompute the taste profile; None when the wine is unknown."""
