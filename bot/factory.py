@@ -24,6 +24,7 @@ from bot.handlers import (
     fallback,
     feedback,
     help,
+    media,
     privacy,
     profile,
     start,
@@ -107,6 +108,9 @@ def create_dispatcher(
     # (with the rate limiter's state) must not pile up on shared module-level routers.
     questions = _gated(conversation.build_router())
     questions.message.middleware(RateLimitMiddleware(services.rate_limiter))
+    # Photos and voice are questions too: the same 18+ gate and the same per-user limit.
+    media_questions = _gated(media.build_router())
+    media_questions.message.middleware(RateLimitMiddleware(services.rate_limiter))
     dp.include_routers(
         privacy.build_router(),
         start.build_router(),
@@ -116,6 +120,7 @@ def create_dispatcher(
         _gated(profile.build_router()),
         _gated(feedback.build_router()),
         questions,
+        media_questions,
         fallback.build_router(),
     )
     dp.errors.register(_on_error)

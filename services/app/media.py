@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from core.domain import WineFilters
-from core.language.folding import fold
+from core.language.folding import fold, stem_key
+from core.language.grapes import GRAPE_ALIASES
 from core.language.request import parse_query
 from core.recommendation import MAX_WINES, Recommendation, RecommendedWine
 from repositories.models import Wine
@@ -26,6 +28,52 @@ from services.llm.vision import ImageReading, SeenWine
 POOL = 30
 MAX_CANDIDATES = 3
 _WORD = re.compile(r"\w+")
+# Words of producers' names that say nothing about which producer it is.
+GENERIC_WORDS = frozenset(
+    [
+        "chateau",
+        "domaine",
+        "domain",
+        "bodega",
+        "bodegas",
+        "cantina",
+        "tenuta",
+        "weingut",
+        "winery",
+        "wines",
+        "wine",
+        "estate",
+        "vineyards",
+        "cellars",
+        "maison",
+        "casa",
+        "quinta",
+        "podere",
+        "azienda",
+        "agricola",
+        "cave",
+        "caves",
+        "de",
+        "du",
+        "la",
+        "le",
+        "les",
+        "del",
+        "di",
+        "da",
+        "do",
+        "das",
+        "dos",
+        "des",
+        "y",
+        "and",
+        "et",
+        "the",
+        "вина",
+        "винодельня",
+        "шато",
+    ]
+)
 
 
 def _words(text: str | None) -> set[str]:
@@ -45,15 +93,29 @@ async def find_seen_wine(repo: WineRepository, seen: SeenWine) -> Wine | None:
     ids, _ = (await catalog_index(repo)).match(said)
     if not ids or len(ids) > MAX_CANDIDATES:
         return None
-    seen_words = _words(said)
-    fits = [
-        wine
-        for wine in await repo.get_by_ids([i for i in ids if isinstance(i, uuid.UUID | str)])
-        if wine.available
-        and _words(wine.producer) & seen_words
-        and _words(wine.name) - _words(wine.producer) <= seen_words
-    ]
+    wines = await repo.get_by_ids([i for i in ids if isinstance(i, uuid.UUID | str)])
+    fits = [w for w in wines if w.available and _same_wine(w, seen)]
     return fits[0] if len(fits) == 1 else None
+
+
+def _same_wine(wine: Wine, seen: SeenWine) -> bool:
+    """A word match is the label's wine only when its producer is named in full, most of its
+    name is there, and the grapes (when both say them) agree: «Casillero del Diablo Merlot»
+    is not the shop's Casillero del Diablo Cabernet Sauvignon."""
+    seen_words = _words(f"{seen.producer} {seen.name or ''}")
+    producer = _words(wine.producer) - GENERIC_WORDS
+    if not producer or not producer <= seen_words:
+        return False
+    name = _words(wine.name) - producer - GENERIC_WORDS
+    if name and 2 * len(name & seen_words) < len(name):
+        return False
+    if seen.grapes and wine.grape_varieties:
+        return bool(_grapes(seen.grapes) & _grapes(wine.grape_varieties))
+    return True
+
+
+def _grapes(names: Iterable[str]) -> set[str]:
+    return {GRAPE_ALIASES.get(stem_key(n), fold(n).lower()) for n in names}
 
 
 @dataclass
