@@ -188,6 +188,8 @@ class ChatService:
         image: bytes,
         caption: str = "",
         *,
+        tools_allowlist: Sequence[str] | None = None,
+        max_steps: int = MAX_STEPS,
         request_id: str | None = None,
         stream_answer: bool = False,
     ) -> AsyncIterator[AgentEvent]:
@@ -203,6 +205,8 @@ class ChatService:
             async for event in self.stream(
                 user_id,
                 dish_request(reading.dish, caption),
+                tools_allowlist=tools_allowlist,
+                max_steps=max_steps,
                 request_id=request_id,
                 stream_answer=stream_answer,
             ):
@@ -224,7 +228,12 @@ class ChatService:
         if caption:
             # Nothing about wine on the photo, but the caption asks something: answer that.
             async for event in self.stream(
-                user_id, caption, request_id=request_id, stream_answer=stream_answer
+                user_id,
+                caption,
+                tools_allowlist=tools_allowlist,
+                max_steps=max_steps,
+                request_id=request_id,
+                stream_answer=stream_answer,
             ):
                 yield event
             return
@@ -236,6 +245,8 @@ class ChatService:
         audio: bytes,
         filename: str,
         *,
+        tools_allowlist: Sequence[str] | None = None,
+        max_steps: int = MAX_STEPS,
         request_id: str | None = None,
         stream_answer: bool = False,
     ) -> AsyncIterator[AgentEvent]:
@@ -250,7 +261,12 @@ class ChatService:
             raise MediaUnreadableError("nothing", "the recording has no words in it")
         yield MediaRead(source="voice", kind="speech", text=heard)
         async for event in self.stream(
-            user_id, heard, request_id=request_id, stream_answer=stream_answer
+            user_id,
+            heard,
+            tools_allowlist=tools_allowlist,
+            max_steps=max_steps,
+            request_id=request_id,
+            stream_answer=stream_answer,
         ):
             yield event
 

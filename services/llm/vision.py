@@ -44,8 +44,8 @@ class SeenWine:
     def title(self) -> str:
         """How to name it back to the person: «Catena Zapata Malbec 2021»."""
         parts = [self.producer or "", self.name or ""]
-        if self.producer and self.name and self.producer.lower() in self.name.lower():
-            parts = [self.name]
+        if self.producer and self.name and _shares_a_word(self.producer, self.name):
+            parts = [self.name]  # «Catena Malbec» by Catena Zapata already names its maker
         text = " ".join(p for p in parts if p)
         return f"{text} {self.vintage}" if text and self.vintage else text
 
@@ -56,6 +56,11 @@ class ImageReading:
     wine: SeenWine = field(default_factory=SeenWine)
     dish: str | None = None
     wines: tuple[SeenWine, ...] = ()
+
+
+def _shares_a_word(first: str, second: str) -> bool:
+    words = {w for w in re.findall(r"\w+", first.lower()) if len(w) > 2}
+    return bool(words & set(re.findall(r"\w+", second.lower())))
 
 
 def image_data_url(image: bytes) -> str:
