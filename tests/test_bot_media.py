@@ -245,3 +245,54 @@ async def test_photo_before_the_age_gate_gets_the_age_question(seeded: Runtime) 
         replies = await send_photo(h)
         assert texts_of(replies) == [T.age_question]
         assert llm.vision_requests == []
+
+
+async def test_wine_list_without_our_wines_offers_the_closest_to_them(seeded: Runtime) -> None:
+    listed = {
+        "kind": "wine_list",
+        "wines": [
+            {"producer": "Achaval Ferrer", "name": "Quimera", "grapes": ["мальбек"]},
+            {"producer": "Weingut Nowhere", "name": "Steillage", "grapes": ["рислинг"]},
+        ],
+    }
+    async with fake_llm() as llm, running_bot(seeded, **llm_settings(llm)) as h:
+        await adult(h, CHAT)
+        llm.script_vision(listed)
+        replies = await send_photo(h)
+    assert "нет" in texts_of(replies)[0]
+    found = cards(replies)
+    assert found
+    wines = await wines_by_id(seeded, [card_wine_id(c) for c in found])
+    for card in found:
+        assert {"мальбек", "рислинг"} & set(wines[card_wine_id(card)].grape_varieties)
+        assert "Похоже на «Achaval Ferrer Quimera»" in (card.visible_text or "") or (
+            "Похоже на «Weingut Nowhere Steillage»" in (card.visible_text or "")
+        )
+
+
+async def test_the_same_unknown_label_twice_shows_other_close_wines(seeded: Runtime) -> None:
+    async with fake_llm() as llm, running_bot(seeded, **llm_settings(llm)) as h:
+        await adult(h, CHAT)
+        llm.script_vision(UNKNOWN_LABEL, UNKNOWN_LABEL)
+        first = {card_wine_id(c) for c in cards(await send_photo(h))}
+        second = {card_wine_id(c) for c in cards(await send_photo(h))}
+    assert first and second and not first & second  # no repeats within the conversation
+
+
+async def test_silent_voice_asks_to_repeat(seeded: Runtime) -> None:
+    async with fake_llm() as llm, running_bot(seeded, **llm_settings(llm)) as h:
+        await adult(h, CHAT)
+        llm.script_transcript("   ")
+        replies = await send_voice(h)
+        assert llm.requests == []
+    assert texts_of(replies) == [T.voice_nothing]
+
+
+async def test_photos_count_against_the_rate_limit(seeded: Runtime) -> None:
+    async with running_bot(seeded, rate_limit_per_minute=1) as h:
+        await adult(h, CHAT)
+        first = await send_photo(h)
+        second = await send_photo(h)
+        third = await send_voice(h)
+    assert texts_of(first) == [T.photo_off]
+    assert texts_of(second) == [T.rate_limited] and texts_of(third) == [T.rate_limited]
