@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Literal
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from core.errors import DatabaseUnavailableError, MediaUnreadableError
@@ -109,9 +109,56 @@ def _media(parsed: AgentRequest) -> Media | web.Response | None:
     return None
 
 
+MAX_FORM_TEXT = 64 * 1024
+
+
+async def _read_part(part: BodyPartReader, limit: int) -> bytes | None:
+    """The part's bytes, or None once it grows past `limit` (read no further than that)."""
+    data = bytearray()
+    while chunk := await part.read_chunk():
+        data.extend(chunk)
+        if len(data) > limit:
+            return None
+    return bytes(data)
+
+
+async def _multipart_body(request: web.Request) -> dict[str, Any] | web.Response:
+    """A multipart form (text fields, an `image` or `audio` file) as the JSON body it stands for."""
+    body: dict[str, Any] = {}
+    reader = await request.multipart()
+    while (part := await reader.next()) is not None:
+        if not isinstance(part, BodyPartReader) or not part.name:
+            return _error(422, "body: every part needs a name", field="body")
+        is_file = part.name in ("image", "audio")
+        limit = {"image": MAX_IMAGE_BYTES, "audio": MAX_AUDIO_BYTES}.get(part.name, MAX_FORM_TEXT)
+        data = await _read_part(part, limit)
+        if data is None:
+            size = f"{limit // (1024 * 1024)} MB" if is_file else f"{limit // 1024} KB"
+            return _error(422, f"{part.name}: at most {size}", field=part.name)
+        if is_file:
+            body[part.name] = base64.b64encode(data).decode("ascii")
+            if part.name == "audio" and part.filename:
+                body.setdefault("audio_filename", part.filename)
+            continue
+        text = data.decode(part.get_charset("utf-8"))
+        if part.name == "tools_allowlist":
+            body[part.name] = [t.strip() for t in text.split(",") if t.strip()]
+        else:
+            body[part.name] = text
+    return body
+
+
 async def _parse(request: web.Request) -> tuple[AgentRequest, Media | None] | web.Response:
     try:
-        body = await request.clone(client_max_size=MAX_AGENT_BODY).json()
+        if request.content_type == "multipart/form-data":
+            try:
+                body = await _multipart_body(request)
+            except (ValueError, LookupError):
+                return _error(422, "body: not a valid multipart form", field="body")
+            if isinstance(body, web.Response):
+                return body
+        else:
+            body = await request.clone(client_max_size=MAX_AGENT_BODY).json()
     except web.HTTPRequestEntityTooLarge:
         return _error(413, f"the body is larger than {MAX_AGENT_BODY} bytes", field="body")
     except (json.JSONDecodeError, UnicodeDecodeError):

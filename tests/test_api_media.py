@@ -9,6 +9,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from api.app import MAX_IMAGE_BYTES
 from fakes.openai_server import responder
 from services.app.runtime import Runtime
 from tests.agent_fixtures import fake_openai
@@ -135,3 +136,52 @@ async def test_an_image_larger_than_the_limit_is_refused(seeded: Runtime) -> Non
     ):
         assert resp.status == 422
         assert (await resp.json())["field"] == "image"
+
+
+async def test_multipart_image_with_the_query_as_caption(seeded: Runtime) -> None:
+    async with fake_openai() as server, running_api(seeded, **llm(server.base_url)) as api:
+        server.script_vision(LABEL)
+        form = aiohttp.FormData()
+        form.add_field("query", "есть такое?")
+        form.add_field("user_id", "4242")
+        form.add_field("image", base64.b64decode(IMAGE), filename="label.jpg")
+        async with (
+            aiohttp.ClientSession() as http,
+            http.post(f"{api.base_url}/v1/agent/stream", data=form) as resp,
+        ):
+            assert resp.status == 200
+            events = await read_events(resp)
+        assert server.errors == []
+    assert [name for name, _ in events] == ["media_read", "final"]
+    assert [w["name"] for w in events[-1][1]["recommendation"]["wines"]] == ["Catena Malbec"]
+    assert "есть такое?" in server.vision_requests[0]["messages"][-1]["content"][0]["text"]
+
+
+async def test_multipart_audio_takes_its_file_name(seeded: Runtime) -> None:
+    async with fake_openai() as server, running_api(seeded, **llm(server.base_url)) as api:
+        server.script_transcript("розовое на пикник")
+        model = responder(agent_model(lambda _: {"wine_type": "rose"}))
+        server.script(model, model)
+        form = aiohttp.FormData()
+        form.add_field("audio", base64.b64decode(AUDIO), filename="note.m4a")
+        async with (
+            aiohttp.ClientSession() as http,
+            http.post(f"{api.base_url}/v1/agent/ask", data=form) as resp,
+        ):
+            assert resp.status == 200
+            payload = await resp.json()
+    assert payload["recommendation"]["wines"]
+    assert server.transcription_requests[0]["filename"] == "note.m4a"
+
+
+async def test_a_multipart_file_over_the_limit_is_refused_by_name(seeded: Runtime) -> None:
+    async with running_api(seeded) as api:
+        form = aiohttp.FormData()
+        form.add_field("query", "что это?")
+        form.add_field("image", b"\xff" * (MAX_IMAGE_BYTES + 1), filename="huge.jpg")
+        async with (
+            aiohttp.ClientSession() as http,
+            http.post(f"{api.base_url}/v1/agent/ask", data=form) as resp,
+        ):
+            assert resp.status == 422
+            assert (await resp.json())["field"] == "image"
