@@ -6,19 +6,21 @@ The same aiohttp application serves the Telegram webhook when WEBHOOK_URL is set
 from __future__ import annotations
 
 import asyncio
+import base64
 import hashlib
 import hmac
 import json
 import logging
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
-from typing import Any
+from typing import Any, Literal
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from core.errors import DatabaseUnavailableError
+from core.errors import DatabaseUnavailableError, MediaUnreadableError
 from core.settings import Settings
 from core.text import clean_user_text
 from services.agent.events import AgentEvent, ErrorEvent, Final
@@ -34,10 +36,20 @@ SETTINGS_KEY = web.AppKey("settings", Settings)
 LIMITER_KEY = web.AppKey("limiter", RateLimiter)
 
 
+AUDIO_FILENAME = r"^[^/\\]{1,100}\.(flac|m4a|mp3|mp4|mpeg|mpga|oga|ogg|wav|webm)$"
+MAX_IMAGE_BYTES = 10 * 1024 * 1024
+MAX_AUDIO_BYTES = 20 * 1024 * 1024
+# Agent requests may carry a photo or a recording in base64; every other route keeps 64 KB.
+MAX_AGENT_BODY = (MAX_AUDIO_BYTES * 4) // 3 + 64 * 1024
+
+
 class AgentRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    query: str = Field(min_length=1)
+    query: str = ""  # may be empty only with an image or audio (then it is their caption)
+    image: str | None = Field(default=None, min_length=1)  # base64, or a data: URL
+    audio: str | None = Field(default=None, min_length=1)  # base64
+    audio_filename: str | None = Field(default=None, pattern=AUDIO_FILENAME)
     user_id: int | None = Field(default=None, ge=-(2**63), le=2**63 - 1)  # a bigint
     conversation_id: uuid.UUID | None = None
     tools_allowlist: list[str] | None = None
@@ -55,9 +67,100 @@ def _error(status: int, message: str, **extra: Any) -> web.Response:
     return web.json_response({"error": message, **extra}, status=status)
 
 
-async def _parse(request: web.Request) -> AgentRequest | web.Response:
+@dataclass(frozen=True)
+class Media:
+    """A decoded photo or recording sent with an agent request."""
+
+    kind: Literal["image", "audio"]
+    data: bytes
+    filename: str = ""
+
+
+def _decode(value: str, field: str, limit: int) -> bytes | web.Response:
+    payload = value.partition(",")[2] if value.startswith("data:") else value
     try:
-        body = await request.json()
+        data = base64.b64decode("".join(payload.split()), validate=True)
+    except ValueError:
+        return _error(422, f"{field}: not valid base64", field=field)
+    if not data:
+        return _error(422, f"{field}: empty", field=field)
+    if len(data) > limit:
+        return _error(422, f"{field}: at most {limit // (1024 * 1024)} MB", field=field)
+    return data
+
+
+def _media(parsed: AgentRequest) -> Media | web.Response | None:
+    if parsed.image is not None and parsed.audio is not None:
+        return _error(422, "image: send an image or audio, not both", field="image")
+    if parsed.image is not None:
+        image = _decode(parsed.image, "image", MAX_IMAGE_BYTES)
+        return image if isinstance(image, web.Response) else Media("image", image)
+    if parsed.audio is not None:
+        if parsed.audio_filename is None:
+            return _error(
+                422,
+                "audio_filename: required with audio (its extension names the format)",
+                field="audio_filename",
+            )
+        audio = _decode(parsed.audio, "audio", MAX_AUDIO_BYTES)
+        if isinstance(audio, web.Response):
+            return audio
+        return Media("audio", audio, parsed.audio_filename)
+    return None
+
+
+MAX_FORM_TEXT = 64 * 1024
+
+
+async def _read_part(part: BodyPartReader, limit: int) -> bytes | None:
+    """The part's bytes, or None once it grows past `limit` (read no further than that)."""
+    data = bytearray()
+    while chunk := await part.read_chunk():
+        data.extend(chunk)
+        if len(data) > limit:
+            return None
+    return bytes(data)
+
+
+async def _multipart_body(request: web.Request) -> dict[str, Any] | web.Response:
+    """A multipart form (text fields, an `image` or `audio` file) as the JSON body it stands for."""
+    body: dict[str, Any] = {}
+    reader = await request.multipart()
+    while (part := await reader.next()) is not None:
+        if not isinstance(part, BodyPartReader) or not part.name:
+            return _error(422, "body: every part needs a name", field="body")
+        is_file = part.name in ("image", "audio")
+        limit = {"image": MAX_IMAGE_BYTES, "audio": MAX_AUDIO_BYTES}.get(part.name, MAX_FORM_TEXT)
+        data = await _read_part(part, limit)
+        if data is None:
+            size = f"{limit // (1024 * 1024)} MB" if is_file else f"{limit // 1024} KB"
+            return _error(422, f"{part.name}: at most {size}", field=part.name)
+        if is_file:
+            body[part.name] = base64.b64encode(data).decode("ascii")
+            if part.name == "audio" and part.filename:
+                body.setdefault("audio_filename", part.filename)
+            continue
+        text = data.decode(part.get_charset("utf-8"))
+        if part.name == "tools_allowlist":
+            body[part.name] = [t.strip() for t in text.split(",") if t.strip()]
+        else:
+            body[part.name] = text
+    return body
+
+
+async def _parse(request: web.Request) -> tuple[AgentRequest, Media | None] | web.Response:
+    try:
+        if request.content_type == "multipart/form-data":
+            try:
+                body = await _multipart_body(request)
+            except (ValueError, LookupError):
+                return _error(422, "body: not a valid multipart form", field="body")
+            if isinstance(body, web.Response):
+                return body
+        else:
+            body = await request.clone(client_max_size=MAX_AGENT_BODY).json()
+    except web.HTTPRequestEntityTooLarge:
+        return _error(413, f"the body is larger than {MAX_AGENT_BODY} bytes", field="body")
     except (json.JSONDecodeError, UnicodeDecodeError):
         return _error(422, "the body must be a JSON object", field="body")
     if not isinstance(body, dict):
@@ -69,7 +172,10 @@ async def _parse(request: web.Request) -> AgentRequest | web.Response:
         field = ".".join(str(p) for p in first["loc"]) or "body"
         return _error(422, f"{field}: {first['msg']}", field=field)
     parsed.query = clean_user_text(parsed.query)
-    if not parsed.query:
+    media = _media(parsed)
+    if isinstance(media, web.Response):
+        return media
+    if not parsed.query and media is None:
         return _error(422, "query: must not be blank", field="query")
     limit = request.app[SETTINGS_KEY].max_message_chars
     if len(parsed.query) > limit:
@@ -78,7 +184,28 @@ async def _parse(request: web.Request) -> AgentRequest | web.Response:
     unknown = [t for t in parsed.tools_allowlist or [] if t not in known]
     if unknown:
         return _error(422, f"tools_allowlist: unknown tools {unknown}", field="tools_allowlist")
-    return parsed
+    return parsed, media
+
+
+def _events(
+    chat: ChatService, parsed: AgentRequest, media: Media | None, *, stream_answer: bool
+) -> AsyncIterator[AgentEvent]:
+    """The agent's events for a text question, a photo (query = caption) or a recording."""
+    options: dict[str, Any] = {
+        "tools_allowlist": parsed.tools_allowlist,
+        "max_steps": parsed.max_steps,
+        "stream_answer": stream_answer,
+    }
+    if media is not None and media.kind == "image":
+        return chat.photo_stream(parsed.user_id, media.data, parsed.query, **options)
+    if media is not None:
+        return chat.voice_stream(parsed.user_id, media.data, media.filename, **options)
+    return chat.stream(parsed.user_id, parsed.query, **options)
+
+
+def _unreadable(exc: MediaUnreadableError, media: Media | None) -> str:
+    what = "the recording" if media is not None and media.kind == "audio" else "the image"
+    return f"{what} could not be read ({exc.reason}); describe it in words in `query`"
 
 
 def _client_key(request: web.Request) -> str:
@@ -117,9 +244,10 @@ def _sse(event: AgentEvent) -> bytes:
 
 
 async def stream(request: web.Request) -> web.StreamResponse:
-    parsed = await _parse(request)
-    if isinstance(parsed, web.Response):
-        return parsed
+    checked = await _parse(request)
+    if isinstance(checked, web.Response):
+        return checked
+    parsed, media = checked
     chat = request.app[CHAT_KEY]
     response = web.StreamResponse(
         headers={
@@ -129,13 +257,7 @@ async def stream(request: web.Request) -> web.StreamResponse:
         }
     )
     await response.prepare(request)
-    events = chat.stream(
-        parsed.user_id,
-        parsed.query,
-        tools_allowlist=parsed.tools_allowlist,
-        max_steps=parsed.max_steps,
-        stream_answer=True,
-    )
+    events = _events(chat, parsed, media, stream_answer=True)
     try:
         async for event in events:
             await response.write(_sse(event))
@@ -146,6 +268,8 @@ async def stream(request: web.Request) -> web.StreamResponse:
         raise
     except DatabaseUnavailableError:
         await response.write(_sse(ErrorEvent(message="service temporarily unavailable")))
+    except MediaUnreadableError as exc:
+        await response.write(_sse(ErrorEvent(message=_unreadable(exc, media))))
     except Exception:
         log.exception("agent stream failed")
         await response.write(_sse(ErrorEvent(message="internal error")))
@@ -154,21 +278,20 @@ async def stream(request: web.Request) -> web.StreamResponse:
 
 
 async def ask(request: web.Request) -> web.Response:
-    parsed = await _parse(request)
-    if isinstance(parsed, web.Response):
-        return parsed
+    checked = await _parse(request)
+    if isinstance(checked, web.Response):
+        return checked
+    parsed, media = checked
     chat = request.app[CHAT_KEY]
     try:
-        async for event in chat.stream(
-            parsed.user_id,
-            parsed.query,
-            tools_allowlist=parsed.tools_allowlist,
-            max_steps=parsed.max_steps,
-        ):
+        async for event in _events(chat, parsed, media, stream_answer=False):
             if isinstance(event, Final):
                 return web.json_response(event.model_dump(mode="json", exclude={"event"}))
     except DatabaseUnavailableError:
         return _error(503, "service temporarily unavailable")
+    except MediaUnreadableError as exc:
+        field = "image" if media is not None and media.kind == "image" else "audio"
+        return _error(422, _unreadable(exc, media), field=field, reason=exc.reason)
     return _error(500, "the agent produced no answer")
 
 

@@ -26,6 +26,7 @@ from bot.handlers import (
     group,
     help,
     inline,
+    media,
     privacy,
     profile,
     quiz,
@@ -110,6 +111,9 @@ def create_dispatcher(
     # (with the rate limiter's state) must not pile up on shared module-level routers.
     questions = _gated(conversation.build_router())
     questions.message.middleware(RateLimitMiddleware(services.rate_limiter))
+    # Photos and voice are questions too: the same 18+ gate and the same per-user limit.
+    media_questions = _gated(media.build_router())
+    media_questions.message.middleware(RateLimitMiddleware(services.rate_limiter))
     dp.include_routers(
         group.build_router(services.rate_limiter),
         privacy.build_router(),
@@ -122,6 +126,7 @@ def create_dispatcher(
         _gated(feedback.build_router()),
         questions,
         inline.build_router(services.rate_limiter),
+        media_questions,
         fallback.build_router(),
     )
     dp.errors.register(_on_error)

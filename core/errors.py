@@ -56,3 +56,13 @@ class ToolArgumentsError(SommelierError, ValueError):
 
 class BackupError(SommelierError):
     """A backup or restore could not be made; the message says why."""
+
+
+class MediaUnreadableError(SommelierError):
+    """A photo or voice message could not be turned into text: `reason` is `off` (no model
+    for it is configured), `unsupported` (the model rejected the input: no vision, unknown
+    transcription model) or `failed` (any other failure, an answer that cannot be read)."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        self.reason = reason
+        super().__init__(detail)

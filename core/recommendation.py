@@ -9,7 +9,7 @@ from typing import Any, Literal, Protocol
 
 from core.domain import Sweetness, WineType
 
-Path = Literal["agent", "catalog_prompt", "offline", "similar", "welcome"]
+Path = Literal["agent", "catalog_prompt", "offline", "similar", "welcome", "photo"]
 MAX_WINES = 3
 
 

@@ -34,6 +34,13 @@ class Settings(BaseSettings):
     embedding_model: str = "text-embedding-3-small"
     embedding_dim: int = Field(default=1536, ge=1, le=16000)
 
+    # Photos and voice (issue 17): "none" as the vision model turns photos off.
+    vision_model: str = ""
+    vision_base_url: str | None = None
+    transcription_model: str = "whisper-1"
+    transcription_base_url: str | None = None
+    max_voice_seconds: int = Field(default=60, ge=1, le=3600)
+
     tool_timeout_seconds: float = Field(default=10.0, gt=0)
     history_token_budget: int = Field(default=3000, ge=200)
 
@@ -106,6 +113,16 @@ class Settings(BaseSettings):
             self.embedding_api_key = self.llm_api_key
         return self
 
+    @model_validator(mode="after")
+    def _media_defaults(self) -> Settings:
+        if not self.vision_model or not self.vision_model.strip():
+            self.vision_model = self.llm_model
+        if self.vision_base_url is None:
+            self.vision_base_url = self.llm_base_url
+        if self.transcription_base_url is None:
+            self.transcription_base_url = self.llm_base_url
+        return self
+
     @property
     def admin_id_set(self) -> frozenset[int]:
         return frozenset(int(p) for p in self.admin_ids.split(",") if p.strip())
@@ -118,6 +135,11 @@ class Settings(BaseSettings):
     @property
     def llm_configured(self) -> bool:
         return bool(self.llm_api_key)
+
+    @property
+    def vision_enabled(self) -> bool:
+        """Photos are read when an LLM is configured and VISION_MODEL is not `none`."""
+        return self.llm_configured and (self.vision_model or "").strip().lower() != "none"
 
     @property
     def embeddings_configured(self) -> bool:

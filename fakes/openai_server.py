@@ -5,7 +5,12 @@ ephemeral port) that speaks the subset of the OpenAI REST API the bot uses:
 
 * ``POST /v1/chat/completions`` (plain JSON and Server-Sent-Events streaming),
 * ``POST /v1/embeddings`` (``float`` and ``base64`` encodings),
-* ``GET /v1/models`` and ``GET /v1/models/{id}``.
+* ``GET /v1/models`` and ``GET /v1/models/{id}``,
+* image content parts in user messages (``image_url`` with a ``data:image/...;base64,`` or
+  ``https://`` URL; a model listed in ``server.non_vision_models`` answers 400 like the real
+  API); the answer to a request with an image comes from ``server.script_vision(...)``,
+* ``POST /v1/audio/transcriptions`` (multipart ``model`` + ``file``; the text is scripted
+  with ``server.script_transcript(...)``).
 
 Every chat/embedding request is validated as strictly as the real API does
 (auth, unknown arguments, message shapes, assistant ``tool_calls`` / ``tool``
@@ -47,7 +52,7 @@ from collections.abc import Awaitable, Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
 __all__ = [
     "DEFAULT_MODEL_ID",
@@ -545,12 +550,65 @@ def _validate_content(content: Any, role: str, path: str) -> None:
             _check_keys(image, frozenset({"url", "detail"}), f"{ppath}.image_url")
             if not isinstance(image.get("url"), str):
                 raise _missing(f"{ppath}.image_url.url")
+            _validate_image_url(image["url"], f"{ppath}.image_url.url")
+            detail = image.get("detail", "auto")
+            if detail not in IMAGE_DETAILS:
+                raise _invalid_value(f"{ppath}.image_url.detail", detail, IMAGE_DETAILS)
         else:
             inner = part.get(ptype, _MISSING)
             if inner is _MISSING:
                 raise _missing(f"{ppath}.{ptype}")
             if not isinstance(inner, dict):
                 raise _invalid_type(f"{ppath}.{ptype}", "an object", inner)
+
+
+IMAGE_DETAILS = ("auto", "low", "high")
+IMAGE_MIME_TYPES = ("image/jpeg", "image/png", "image/gif", "image/webp")
+_DATA_URL_RE = re.compile(r"^data:([^;,]+);base64,(.*)$", re.DOTALL)
+
+
+def _validate_image_url(url: str, path: str) -> None:
+    """What the real API accepts: an http(s) URL or a base64 data URL of a supported image."""
+    if url.startswith(("https://", "http://")):
+        return
+    found = _DATA_URL_RE.match(url)
+    if found is None:
+        raise _Invalid(
+            f"Invalid image URL: '{path}'. Expected a valid URL or a base64-encoded data URL "
+            "with an image MIME type (e.g. 'data:image/png;base64,aW1nIGJ5dGVzIGhlcmU=').",
+            param=path,
+            code="invalid_image_url",
+        )
+    mime, payload = found.group(1), found.group(2)
+    if mime not in IMAGE_MIME_TYPES:
+        raise _Invalid(
+            f"Invalid image URL: '{path}'. Expected a base64-encoded data URL with an image "
+            f"MIME type ({', '.join(IMAGE_MIME_TYPES)}), but got unsupported MIME type "
+            f"'{mime}'.",
+            param=path,
+            code="invalid_image_format",
+        )
+    try:
+        decoded = base64.b64decode(payload, validate=True)
+    except ValueError:
+        decoded = b""
+    if not decoded:
+        raise _Invalid(
+            "You uploaded an unsupported image. Please make sure your image is valid.",
+            param=path,
+            code="invalid_image_format",
+        )
+
+
+def _image_part_path(messages: list[JSONDict]) -> str | None:
+    """Where the first image content part of a (valid) request is, if it has one."""
+    for i, message in enumerate(messages):
+        content = message.get("content")
+        if isinstance(content, list):
+            for j, part in enumerate(content):
+                if part.get("type") == "image_url":
+                    return f"messages.[{i}].content.[{j}].type"
+    return None
 
 
 def _validate_message_tool_calls(calls: Any, path: str) -> list[str]:
@@ -1018,6 +1076,62 @@ def _validate_embeddings(body: JSONDict, max_dim: int) -> None:
         raise _invalid_type("user", "a string", user)
 
 
+TRANSCRIPTION_MODELS = frozenset({"whisper-1", "gpt-4o-transcribe", "gpt-4o-mini-transcribe"})
+TRANSCRIPTION_ALLOWED_KEYS = frozenset(
+    {
+        "model",
+        "file",
+        "language",
+        "prompt",
+        "response_format",
+        "temperature",
+        "timestamp_granularities[]",
+        "include[]",
+        "chunking_strategy",
+        "stream",
+    }
+)
+AUDIO_FORMATS = ("flac", "m4a", "mp3", "mp4", "mpeg", "mpga", "oga", "ogg", "wav", "webm")
+TRANSCRIPTION_FORMATS = ("json", "text", "srt", "verbose_json", "vtt")
+MAX_AUDIO_BYTES = 25 * 1024 * 1024
+
+
+def _validate_transcription(fields: dict[str, str | tuple[str, bytes]]) -> JSONDict:
+    """The multipart fields of /audio/transcriptions, as strictly as the real endpoint."""
+    for key in fields:
+        if key not in TRANSCRIPTION_ALLOWED_KEYS:
+            raise _Invalid(f"Unrecognized request argument supplied: {key}")
+    model = fields.get("model")
+    if not isinstance(model, str) or not model:
+        raise _Invalid("you must provide a model parameter")
+    upload = fields.get("file")
+    if upload is None:
+        raise _missing("file")
+    if not isinstance(upload, tuple):
+        raise _invalid_type("file", "a file", upload)
+    filename, content = upload
+    extension = filename.rpartition(".")[2].lower() if "." in filename else ""
+    if extension not in AUDIO_FORMATS:
+        raise _Invalid(
+            f"Invalid file format. Supported formats: {list(AUDIO_FORMATS)}", param="file"
+        )
+    if not content:
+        raise _Invalid("Audio file is too short. Minimum audio length is 0.1 seconds.")
+    if len(content) > MAX_AUDIO_BYTES:
+        raise _Invalid(
+            f"Maximum content size limit ({MAX_AUDIO_BYTES}) exceeded ({len(content)} bytes read)",
+            status=413,
+        )
+    response_format = fields.get("response_format", "json")
+    if response_format not in TRANSCRIPTION_FORMATS:
+        raise _invalid_value("response_format", response_format, TRANSCRIPTION_FORMATS)
+    record: JSONDict = {"model": model, "filename": filename, "size": len(content)}
+    for key, value in fields.items():
+        if key not in ("model", "file"):
+            record[key] = value
+    return record
+
+
 def _mask_key(key: str) -> str:
     if len(key) <= 8:
         return key[:2] + "*" * max(len(key) - 2, 0)
@@ -1042,7 +1156,17 @@ class FakeOpenAIServer:
         self.embeddings_fail: int | None = None
         self.latency: float = 0.0
         self.model_id: str = DEFAULT_MODEL_ID
+        #: Chat models that cannot see images: an image content part gets the real API's 400.
+        self.non_vision_models: set[str] = set()
+        #: Chat requests that carried an image (also recorded in ``requests``).
+        self.vision_requests: list[JSONDict] = []
+        #: Models /audio/transcriptions knows; any other model answers 404.
+        self.transcription_models: set[str] = set(TRANSCRIPTION_MODELS)
+        #: One record per valid transcription request: model, filename, size, other fields.
+        self.transcription_requests: list[JSONDict] = []
         self._queue: deque[Step] = deque()
+        self._vision_queue: deque[Step] = deque()
+        self._transcripts: deque[str] = deque()
         self._runner: web.AppRunner | None = None
         self._port: int | None = None
         self._call_counter = 0
@@ -1059,6 +1183,7 @@ class FakeOpenAIServer:
         app.router.add_post("/v1/embeddings", self._handle_embeddings)
         app.router.add_get("/v1/models", self._handle_models)
         app.router.add_get("/v1/models/{model}", self._handle_model)
+        app.router.add_post("/v1/audio/transcriptions", self._handle_transcription)
         app.router.add_route("*", "/{tail:.*}", self._handle_not_found)
         runner = web.AppRunner(
             app, access_log=None, handler_cancellation=True, shutdown_timeout=0.5
@@ -1097,6 +1222,23 @@ class FakeOpenAIServer:
                 raise TypeError(f"not a Step: {step!r}")
         self._queue.extend(steps)
 
+    def script_vision(self, *answers: Step | str | JSONDict) -> None:
+        """Queue answers for chat requests that carry an image (a dict is sent as JSON text).
+
+        With this queue empty, an image request takes the next step of ``script`` instead.
+        """
+        for answer in answers:
+            if isinstance(answer, Step):
+                self._vision_queue.append(answer)
+            elif isinstance(answer, dict):
+                self._vision_queue.append(ReplyStep(content=json.dumps(answer, ensure_ascii=False)))
+            else:
+                self._vision_queue.append(ReplyStep(content=answer))
+
+    def script_transcript(self, *texts: str) -> None:
+        """Queue what /audio/transcriptions hears, one text per request (then ``""``)."""
+        self._transcripts.extend(texts)
+
     @property
     def pending_steps(self) -> int:
         """Number of scripted steps not consumed yet."""
@@ -1108,6 +1250,12 @@ class FakeOpenAIServer:
         self.embedding_requests.clear()
         self.errors.clear()
         self._queue.clear()
+        self._vision_queue.clear()
+        self._transcripts.clear()
+        self.vision_requests.clear()
+        self.transcription_requests.clear()
+        self.non_vision_models.clear()
+        self.transcription_models = set(TRANSCRIPTION_MODELS)
         self.embedding_fn = None
         self.embeddings_fail = None
         self.latency = 0.0
@@ -1301,10 +1449,21 @@ class FakeOpenAIServer:
             if body is None:
                 raise self._json_body_error()
             _validate_chat(body)
+            image_path = _image_part_path(body["messages"])
+            if image_path is not None and body["model"] in self.non_vision_models:
+                raise _Invalid(
+                    "Invalid content type. image_url is only supported by certain models.",
+                    param=image_path,
+                )
         except _Invalid as exc:
             return self._reject(exc)
 
-        step: Step = self._queue.popleft() if self._queue else ReplyStep(content="ok")
+        if image_path is not None:
+            self.vision_requests.append(body)
+        if image_path is not None and self._vision_queue:
+            step: Step = self._vision_queue.popleft()
+        else:
+            step = self._queue.popleft() if self._queue else ReplyStep(content="ok")
         if self.latency and await self._sleep(self.latency):
             return self._drop_connection(request)
         return await self._answer(request, body, step, depth=0)
@@ -1369,6 +1528,50 @@ class FakeOpenAIServer:
             "system_fingerprint": "fp_fake",
         }
         return web.json_response(completion, headers=self._headers())
+
+    async def _handle_transcription(self, request: web.Request) -> web.Response:
+        try:
+            self._check_auth(request)
+            fields = await self._read_multipart(request)
+            record = _validate_transcription(fields)
+            if record["model"] not in self.transcription_models:
+                raise _Invalid(
+                    f"The model `{record['model']}` does not exist or you do not have access "
+                    "to it.",
+                    status=404,
+                    code="model_not_found",
+                )
+        except _Invalid as exc:
+            return self._reject(exc)
+        self.transcription_requests.append(record)
+        text = self._transcripts.popleft() if self._transcripts else ""
+        response_format = record.get("response_format", "json")
+        if response_format in ("text", "srt", "vtt"):
+            return web.Response(text=text, content_type="text/plain", headers=self._headers())
+        body: JSONDict = {"text": text}
+        if response_format == "verbose_json":
+            body.update({"task": "transcribe", "language": record.get("language", "russian")})
+            body.update({"duration": 1.0, "segments": []})
+        return web.json_response(body, headers=self._headers())
+
+    @staticmethod
+    async def _read_multipart(request: web.Request) -> dict[str, str | tuple[str, bytes]]:
+        if not request.content_type.startswith("multipart/form-data"):
+            raise _Invalid(
+                "Invalid Content-Type header "
+                f"({request.content_type}), expected multipart/form-data."
+            )
+        fields: dict[str, str | tuple[str, bytes]] = {}
+        reader = await request.multipart()
+        while (part := await reader.next()) is not None:
+            if not isinstance(part, BodyPartReader) or part.name is None:
+                continue
+            data = await part.read()
+            if part.filename is not None:
+                fields[part.name] = (part.filename, bytes(data))
+            else:
+                fields[part.name] = bytes(data).decode("utf-8", "replace")
+        return fields
 
     def _tool_call_dicts(self, step: ToolCallsStep) -> list[JSONDict]:
         out = []

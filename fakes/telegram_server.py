@@ -68,6 +68,8 @@ CHAT_ACTIONS: frozenset[str] = frozenset(
 )
 
 #: Methods whose successful call creates a new message (``SentCall.message_id`` is set).
+#: The longest side of the sizes Telegram makes of a photo (plus the original, when larger).
+PHOTO_SIDES = (90, 320, 800, 1280, 2560)
 MESSAGE_CREATING_METHODS: frozenset[str] = frozenset({"sendMessage", "sendPhoto"})
 
 #: Update types delivered when ``allowed_updates`` was never given (or given as ``[]``).
@@ -1012,6 +1014,80 @@ class FakeTelegramServer:
         return web.Response(status=404, text="Not Found")
 
     # ---------------------------------------------------------------- end of files (issue-13)
+
+    # ---------------------------------------------------------------- media (issue-17)
+    # Photos, voice messages and video notes users send. Every size of a photo is stored
+    # (with the same bytes) so getFile and the download work for whichever one a bot picks.
+
+    def _store_file(
+        self, kind: str, folder: str, extension: str, content: bytes
+    ) -> tuple[str, str]:
+        file_id, unique_id = self._new_file_id(kind)
+        self._files[file_id] = (f"{folder}/file_{self._next_file_id}.{extension}", content)
+        return file_id, unique_id
+
+    def photo_update(
+        self,
+        chat_id: int,
+        content: bytes,
+        *,
+        caption: str | None = None,
+        width: int = 1280,
+        height: int = 960,
+        user_id: int | None = None,
+    ) -> dict[str, Any]:
+        """Build (not queue) an Update with a photo: Telegram's sizes up to the original."""
+        message = self._incoming_message(chat_id, user_id, "private", "Ivan")
+        longest = max(width, height)
+        sides = [side for side in PHOTO_SIDES if side < longest] + [longest]
+        sizes = []
+        for side in sides:
+            file_id, unique_id = self._store_file("photo", "photos", "jpg", content)
+            sizes.append(
+                {
+                    "file_id": file_id,
+                    "file_unique_id": unique_id,
+                    "width": max(1, width * side // longest),
+                    "height": max(1, height * side // longest),
+                    "file_size": max(1, len(content) * side // longest),
+                }
+            )
+        message["photo"] = sizes
+        if caption is not None:
+            message["caption"] = caption
+        return {"update_id": self._new_update_id(), "message": message}
+
+    def voice_update(
+        self, chat_id: int, content: bytes, *, duration: int = 5, user_id: int | None = None
+    ) -> dict[str, Any]:
+        """Build (not queue) an Update with a voice message (OGG/Opus, stored as .oga)."""
+        message = self._incoming_message(chat_id, user_id, "private", "Ivan")
+        file_id, unique_id = self._store_file("voice", "voice", "oga", content)
+        message["voice"] = {
+            "file_id": file_id,
+            "file_unique_id": unique_id,
+            "duration": duration,
+            "mime_type": "audio/ogg",
+            "file_size": len(content),
+        }
+        return {"update_id": self._new_update_id(), "message": message}
+
+    def video_note_update(
+        self, chat_id: int, content: bytes, *, duration: int = 5, user_id: int | None = None
+    ) -> dict[str, Any]:
+        """Build (not queue) an Update with a video note (a round video, stored as .mp4)."""
+        message = self._incoming_message(chat_id, user_id, "private", "Ivan")
+        file_id, unique_id = self._store_file("video_note", "video_notes", "mp4", content)
+        message["video_note"] = {
+            "file_id": file_id,
+            "file_unique_id": unique_id,
+            "length": 384,
+            "duration": duration,
+            "file_size": len(content),
+        }
+        return {"update_id": self._new_update_id(), "message": message}
+
+    # ---------------------------------------------------------------- end of media (issue-17)
 
     # ---------------------------------------------------------------- HTTP plumbing
 

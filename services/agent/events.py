@@ -52,9 +52,20 @@ class Final(BaseModel):
         return self._result
 
 
+class MediaRead(BaseModel):
+    """What a photo or a voice message was read as, before the answer to it."""
+
+    event: Literal["media_read"] = "media_read"
+    source: Literal["photo", "voice"]
+    kind: Literal["label", "dish", "wine_list", "other", "speech"]
+    text: str
+
+
 class ErrorEvent(BaseModel):
     event: Literal["error"] = "error"
     message: str
 
 
-AgentEvent = StepStarted | Thought | ToolInvoked | Observation | AnswerDelta | Final | ErrorEvent
+AgentEvent = (
+    StepStarted | Thought | ToolInvoked | Observation | AnswerDelta | Final | MediaRead | ErrorEvent
+)

@@ -18,6 +18,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from core.domain import WineFilters
+from core.errors import MediaUnreadableError
 from core.recommendation import Recommendation, RecommendedWine
 from core.taste import (
     ProfileSummary,
@@ -40,12 +41,13 @@ from repositories.users import (
     VoteChange,
 )
 from repositories.wines import WineRepository
-from services.agent.events import AgentEvent, Final
+from services.agent.events import AgentEvent, Final, MediaRead
 from services.agent.loop import SommelierService
 from services.agent.run import MAX_STEPS, UserContext
 from services.agent.welcome import WelcomeWriter
 from services.app.answer_log import log_answer, log_refusal
 from services.app.group_table import EarlierAnswer, TablePicks, table_picks
+from services.app.media import budget_in, dish_request, label_answer, wine_list_answer
 from services.app.quick_picks import QuickPage, QuickPicks
 from services.app.sessions import (
     DATABASE_ERRORS,
@@ -53,6 +55,8 @@ from services.app.sessions import (
     database_errors_as_unavailable,
 )
 from services.llm.embeddings import EmbeddingService
+from services.llm.transcription import Transcriber
+from services.llm.vision import ImageReading, VisionClient
 
 log = logging.getLogger(__name__)
 
@@ -80,8 +84,13 @@ class ChatService:
         sommelier: SommelierService,
         embeddings: EmbeddingService,
         inactivity: timedelta = timedelta(hours=24),
+        *,
+        vision: VisionClient | None = None,
+        transcriber: Transcriber | None = None,
     ) -> None:
         self.sessions = sessions
+        self.vision = vision
+        self.transcriber = transcriber
         self._guarded = GuardedSessions(sessions)
         self.sommelier = sommelier
         self.embeddings = embeddings
@@ -93,6 +102,14 @@ class ChatService:
     @property
     def llm_configured(self) -> bool:
         return self.sommelier.llm.configured
+
+    @property
+    def photos_enabled(self) -> bool:
+        return self.vision is not None and self.vision.enabled
+
+    @property
+    def voice_enabled(self) -> bool:
+        return self.transcriber is not None and self.transcriber.enabled
 
     def tool_names(self) -> list[str]:
         return list(self.sommelier.registry.names)
@@ -179,6 +196,118 @@ class ChatService:
                 if isinstance(event, Final):
                     await self._store(user_id, conversation_id, event.result)
                 yield event
+
+    async def photo_stream(
+        self,
+        user_id: int | None,
+        image: bytes,
+        caption: str = "",
+        *,
+        tools_allowlist: Sequence[str] | None = None,
+        max_steps: int = MAX_STEPS,
+        request_id: str | None = None,
+        stream_answer: bool = False,
+    ) -> AsyncIterator[AgentEvent]:
+        """A photo (and its caption) as a request: a label, a dish or a wine list.
+
+        Raises MediaUnreadableError before any event when the photo cannot be read.
+        """
+        if self.vision is None:
+            raise MediaUnreadableError("off", "no vision model is configured")
+        reading = await self.vision.read(image, caption)
+        if reading.kind == "dish" and reading.dish:
+            yield MediaRead(source="photo", kind="dish", text=reading.dish)
+            async for event in self.stream(
+                user_id,
+                dish_request(reading.dish, caption),
+                tools_allowlist=tools_allowlist,
+                max_steps=max_steps,
+                request_id=request_id,
+                stream_answer=stream_answer,
+            ):
+                yield event
+            return
+        if _names_wines(reading):
+            what = reading.wine.title if reading.kind == "label" else ""
+            yield MediaRead(source="photo", kind=reading.kind, text=what)
+            rec = await self._photo_answer(user_id, reading, caption)
+            final = Final(
+                recommendation=rec.public_json(),
+                request_id=request_id or uuid.uuid4().hex,
+                total_steps=1,
+                path=rec.path,
+            )
+            final._result = rec
+            yield final
+            return
+        if caption:
+            # Nothing about wine on the photo, but the caption asks something: answer that.
+            async for event in self.stream(
+                user_id,
+                caption,
+                tools_allowlist=tools_allowlist,
+                max_steps=max_steps,
+                request_id=request_id,
+                stream_answer=stream_answer,
+            ):
+                yield event
+            return
+        raise MediaUnreadableError("nothing", f"the photo shows {reading.kind}, not wine")
+
+    async def voice_stream(
+        self,
+        user_id: int | None,
+        audio: bytes,
+        filename: str,
+        *,
+        tools_allowlist: Sequence[str] | None = None,
+        max_steps: int = MAX_STEPS,
+        request_id: str | None = None,
+        stream_answer: bool = False,
+    ) -> AsyncIterator[AgentEvent]:
+        """A voice message as the text it says; the first event is what was heard.
+
+        Raises MediaUnreadableError before any event when nothing could be heard.
+        """
+        if self.transcriber is None:
+            raise MediaUnreadableError("off", "no transcription model is configured")
+        heard = await self.transcriber.transcribe(audio, filename)
+        if not heard:
+            raise MediaUnreadableError("nothing", "the recording has no words in it")
+        yield MediaRead(source="voice", kind="speech", text=heard)
+        async for event in self.stream(
+            user_id,
+            heard,
+            tools_allowlist=tools_allowlist,
+            max_steps=max_steps,
+            request_id=request_id,
+            stream_answer=stream_answer,
+        ):
+            yield event
+
+    async def _photo_answer(
+        self, user_id: int | None, reading: ImageReading, caption: str
+    ) -> Recommendation:
+        conversation_id: uuid.UUID | None = None
+        shown: set[uuid.UUID] = set()
+        async with self._guarded() as s:
+            if user_id is not None:
+                users = UserRepository(s)
+                if await users.get(user_id) is None:
+                    await users.upsert(user_id)
+                convs = ConversationRepository(s)
+                conv = await convs.current(user_id, self.inactivity)
+                conversation_id = conv.id
+                shown = await convs.shown_wine_ids(conv.id)
+            repo = WineRepository(s)
+            budget = budget_in(caption)
+            if reading.kind == "label":
+                rec = await label_answer(repo, reading.wine, budget, shown)
+            else:
+                rec = await wine_list_answer(repo, reading, budget, shown)
+            await s.commit()
+        await self._store(user_id, conversation_id, rec)
+        return rec
 
     async def _store(
         self, user_id: int | None, conversation_id: uuid.UUID | None, rec: Recommendation
@@ -376,6 +505,14 @@ class ChatService:
     async def stats(self) -> Stats:
         async with self._guarded() as s:
             return await AnswerRepository(s).stats()
+
+
+def _names_wines(reading: ImageReading) -> bool:
+    if reading.kind == "label":
+        return bool(reading.wine.title or reading.wine.grapes)
+    if reading.kind == "wine_list":
+        return any(w.title or w.grapes for w in reading.wines)
+    return False
 
 
 def _similar_reason(base: Wine, wine: Wine) -> str:

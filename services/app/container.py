@@ -16,6 +16,8 @@ from services.app.runtime import Runtime
 from services.app.sessions import GuardedSessions
 from services.llm.client import LLMClient
 from services.llm.embeddings import EmbeddingService
+from services.llm.transcription import Transcriber
+from services.llm.vision import VisionClient
 
 
 @dataclass
@@ -33,6 +35,10 @@ class Services:
     async def close(self) -> None:
         await self.llm.close()
         await self.embeddings.close()
+        if self.chat.vision is not None:
+            await self.chat.vision.close()
+        if self.chat.transcriber is not None:
+            await self.chat.transcriber.close()
 
 
 def build_services(rt: Runtime) -> Services:
@@ -45,6 +51,8 @@ def build_services(rt: Runtime) -> Services:
         sommelier,
         embeddings,
         inactivity=timedelta(hours=settings.conversation_inactivity_hours),
+        vision=VisionClient(settings),
+        transcriber=Transcriber(settings),
     )
     coordinator = Coordinator(GuardedSessions(rt.sessions))
     return Services(

@@ -1,0 +1,156 @@
+"""Photos (a label, a dish, a wine list), voice messages and video notes as requests.
+
+Files are downloaded into memory and dropped after reading: only the text derived from them
+(what the photo shows, what was heard) is kept, in the conversation like any message.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Sequence
+from html import escape
+
+from aiogram import Bot, F, Router
+from aiogram.enums import ChatType
+from aiogram.types import Message, PhotoSize
+
+from bot.delivery import send_recommendation
+from bot.drafts import DraftProgress
+from bot.texts import T
+from core.errors import MediaUnreadableError
+from core.recommendation import Recommendation
+from core.settings import Settings
+from core.text import clean_user_text
+from services.agent.events import AgentEvent, Final, MediaRead
+from services.app.chat import ChatService
+
+log = logging.getLogger(__name__)
+
+MAX_PHOTO_SIDE = 1600  # enough to read a label; the original is never fetched
+MAX_HEARD_CHARS = 200  # «Услышал» stays one short line
+
+_PHOTO_REPLIES = {
+    "off": T.photo_off,
+    "unsupported": T.photo_unreadable,
+    "failed": T.photo_unreadable,
+    "nothing": T.photo_nothing,
+}
+_VOICE_REPLIES = {
+    "off": T.voice_off,
+    "unsupported": T.voice_unreadable,
+    "failed": T.voice_unreadable,
+    "nothing": T.voice_nothing,
+}
+
+
+def photo_size_to_send(sizes: Sequence[PhotoSize]) -> PhotoSize:
+    """The largest size whose longer side is at most MAX_PHOTO_SIDE, else the smallest above."""
+    fitting = [s for s in sizes if max(s.width, s.height) <= MAX_PHOTO_SIDE]
+    if fitting:
+        return max(fitting, key=lambda s: s.width * s.height)
+    return min(sizes, key=lambda s: s.width * s.height)
+
+
+async def _download(bot: Bot, file_id: str) -> bytes | None:
+    try:
+        data = await bot.download(file_id)
+    except Exception as exc:  # a file Telegram will not give is a message to the person
+        log.warning("could not download a file from Telegram: %s", type(exc).__name__)
+        return None
+    return data.read() if data is not None else None
+
+
+def _note(event: MediaRead) -> str | None:
+    if event.source == "voice":
+        heard = event.text
+        if len(heard) > MAX_HEARD_CHARS:
+            heard = heard[: MAX_HEARD_CHARS - 1].rstrip() + "…"
+        return T.voice_heard.format(text=escape(heard))
+    if event.kind == "dish":
+        return T.photo_dish.format(dish=escape(event.text))
+    return None
+
+
+async def _answer(
+    message: Message, bot: Bot, events: AsyncIterator[AgentEvent], private: bool
+) -> None:
+    rec: Recommendation | None = None
+    async with DraftProgress(bot, message.chat.id, enabled=private) as progress:
+        async for event in events:
+            if isinstance(event, MediaRead):
+                note = _note(event)
+                if note:
+                    await message.answer(note)
+                continue
+            await progress.on_event(event)
+            if isinstance(event, Final):
+                rec = event.result
+    if rec is None:
+        raise RuntimeError("the answer stream ended without a final event")
+    await send_recommendation(bot, message.chat.id, rec)
+
+
+async def photo(message: Message, chat: ChatService, bot: Bot, settings: Settings) -> None:
+    if message.from_user is None or not message.photo:
+        return
+    user_id = message.from_user.id
+    caption = clean_user_text(message.caption or "")
+    if len(caption) > settings.max_message_chars:
+        chat.refused(user_id, "too_long")
+        await message.answer(T.too_long.format(limit=settings.max_message_chars))
+        return
+    if not chat.photos_enabled:
+        chat.refused(user_id, "photo_off")
+        await message.answer(T.photo_off)
+        return
+    image = await _download(bot, photo_size_to_send(message.photo).file_id)
+    if image is None:
+        chat.refused(user_id, "photo_download")
+        await message.answer(T.photo_unreadable)
+        return
+    private = message.chat.type == ChatType.PRIVATE
+    events = chat.photo_stream(user_id, image, caption, stream_answer=private)
+    try:
+        await _answer(message, bot, events, private)
+    except MediaUnreadableError as exc:
+        log.info("photo not read (%s): %s", exc.reason, exc)
+        chat.refused(user_id, f"photo_{exc.reason}")
+        await message.answer(_PHOTO_REPLIES.get(exc.reason, T.photo_unreadable))
+
+
+async def voice(message: Message, chat: ChatService, bot: Bot, settings: Settings) -> None:
+    recording = message.voice or message.video_note
+    if message.from_user is None or recording is None:
+        return
+    user_id = message.from_user.id
+    if recording.duration > settings.max_voice_seconds:
+        chat.refused(user_id, "voice_too_long")
+        await message.answer(T.voice_too_long.format(limit=settings.max_voice_seconds))
+        return
+    if not chat.voice_enabled:
+        chat.refused(user_id, "voice_off")
+        await message.answer(T.voice_off)
+        return
+    audio = await _download(bot, recording.file_id)
+    if audio is None:
+        chat.refused(user_id, "voice_download")
+        await message.answer(T.voice_unreadable)
+        return
+    # The extension tells the transcription API the format: voice is OGG/Opus, a video note MP4.
+    filename = "voice.ogg" if message.voice is not None else "video_note.mp4"
+    private = message.chat.type == ChatType.PRIVATE
+    events = chat.voice_stream(user_id, audio, filename, stream_answer=private)
+    try:
+        await _answer(message, bot, events, private)
+    except MediaUnreadableError as exc:
+        log.info("voice not read (%s): %s", exc.reason, exc)
+        chat.refused(user_id, f"voice_{exc.reason}")
+        await message.answer(_VOICE_REPLIES.get(exc.reason, T.voice_unreadable))
+
+
+def build_router() -> Router:
+    """A fresh router per Dispatcher: an aiogram router can belong to one parent only."""
+    router = Router(name="media")
+    router.message.register(photo, F.photo)
+    router.message.register(voice, F.voice | F.video_note)
+    return router
