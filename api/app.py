@@ -41,12 +41,15 @@ MAX_IMAGE_BYTES = 10 * 1024 * 1024
 MAX_AUDIO_BYTES = 20 * 1024 * 1024
 # Agent requests may carry a photo or a recording in base64; every other route keeps 64 KB.
 MAX_AGENT_BODY = (MAX_AUDIO_BYTES * 4) // 3 + 64 * 1024
+MAX_FORM_TEXT = 64 * 1024
 
 
 class AgentRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    query: str = ""  # may be empty only with an image or audio (then it is their caption)
+    # May be empty only with an image or audio (then it is their caption). The length bound also
+    # makes pydantic check the text is valid Unicode (a lone surrogate is refused with a 422).
+    query: str = Field(default="", max_length=MAX_FORM_TEXT)
     image: str | None = Field(default=None, min_length=1)  # base64, or a data: URL
     audio: str | None = Field(default=None, min_length=1)  # base64
     audio_filename: str | None = Field(default=None, pattern=AUDIO_FILENAME)
@@ -107,9 +110,6 @@ def _media(parsed: AgentRequest) -> Media | web.Response | None:
             return audio
         return Media("audio", audio, parsed.audio_filename)
     return None
-
-
-MAX_FORM_TEXT = 64 * 1024
 
 
 async def _read_part(part: BodyPartReader, limit: int) -> bytes | None:

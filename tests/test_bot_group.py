@@ -83,6 +83,23 @@ async def test_guest_mention_gets_one_answer_with_catalog_picks(seeded: Runtime)
         assert stored == 0
 
 
+async def test_guest_reply_asking_cheaper_refines_the_bots_guest_answer(seeded: Runtime) -> None:
+    async with running_bot(seeded) as h:
+        await adult(h, CALLER)
+        first = await summon_guest(h, CALLER, f"{BOT} красное сухое до 5000")
+        shown = await wines_by_id(seeded, wine_ids(first))
+        assert shown
+
+        cheaper = await summon_guest(h, CALLER, f"{BOT} а подешевле", reply_to=first)
+        found = await wines_by_id(seeded, wine_ids(cheaper))
+        assert found and not set(found) & set(shown)
+        cheapest_before = min(w.price_rub for w in shown.values())
+        for wine in found.values():
+            assert wine.wine_type == WineType.red and wine.sweetness == Sweetness.dry
+            assert wine.price_rub < cheapest_before
+        assert h.tg.rejected == []
+
+
 async def test_guest_caller_without_the_age_check_gets_the_confirm_button(seeded: Runtime) -> None:
     async with running_bot(seeded) as h:
         answer = await summon_guest(h, MINOR, f"{BOT} красное к стейку")
