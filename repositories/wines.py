@@ -33,19 +33,22 @@ from core.language.folding import fold, search_roots
 from core.language.foods import FOOD_CATEGORIES, FOOD_WORDS
 from core.language.grapes import GRAPE_ALIASES
 from core.language.places import REGION_ALIASES
+from repositories.explain import estimated_rows
 from repositories.matching import canonical_country, matching_values
 from repositories.models import Wine
 
 SearchOrder = Literal["price_asc", "price_desc", "name", "newest"]
 VOCABULARY_TTL_SECONDS = 60.0
+# The HNSW beam, filtered or not. On the half-precision index 100 keeps recall@10 ≥ 0.99 at 100k
+# wines (300 was needed on the full-precision one); a wider beam only costs time.
 HNSW_EF_SEARCH = 100
-# A filtered walk's beam. On the half-precision index 100 already keeps recall@10 ≥ 0.99 at
-# 100k wines (300 was needed on the full-precision one); a wider beam only costs time.
-HNSW_EF_SEARCH_FILTERED = 100
-# A filtered HNSW walk gives up after visiting this many index tuples (then: the exact scan).
-HNSW_MAX_SCAN_TUPLES = 20_000
-# Filters leaving fewer wines than this are scored exactly: cheaper than walking the graph.
-EXACT_SCAN_BELOW = 1_000
+# Filters the planner expects to leave fewer wines than this are scored exactly: cheap for so
+# few, and a walk through the graph would meet them too rarely to find the true nearest.
+EXACT_SCAN_BELOW = 150
+# A walk gives up after visiting this many index tuples; the matching wines are then scored
+# exactly. At 100k wines a 2,000-tuple walk costs about what that exact scan costs, so a filter
+# the planner overestimated (it leaves under ~0.5 % of the catalog) pays at most twice.
+HNSW_MAX_SCAN_TUPLES = 2_000
 CATALOG_WRITE_LOCK_KEY = 72_6578_0003
 NAME_BATCH = 5_000
 _TS_ROOT = re.compile(r"[a-zа-я0-9]{2,}")
@@ -248,39 +251,28 @@ class WineRepository:
         """Wines by cosine distance, nearest first, with the distance.
 
         The filters run inside the HNSW index scan (pgvector ≥ 0.8 iterative scans): the walk
-        goes on until k matching wines are found or HNSW_MAX_SCAN_TUPLES were visited. When the
-        filters leave only a few wines (fewer than EXACT_SCAN_BELOW), scoring them all is both
-        cheaper and exact; so is the rare walk that stops short. Either way the answer has k
+        goes on until k matching wines are found or HNSW_MAX_SCAN_TUPLES were visited. Filters
+        the planner expects to leave fewer than EXACT_SCAN_BELOW wines are scored exactly
+        instead, and so are the filters of a walk that stops short. Either way the answer has k
         rows whenever k wines match. `exact` forces the scan.
         """
         _check_limit(k, 0)
         conds = await self._conditions(validate_filters(filters))
         if conds is None:
             return []
-        if exact:
+        if exact or (conds and await self._few_match(conds)):
             return await self._nearest_exact(vector, conds, k)
-        if not conds:
-            # Unfiltered, the planner always walks the index; wines no longer on sale are the
-            # only ones the walk passes over.
-            await self._set_local(
-                {
-                    "hnsw.ef_search": str(max(HNSW_EF_SEARCH, k)),
-                    "hnsw.iterative_scan": "strict_order",
-                    "hnsw.max_scan_tuples": str(HNSW_MAX_SCAN_TUPLES),
-                }
-            )
-            found = await self._walk(vector, conds, k)
-            if len(found) < k:
-                return await self._nearest_exact(vector, conds, k)
-            return found
-        if await self._prepare_filtered_walk(conds, max(HNSW_EF_SEARCH_FILTERED, k)):
-            await self._end_walk()
-            return await self._nearest_exact(vector, conds, k)
+        previous = await self._begin_walk(max(HNSW_EF_SEARCH, k), planner=bool(conds))
         found = await self._walk(vector, conds, k)
-        await self._end_walk()
-        if len(found) < k:  # the walk stopped at HNSW_MAX_SCAN_TUPLES
+        if previous:
+            await self._set_local(previous)
+        if len(found) < k:
             return await self._nearest_exact(vector, conds, k)
         return found
+
+    async def _few_match(self, conds: list[ColumnElement[bool]]) -> bool:
+        matching = select(Wine.id).where(Wine.embedding.is_not(None), ON_SALE, *conds)
+        return await estimated_rows(self.session, matching) < EXACT_SCAN_BELOW
 
     async def _walk(
         self, vector: Sequence[float], conds: list[ColumnElement[bool]], k: int
@@ -310,49 +302,42 @@ class WineRepository:
         query = cast(literal(list(vector), type_=VECTOR(len(vector))), half)
         return cast(Wine.embedding, half).cosine_distance(query)
 
-    async def _prepare_filtered_walk(self, conds: list[ColumnElement[bool]], ef: int) -> bool:
-        """In one round trip: the settings of a filtered HNSW walk, and whether the filters
-        leave fewer than EXACT_SCAN_BELOW wines (then they are scored exactly instead).
+    async def _begin_walk(self, ef: int, *, planner: bool) -> dict[str, str]:
+        """In one round trip, SET LOCAL the walk's settings; returns the planner settings it
+        changed with their previous values (to put back once the walk is done).
 
-        Custom plans: after five runs asyncpg's prepared statement gets a generic plan that no
-        longer sees the query vector and scans 10× slower. No sort: for filters matching a few
-        thousand wines the planner otherwise prefers sorting every matching vector.
+        A filtered walk also needs custom plans (after five runs asyncpg's prepared statement
+        gets a generic plan that no longer sees the query vector and scans 10× slower) and no
+        sort (for filters matching a few thousand wines the planner otherwise prefers sorting
+        every matching vector to walking the index).
         """
-        settings = {
+        walk = {
             "hnsw.ef_search": str(ef),
             "hnsw.iterative_scan": "strict_order",
             "hnsw.max_scan_tuples": str(HNSW_MAX_SCAN_TUPLES),
-            "plan_cache_mode": "force_custom_plan",
-            "enable_sort": "off",
         }
-        capped = (
-            select(literal_column("1")).where(ON_SALE, *conds).limit(EXACT_SCAN_BELOW).subquery()
+        if not planner:
+            await self._set_local(walk)
+            return {}
+        changed = {"plan_cache_mode": "force_custom_plan", "enable_sort": "off"}
+        # The old values come from a subquery that cannot be flattened (OFFSET 0), so they are
+        # read before anything is set.
+        before = (
+            select(*(func.current_setting(n).label(f"old{i}") for i, n in enumerate(changed)))
+            .offset(0)
+            .subquery()
         )
-        count = select(func.count()).select_from(capped).scalar_subquery()
-        row = (
-            await self.session.execute(
-                select(count, *(func.set_config(n, v, True) for n, v in settings.items()))
-            )
-        ).one()
-        return int(row[0]) < EXACT_SCAN_BELOW
+        stmt = select(
+            *before.c, *(func.set_config(n, v, True) for n, v in (walk | changed).items())
+        ).select_from(before)
+        row = (await self.session.execute(stmt)).one()
+        return {name: str(old) for name, old in zip(changed, row, strict=False)}
 
-    async def _end_walk(self) -> None:
-        """The planner settings back to the session's, for the next query in this transaction."""
-        await self._set_local({name: None for name in ("plan_cache_mode", "enable_sort")})
-
-    async def _set_local(self, settings: Mapping[str, str | None]) -> None:
-        """SET LOCAL for several settings at once; None restores a setting's session value."""
-        calls: list[str] = []
-        params: dict[str, str] = {}
-        for i, (name, value) in enumerate(settings.items()):
-            params[f"n{i}"] = name
-            if value is None:
-                reset = f"(SELECT reset_val FROM pg_settings WHERE name = :n{i})"
-                calls.append(f"set_config(:n{i}, {reset}, true)")
-            else:
-                params[f"v{i}"] = value
-                calls.append(f"set_config(:n{i}, :v{i}, true)")
-        await self.session.execute(text("SELECT " + ", ".join(calls)), params)
+    async def _set_local(self, settings: Mapping[str, str]) -> None:
+        """SET LOCAL several settings in one round trip."""
+        await self.session.execute(
+            select(*(func.set_config(n, v, True) for n, v in settings.items()))
+        )
 
     async def _nearest_exact(
         self, vector: Sequence[float], conds: list[ColumnElement[bool]], k: int

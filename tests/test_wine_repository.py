@@ -152,12 +152,15 @@ def _unit(vec: list[float]) -> list[float]:
     return [x / norm for x in vec]
 
 
-@pytest.mark.parametrize("walk", [False, True], ids=["exact-for-few", "index-walk"])
+@pytest.mark.parametrize("path", ["few-by-estimate", "walk-stops-short", "index-walk"])
 async def test_nearest_returns_k_rows_under_a_selective_filter(
-    session: AsyncSession, settings, monkeypatch: pytest.MonkeyPatch, walk: bool
+    session: AsyncSession, settings, monkeypatch: pytest.MonkeyPatch, path: str
 ) -> None:
-    if walk:  # the filtered HNSW walk even for a filter this selective
+    if path != "few-by-estimate":  # the filtered HNSW walk even for a filter this selective
         monkeypatch.setattr(wines_module, "EXACT_SCAN_BELOW", 0)
+    if path == "walk-stops-short":  # it gives up before meeting 10 white wines
+        monkeypatch.setattr(wines_module, "HNSW_EF_SEARCH", 10)
+        monkeypatch.setattr(wines_module, "HNSW_MAX_SCAN_TUPLES", 20)
     repo = WineRepository(session)
     rng = random.Random(7)
     records = [
