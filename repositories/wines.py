@@ -469,15 +469,20 @@ class WineRepository:
         return version
 
     async def name_entries(self) -> list[CatalogEntry]:
-        """(id, name, region, appellation, grapes) of every wine: what names a wine. Read in
-        batches from a server-side cursor, so a 100k-wine catalog is never held twice."""
-        stmt = select(
-            Wine.id, Wine.name, Wine.region, Wine.appellation, Wine.grape_varieties
-        ).execution_options(yield_per=NAME_BATCH)
+        """Every wine's id with what names it (name, region, appellation, grapes) as one string.
+        Read in batches from a server-side cursor, so a 100k-wine catalog is never held twice."""
+        naming = func.concat_ws(
+            " ",
+            Wine.name,
+            Wine.region,
+            Wine.appellation,
+            func.array_to_string(Wine.grape_varieties, " "),
+        )
+        stmt = select(Wine.id, naming).execution_options(yield_per=NAME_BATCH)
         entries: list[CatalogEntry] = []
         result = await self.session.stream(stmt)
         async for batch in result.partitions():
-            entries.extend(CatalogEntry(i, n, r, a, list(g or [])) for i, n, r, a, g in batch)
+            entries.extend(CatalogEntry(wine_id, words) for wine_id, words in batch)
         return entries
 
     async def count(self) -> int:

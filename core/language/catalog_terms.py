@@ -13,8 +13,8 @@ import re
 import unicodedata
 from array import array
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 _CYRILLIC = {
     "а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ё": "e", "ж": "zh", "з": "z",
@@ -213,20 +213,16 @@ def words(text: str) -> list[str]:
     return _TOKEN.findall(_strip_accents(text.lower()).replace("ё", "е"))
 
 
-@dataclass(frozen=True)
-class CatalogEntry:
-    """The searchable words of one wine."""
+class CatalogEntry(NamedTuple):
+    """The searchable words of one wine: its name, region, appellation and grapes in one
+    string (one small object per wine: a 100k-wine catalog is held while its index builds)."""
 
     wine_id: object
-    name: str
-    region: str | None
-    appellation: str | None
-    grapes: Sequence[str]
+    text: str
 
     def terms(self) -> set[str]:
-        fields: list[str] = [self.name, self.region or "", self.appellation or "", *self.grapes]
         found: set[str] = set()
-        for word in words(" ".join(fields)):
+        for word in words(self.text):
             if len(word) >= MIN_WORD and word not in _STOP:
                 found |= _skeletons(word)
         return found
