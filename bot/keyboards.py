@@ -37,21 +37,26 @@ def age_gate() -> InlineKeyboardMarkup:
 def wine_card(
     wine_id: uuid.UUID, vote: int | None = None, url: str | None = None
 ) -> InlineKeyboardMarkup:
-    kb = InlineKeyboardBuilder()
-    kb.button(
-        text="👍" + (" ✓" if vote == 1 else ""),
-        callback_data=VoteCallback(vote=1, wine=wine_id.hex),
-    )
-    kb.button(
-        text="👎" + (" ✓" if vote == -1 else ""),
-        callback_data=VoteCallback(vote=-1, wine=wine_id.hex),
-    )
-    kb.button(text=T.similar_button, callback_data=SimilarCallback(wine=wine_id.hex))
-    if url and url.startswith(("https://", "http://")):
-        kb.button(text=T.buy_button, url=url)
-    kb.adjust(3, 1)
-    kb.row(share_button(wine_id))
-    return kb.as_markup()
+    # Built directly: three cards per answer, and the builder deep-copies every button.
+    rows = [
+        [
+            InlineKeyboardButton(
+                text="👍" + (" ✓" if vote == 1 else ""),
+                callback_data=VoteCallback(vote=1, wine=wine_id.hex).pack(),
+            ),
+            InlineKeyboardButton(
+                text="👎" + (" ✓" if vote == -1 else ""),
+                callback_data=VoteCallback(vote=-1, wine=wine_id.hex).pack(),
+            ),
+            InlineKeyboardButton(
+                text=T.similar_button, callback_data=SimilarCallback(wine=wine_id.hex).pack()
+            ),
+        ]
+    ]
+    if link := shop_url(url):
+        rows.append([InlineKeyboardButton(text=T.buy_button, url=link)])
+    rows.append([share_button(wine_id)])
+    return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
 def card_url(markup: InlineKeyboardMarkup | None) -> str | None:

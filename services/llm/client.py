@@ -83,6 +83,19 @@ def _clean_calls(calls: list[ToolCall]) -> list[ToolCall]:
     return calls
 
 
+def _objects(value: Any) -> list[dict[str, Any]]:
+    """The JSON objects of a streamed list (anything else in it is skipped)."""
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+
+
+def _string(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _count(value: Any) -> int:
+    return value if isinstance(value, int) else 0
+
+
 def _arguments_text(raw: Any) -> str:
     # Some servers send arguments as a JSON object instead of a string; keep them usable.
     if raw is None:
@@ -175,30 +188,49 @@ class LLMClient:
     async def _complete_streamed(
         self, request: dict[str, Any], on_delta: DeltaCallback
     ) -> LLMReply:
+        """The request goes out as it is and the chunks come back as plain JSON: the SDK's
+        parameter transform and a typed model per chunk cost about a third of the bot's CPU
+        per answer (BENCHMARKS.md). Retries, authentication and error types stay the SDK's."""
         assert self._client is not None
-        stream = await self._client.chat.completions.create(
-            **request, stream=True, stream_options={"include_usage": True}
+        body = {**request, "stream": True, "stream_options": {"include_usage": True}}
+        stream = await self._client.post(
+            "/chat/completions",
+            body=body,
+            cast_to=object,
+            stream=True,
+            stream_cls=openai.AsyncStream[object],
         )
         text: list[str] = []
         calls: dict[int, dict[str, str]] = {}
         usage = Usage()
         finish: str | None = None
         async for chunk in stream:
-            if chunk.usage is not None:
-                usage = Usage(chunk.usage.prompt_tokens or 0, chunk.usage.completion_tokens or 0)
-            for choice in chunk.choices:
-                finish = choice.finish_reason or finish
-                delta = choice.delta
-                if delta.content and (piece := without_control(delta.content)):
+            if not isinstance(chunk, dict):
+                raise LLMRequestError("LLM streamed a chunk that is not a JSON object")
+            if isinstance(used := chunk.get("usage"), dict):
+                usage = Usage(
+                    _count(used.get("prompt_tokens")), _count(used.get("completion_tokens"))
+                )
+            for choice in _objects(chunk.get("choices")):
+                finish = _string(choice.get("finish_reason")) or finish
+                delta = choice.get("delta")
+                if not isinstance(delta, dict):
+                    continue
+                content = _string(delta.get("content"))
+                if content and (piece := without_control(content)):
                     text.append(piece)
                     await on_delta(piece)
-                for part in delta.tool_calls or []:
-                    slot = calls.setdefault(part.index, {"id": "", "name": "", "arguments": ""})
-                    if part.id:
-                        slot["id"] = part.id
-                    if part.function is not None:
-                        slot["name"] += part.function.name or ""
-                        slot["arguments"] += _arguments_text(part.function.arguments)
+                for part in _objects(delta.get("tool_calls")):
+                    index = part.get("index")
+                    slot = calls.setdefault(
+                        index if isinstance(index, int) else len(calls),
+                        {"id": "", "name": "", "arguments": ""},
+                    )
+                    if call_id := _string(part.get("id")):
+                        slot["id"] = call_id
+                    if isinstance(function := part.get("function"), dict):
+                        slot["name"] += _string(function.get("name"))
+                        slot["arguments"] += _arguments_text(function.get("arguments"))
         if finish is None:
             # The stream ended without a finish reason: the connection was cut mid-answer.
             raise LLMUnavailableError("LLM stream ended before the answer was complete")
