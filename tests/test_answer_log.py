@@ -9,8 +9,11 @@ import logging
 import pytest
 
 from bot.texts import T
+from fakes.openai_server import FakeOpenAIServer, reply
 from services.app.runtime import Runtime
+from services.llm.client import LLMClient
 from sommelier.logs import JsonFormatter, configure_logging
+from tests.agent_fixtures import agent_settings
 from tests.bot_harness import running_bot
 from tests.bot_helpers import adult, ask, button_data, cards, press
 
@@ -71,3 +74,25 @@ def test_json_format_keeps_a_traceback_inside_the_line(capsys: pytest.CaptureFix
     record = json.loads(lines[0])
     assert record["message"] == "it failed"
     assert "ValueError: boom" in record["exception"]
+
+
+async def test_an_llm_request_writes_no_log_line_of_its_own(
+    server: FakeOpenAIServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The HTTP client under the openai SDK logs every request at INFO; the one line per
+    answer would drown in them."""
+    server.script(reply("Тестовый ответ"))
+    handler = configure_logging("json")
+    llm = LLMClient(agent_settings(server.base_url))
+    try:
+        streamed: list[str] = []
+
+        async def keep(piece: str) -> None:
+            streamed.append(piece)
+
+        answer = await llm.complete([{"role": "user", "content": "привет"}], on_delta=keep)
+    finally:
+        await llm.close()
+        logging.getLogger().removeHandler(handler)
+    assert answer.content == "Тестовый ответ" and "".join(streamed) == "Тестовый ответ"
+    assert capsys.readouterr().err == ""
