@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from sqlalchemy import Executable, Select
@@ -26,4 +27,6 @@ def _compile_explain(element: _Explain, compiler: SQLCompiler, **kw: Any) -> str
 async def estimated_rows(session: AsyncSession, statement: Select[Any]) -> float:
     """How many rows the planner expects `statement` to return (planning only)."""
     plan = (await session.execute(_Explain(statement))).scalar_one()
+    if isinstance(plan, str):  # a connection without a json codec hands the text over
+        plan = json.loads(plan)
     return float(plan[0]["Plan"]["Plan Rows"])
