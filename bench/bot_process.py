@@ -25,7 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 import services.app.runtime as runtime_module
 from core.errors import SettingsError
 from core.settings import Settings, get_settings
-from repositories.database import DatabaseLocation
+from repositories.database import DatabaseLocation, serving_connections
 from sommelier.logs import configure_logging
 from sommelier.serve import run_bot
 
@@ -40,7 +40,7 @@ class PoolStats:
         self.connects = 0
 
     def attach(self, engine: AsyncEngine, settings: Settings) -> None:
-        self.capacity = settings.db_pool_size * 2  # pool_size plus as many overflow
+        self.capacity = serving_connections(settings)
         pool = engine.sync_engine.pool
         event.listen(pool, "checkout", self._checkout)
         event.listen(pool, "checkin", self._checkin)

@@ -35,6 +35,7 @@ from bot.texts import T
 from core.settings import Settings
 from fakes.openai_server import FakeOpenAIServer
 from fakes.telegram_server import FakeTelegramServer, SentCall
+from repositories.database import serving_connections
 
 FIRST_CHAT_ID = 700_000_001
 WEBHOOK_SECRET = "bench-webhook-secret"
@@ -408,7 +409,7 @@ async def run_concurrency(
             peak_rss_mb=peak_rss,
             db_connections_peak=peaks["total"],
             db_active_peak=peaks["active"],
-            pool_capacity=int(stats.get("pool_capacity", settings.db_pool_size * 2)),
+            pool_capacity=int(stats.get("pool_capacity", serving_connections(settings))),
             pool_max_checked_out=int(stats.get("pool_max_checked_out", -1)),
             pool_checkouts_at_capacity=int(stats.get("pool_checkouts_at_capacity", -1)),
             cpu_seconds={

@@ -13,8 +13,11 @@ from typing import Any, Literal
 from pgvector.sqlalchemy import HALFVEC, VECTOR
 from pydantic import ValidationError
 from sqlalchemy import (
+    ARRAY,
     ColumnElement,
     Select,
+    any_,
+    bindparam,
     cast,
     func,
     literal,
@@ -424,8 +427,11 @@ class WineRepository:
                 continue
         if not wanted:
             return []
+        # One array parameter, not an IN list: the same statement text for any number of ids,
+        # so each pooled connection prepares it once.
+        ids = bindparam("ids", wanted, type_=ARRAY(Wine.__table__.c.id.type))
         found = {
-            w.id: w for w in await self.session.scalars(select(Wine).where(Wine.id.in_(wanted)))
+            w.id: w for w in await self.session.scalars(select(Wine).where(Wine.id == any_(ids)))
         }
         return [found[i] for i in dict.fromkeys(wanted) if i in found]
 

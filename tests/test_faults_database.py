@@ -40,6 +40,7 @@ SLACK = 1.5
 QUESTION = "красное сухое до 2000"
 ARGS: JSONDict = {"wine_type": "red", "sweetness": "dry", "price_max": 2000}
 ALICE, BOB, CAROL = 970_001, 970_002, 970_003
+NEWCOMERS = (970_004, 970_005, 970_006)
 
 
 @pytest.fixture(scope="module")
@@ -192,3 +193,25 @@ async def test_without_an_llm_the_outage_is_reported_the_same_way(
         await asyncio.to_thread(pg.start)
         sent, _ = await _reply_to(h, ALICE, QUESTION)
         assert len(cards(sent)) == 3
+
+
+async def test_a_restart_between_messages_costs_no_answer(
+    outage_db: tuple[Runtime, PostgresControl], caplog: pytest.LogCaptureFixture
+) -> None:
+    """PostgreSQL restarts while nobody writes: every pooled connection is dead, yet the next
+    question is answered, not met with «temporarily unavailable»."""
+    rt, pg = outage_db
+    caplog.set_level(logging.WARNING)
+    first, *after_restart = NEWCOMERS  # new chats: three unseen wines are there for each
+    async with running_bot(rt, db_timeout_seconds=DB_TIMEOUT) as h:
+        await adult(h, first)
+        sent, _ = await _reply_to(h, first, QUESTION)
+        assert len(cards(sent)) == 3
+        assert rt.engine.pool.checkedin() >= 1
+        await asyncio.to_thread(pg.stop)
+        await asyncio.to_thread(pg.start)
+        for chat_id in after_restart:
+            await adult(h, chat_id)
+            sent, _ = await _reply_to(h, chat_id, QUESTION)
+            assert len(cards(sent)) == 3, [c.visible_text for c in sent]
+    assert "database unavailable" not in caplog.text
