@@ -55,7 +55,9 @@ class Settings(BaseSettings):
     http_port: int = Field(default=8080, ge=1, le=65535)
     api_token: str | None = None
 
-    max_concurrent_updates: int = Field(default=100, ge=1, le=10_000)
+    # Answers in flight per process; most of each is waiting for the LLM, so this caps the
+    # throughput at about this many divided by the seconds an answer takes (BENCHMARKS.md).
+    max_concurrent_updates: int = Field(default=200, ge=1, le=10_000)
     rate_limit_per_minute: int = Field(default=10, ge=1, le=10_000)
     max_message_chars: int = Field(default=1000, ge=10, le=4096)
     conversation_inactivity_hours: float = Field(default=24.0, gt=0)
