@@ -31,9 +31,9 @@ from repositories.database import (
 from repositories.migrations import migrate, newest_vector_extension
 
 DB_PREFIX = "sommelier_bench"
-HNSW_INDEX = "ix_wines_embedding_half"  # as migration 0004 declares it
+HNSW_INDEX = "ix_wines_embedding_half"  # as migrations 0004 and 0006 declare it
 HNSW_MAX_DIM = 4000
-HNSW_OPTIONS = "WITH (m = 16, ef_construction = 64)"
+HNSW_OPTIONS = "WITH (m = 16, ef_construction = 128)"
 INSERT_CHUNK = 10_000
 INDEX_MAINTENANCE_WORK_MEM = "2GB"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import os
 import platform
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -15,6 +16,7 @@ import psutil
 
 from bench.agent import AgentReport, EconomyReport
 from bench.concurrency import ConcurrencyReport, SustainedReport
+from bench.db import HNSW_OPTIONS
 from bench.search import SearchReport
 
 # Every row of the summary table, in order (the tests check that each one is present).
@@ -64,6 +66,7 @@ class BenchResults:
     sustained: list[SustainedReport] = field(default_factory=list)
     server_versions: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    cpu_reference_ms: float | None = None
 
 
 def _ms(value: float) -> str:
@@ -98,6 +101,24 @@ def machine() -> str:
                 break
     memory = psutil.virtual_memory().total / 1024**3
     return f"{os.cpu_count()} cores ({model}), {memory:.1f} GiB RAM, {platform.platform()}"
+
+
+def cpu_reference_ms(rounds: int = 5) -> float:
+    """The median time of a fixed pure-Python workload (integer sums, string folding, dict
+    lookups), in ms: runs on different machines compare by it, not by their model name."""
+    timings: list[float] = []
+    words = [f"вино-{i}" for i in range(2_000)]
+    for _ in range(rounds):
+        started = time.perf_counter()
+        total = 0
+        for i in range(1_500_000):
+            total += i % 7
+        index: dict[str, int] = {}
+        for _ in range(100):
+            for word in words:
+                index[word.casefold()] = index.get(word.casefold(), 0) + 1
+        timings.append((time.perf_counter() - started) * 1000)
+    return sorted(timings)[len(timings) // 2]
 
 
 def versions(server: dict[str, str]) -> str:
@@ -232,6 +253,11 @@ def render(results: BenchResults) -> str:
     lines.append(f"### {when} — `{results.command}`")
     lines.append("")
     lines.append(f"- Machine: {machine()}")
+    if results.cpu_reference_ms is not None:
+        lines.append(
+            f"- CPU reference: {results.cpu_reference_ms:.0f} ms (a fixed pure-Python workload, "
+            "median of 5; compare runs on different machines by it)"
+        )
     lines.append(f"- Versions: {versions(results.server_versions)}")
     lines.append(
         f"- Embedding dimension {results.dim}; run took {results.seconds / 60:.1f} min "
@@ -245,7 +271,9 @@ def render(results: BenchResults) -> str:
     lines.append("")
 
     if results.catalogs:
-        lines.append("Catalog load (COPY + embeddings summed in SQL) and HNSW build (m 16, ef 64):")
+        lines.append(
+            f"Catalog load (COPY + embeddings summed in SQL) and HNSW build (`{HNSW_OPTIONS}`):"
+        )
         lines.append("")
         lines.append("| wines | load | HNSW build | HNSW size | table + indexes |")
         lines.append("| ---: | ---: | ---: | ---: | ---: |")

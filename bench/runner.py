@@ -18,7 +18,7 @@ from bench.concurrency import run_concurrency, run_sustained
 from bench.db import BenchDatabase, prepare
 from bench.experiments import NOTES as VARIANT_NOTES
 from bench.experiments import VARIANTS, variant
-from bench.report import BenchResults, CatalogInfo, append, render
+from bench.report import BenchResults, CatalogInfo, append, cpu_reference_ms, render
 from bench.search import Truth, run_search
 from bench.workload import QUESTIONS, search_cases, semantic_cases
 from core.settings import Settings
@@ -98,7 +98,11 @@ async def run(
     started = time.perf_counter()
     settings = settings.model_copy(update={"embedding_dim": config.dim})
     results = BenchResults(
-        label=config.label, dim=config.dim, started=datetime.now(), command=_command(config)
+        label=config.label,
+        dim=config.dim,
+        started=datetime.now(),
+        command=_command(config),
+        cpu_reference_ms=cpu_reference_ms(),
     )
     phases = _Phases(results, say)
     basis = Basis(config.dim)

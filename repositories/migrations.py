@@ -30,6 +30,19 @@ _INSTALLED_SCRIPTS = [
 MIGRATION_LOCK_KEY = 72_6578_0001
 
 
+def migration_embedding_dim() -> int:
+    """The vector dimension a running migration builds for: what `migrate()` was given, else
+    the settings' (Alembic's own command line)."""
+    from alembic import context
+
+    dim = context.config.attributes.get("embedding_dim")
+    if dim is None:
+        from core.settings import get_settings
+
+        dim = get_settings().embedding_dim
+    return int(dim)
+
+
 def migration_scripts() -> Path:
     folders = [_SOURCE_SCRIPTS, *_INSTALLED_SCRIPTS]
     for folder in folders:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from pathlib import Path
 
 import aiohttp
 import pytest
@@ -15,6 +16,7 @@ from bot.factory import create_bot
 from bot.heartbeat import write_heartbeat
 from bot.runner import until_telegram_answers
 from core.errors import SettingsError
+from core.settings import Settings
 from services.app.container import build_services
 from services.app.runtime import Runtime
 from sommelier.cli import main
@@ -22,6 +24,8 @@ from sommelier.health import check_health
 from sommelier.serve import build_served_app
 from tests.conftest import make_settings
 from tests.serving import free_port, serving, with_settings
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_a_missing_token_is_one_line_naming_the_variable(
@@ -96,3 +100,11 @@ async def test_the_api_stays_off_a_webhook_port_without_a_token(runtime: Runtime
                 assert r.status == 200
     finally:
         await services.close()
+
+
+def test_every_setting_is_documented_for_the_person_deploying() -> None:
+    example = (ROOT / ".env.example").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    names = [name.upper() for name in Settings.model_fields]
+    assert [name for name in names if f"# {name}=" not in example] == []
+    assert [name for name in names if f"`{name}`" not in readme] == []

@@ -11,7 +11,8 @@ import sqlalchemy as sa
 from pgvector.sqlalchemy import Vector
 from sqlalchemy.dialects import postgresql as pg
 
-from alembic import context, op
+from alembic import op
+from repositories.migrations import migration_embedding_dim
 
 revision: str = "0001"
 down_revision: str | None = None
@@ -20,15 +21,6 @@ depends_on: str | Sequence[str] | None = None
 
 # HNSW in pgvector 0.6 indexes at most 2000 dimensions.
 HNSW_MAX_DIM = 2000
-
-
-def _embedding_dim() -> int:
-    dim = context.config.attributes.get("embedding_dim")
-    if dim is None:
-        from core.settings import get_settings
-
-        dim = get_settings().embedding_dim
-    return int(dim)
 
 
 def _timestamps() -> list[sa.Column]:
@@ -43,7 +35,7 @@ def _timestamps() -> list[sa.Column]:
 
 
 def upgrade() -> None:
-    dim = _embedding_dim()
+    dim = migration_embedding_dim()
     op.execute("CREATE EXTENSION IF NOT EXISTS vector")
     wine_type = pg.ENUM(
         "red", "white", "rose", "sparkling", "dessert", "fortified", name="wine_type"

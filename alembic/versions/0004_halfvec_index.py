@@ -14,7 +14,8 @@ from collections.abc import Sequence
 
 import sqlalchemy as sa
 
-from alembic import context, op
+from alembic import op
+from repositories.migrations import migration_embedding_dim
 
 revision: str = "0004"
 down_revision: str | None = "0003"
@@ -26,17 +27,8 @@ VECTOR_HNSW_MAX_DIM = 2000
 OPTIONS = "WITH (m = 16, ef_construction = 64)"
 
 
-def _embedding_dim() -> int:
-    dim = context.config.attributes.get("embedding_dim")
-    if dim is None:
-        from core.settings import get_settings
-
-        dim = get_settings().embedding_dim
-    return int(dim)
-
-
 def upgrade() -> None:
-    dim = _embedding_dim()
+    dim = migration_embedding_dim()
     if op.get_bind().execute(sa.text("SELECT to_regtype('halfvec')")).scalar() is None:
         raise RuntimeError(
             "this database's pgvector has no halfvec type (pgvector 0.7 or newer is needed): "
@@ -51,7 +43,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    dim = _embedding_dim()
+    dim = migration_embedding_dim()
     op.execute("DROP INDEX IF EXISTS ix_wines_embedding_half")
     if dim <= VECTOR_HNSW_MAX_DIM:
         op.execute(
