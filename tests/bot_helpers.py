@@ -187,6 +187,12 @@ async def wines_by_id(runtime: Runtime, ids: Iterable[uuid.UUID]) -> dict[uuid.U
     return {w.id: w for w in found}
 
 
+async def count_on_sale(runtime: Runtime, filters: dict[str, Any]) -> int:
+    """How many catalog wines on sale match `filters`: what a full answer may show."""
+    async with runtime.sessions() as session:
+        return await WineRepository(session).count_matching(filters)
+
+
 async def user_row(runtime: Runtime, user_id: int) -> User | None:
     async with runtime.sessions() as session:
         return await session.get(User, user_id)
