@@ -31,9 +31,7 @@ from repositories.database import (
 from repositories.migrations import migrate, newest_vector_extension
 
 DB_PREFIX = "sommelier_bench"
-HNSW_INDEX = "ix_wines_embedding_half"  # as migrations 0004 and 0006 declare it
-HNSW_MAX_DIM = 4000
-HNSW_OPTIONS = "WITH (m = 16, ef_construction = 128)"
+HNSW_INDEX = "ix_wines_embedding_half"  # the migrations' name for it
 INSERT_CHUNK = 10_000
 INDEX_MAINTENANCE_WORK_MEM = "2GB"
 
@@ -167,10 +165,15 @@ async def load_wines(
     basis: Basis,
     model: str,
     progress: Progress | None = None,
-) -> None:
-    """COPY the wines in; PostgreSQL sums each wine's embedding from the basis table."""
+) -> str | None:
+    """COPY the wines in; PostgreSQL sums each wine's embedding from the basis table.
+
+    The HNSW index is dropped first (building it once afterwards is far faster than keeping
+    it up to date row by row); its definition, as the migrations made it, is returned.
+    """
     conn = await asyncpg.connect(dsn)
     try:
+        definition = await conn.fetchval("SELECT pg_get_indexdef(to_regclass($1))", HNSW_INDEX)
         await conn.execute(f"DROP INDEX IF EXISTS {HNSW_INDEX}")
         await conn.execute("CREATE TEMP TABLE bench_basis_raw (id int, v real[])")
         await conn.copy_records_to_table(
@@ -212,12 +215,16 @@ async def load_wines(
         await conn.execute("VACUUM ANALYZE wines")
     finally:
         await conn.close()
+    return definition
 
 
-async def build_index(dsn: str, dim: int) -> tuple[float | None, int | None, list[str]]:
-    """(Re)build the HNSW index exactly as the migration declares it; (seconds, bytes, notices)."""
-    if dim > HNSW_MAX_DIM:
-        return None, None, [f"no HNSW index: {dim} dimensions exceed {HNSW_MAX_DIM}"]
+async def build_index(
+    dsn: str, definition: str | None
+) -> tuple[float | None, int | None, list[str]]:
+    """Build the HNSW index from the definition the migrations gave it; (seconds, bytes,
+    notices). No definition: the migrations declare no index for this dimension."""
+    if definition is None:
+        return None, None, ["no HNSW index: the migrations declare none for this dimension"]
     notices: list[str] = []
     conn = await asyncpg.connect(dsn)
 
@@ -225,15 +232,11 @@ async def build_index(dsn: str, dim: int) -> tuple[float | None, int | None, lis
         notices.append(str(getattr(message, "message", message)))
 
     try:
-        await conn.execute(f"DROP INDEX IF EXISTS {HNSW_INDEX}")
         conn.add_log_listener(listen)
         await conn.execute(f"SET maintenance_work_mem = '{INDEX_MAINTENANCE_WORK_MEM}'")
         await conn.execute("SET max_parallel_maintenance_workers = 2")
         started = time.perf_counter()
-        await conn.execute(
-            f"CREATE INDEX {HNSW_INDEX} ON wines USING hnsw "
-            f"((embedding::halfvec({dim})) halfvec_cosine_ops) {HNSW_OPTIONS}"
-        )
+        await conn.execute(definition)
         seconds = time.perf_counter() - started
         size = int(await conn.fetchval(f"SELECT pg_relation_size('{HNSW_INDEX}')"))
         await conn.execute("ANALYZE wines")
@@ -301,10 +304,10 @@ async def prepare(
             say(f"generating {size} wines (dim {dim})")
             wines = generate(size, basis, seed)
             started = time.perf_counter()
-            await load_wines(dsn, wines, basis, settings.embedding_model, say)
+            definition = await load_wines(dsn, wines, basis, settings.embedding_model, say)
             load_seconds = time.perf_counter() - started
             say(f"loaded {size} wines in {load_seconds:.1f} s; building the HNSW index")
-            index_seconds, index_bytes, notices = await build_index(dsn, dim)
+            index_seconds, index_bytes, notices = await build_index(dsn, definition)
             meta = {
                 **wanted,
                 "load_seconds": load_seconds,
