@@ -19,6 +19,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--soak", action="store_true", help="chaos soak: 5,000 messages, 200 chats, faults"
     )
+    p.add_argument(
+        "--chaos",
+        action="store_true",
+        help="with --soak: SIGKILL the bot processes (2 webhook replicas, 1 polling) as they work",
+    )
+    p.add_argument("--minutes", type=float, default=10.0, help="--chaos: minutes of arrivals")
+    p.add_argument("--rate", type=float, default=3.0, help="--chaos: questions per second")
+    p.add_argument("--lease", type=float, default=30.0, help="--chaos: UPDATE_LEASE_SECONDS")
     p.add_argument("--sizes", help="catalog sizes, e.g. 1000,10000,100000")
     p.add_argument("--chats", type=int, help="concurrent chats (default 1000; 0 skips)")
     p.add_argument(
@@ -36,6 +44,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 async def _run(args: argparse.Namespace) -> int:
+    if args.soak and args.chaos:
+        from bench.chaos import run_chaos
+
+        chaos = await run_chaos(args.minutes, args.rate, args.lease)
+        print(chaos.summary(), flush=True)
+        return 0 if chaos.ok else 1
     if args.soak:
         from bench.soak import run_soak
 

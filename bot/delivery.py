@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram import Bot
@@ -35,7 +37,9 @@ from bot.rendering import (
     render_card,
     split_text,
 )
+from core.failpoints import failpoint
 from core.recommendation import Recommendation, RecommendedWine
+from services.app.coordination import Delivery, current_delivery
 
 log = logging.getLogger(__name__)
 
@@ -152,7 +156,33 @@ async def send_card(bot: Bot, chat_id: int, wine: RecommendedWine) -> None:
 
 
 async def send_recommendation(bot: Bot, chat_id: int, rec: Recommendation) -> None:
-    await send_text(bot, chat_id, rec.intro)
-    for wine in rec.wines:
-        await send_card(bot, chat_id, wine)
-    await send_text(bot, chat_id, rec.closing)
+    """Intro, one card per wine, closing — each part recorded in the update's ledger row as it
+    goes out, so that a process taking over after a crash sends only the parts still missing."""
+    delivery = current_delivery.get()
+    if delivery is not None and delivery.plan is None:
+        delivery = None  # nothing planned (stored) for this update: nothing to resume
+    done = delivery.sent_parts if delivery is not None else 0
+    last_card = len(rec.wines) + 1
+    for number, send in enumerate(_parts(bot, chat_id, rec), start=1):
+        if number <= done:
+            continue
+        await send()
+        if delivery is not None:
+            await delivery.mark_sent(number)
+        if number == 1:
+            failpoint("after_intro")
+        elif number == last_card:
+            failpoint("after_cards")
+
+
+def _parts(bot: Bot, chat_id: int, rec: Recommendation) -> list[Callable[[], Awaitable[None]]]:
+    parts: list[Callable[[], Awaitable[None]]] = [lambda: send_text(bot, chat_id, rec.intro)]
+    parts += [functools.partial(send_card, bot, chat_id, wine) for wine in rec.wines]
+    parts.append(lambda: send_text(bot, chat_id, rec.closing))
+    return parts
+
+
+async def send_planned(bot: Bot, chat_id: int, delivery: Delivery) -> None:
+    """The rest of an answer a process that died had planned (and stored with the turn)."""
+    assert delivery.plan is not None
+    await send_recommendation(bot, chat_id, Recommendation.from_delivery_plan(delivery.plan))

@@ -102,6 +102,7 @@ def create_dispatcher(
         chat=services.chat,
         catalog_admin=services.catalog_admin,
         housekeeping=services.housekeeping,
+        coordinator=services.coordinator,
         settings=settings,
     )
     order = ChatOrderMiddleware(services.coordinator)

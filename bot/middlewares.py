@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -11,8 +10,10 @@ from aiogram import BaseMiddleware
 from aiogram.dispatcher.event.bases import UNHANDLED, CancelHandler, SkipHandler
 from aiogram.types import ErrorEvent, Message, TelegramObject, Update
 
+from bot.delivery import send_planned
 from bot.texts import T
-from services.app.coordination import Coordinator
+from core.failpoints import failpoint
+from services.app.coordination import Coordinator, Delivery, current_delivery
 from services.app.rate_limit import RateLimiter
 
 log = logging.getLogger(__name__)
@@ -29,80 +30,54 @@ def chat_id_of(update: Update) -> int | None:
     return None
 
 
-class ChatOrderMiddleware(BaseMiddleware):
-    """Each update is handled once, and one chat's updates in update_id order, across every
-    replica sharing the database; different chats run in parallel.
+DELIVERY_KEY = "delivery"
+MUST_WAIT_KEY = "must_wait"
 
-    Also counts updates in flight so that shutdown can wait for them.
+
+class ChatOrderMiddleware(BaseMiddleware):
+    """Answers one chat's updates in update_id order across every process sharing the
+    database (different chats run in parallel), resends what is missing of an answer a dead
+    process began, and marks each update finished.
+
+    Updates reach it stored and leased by `bot.intake.UpdateWorker` (the `delivery` in the
+    handler data); one without (the database could not store it) is answered from memory.
     """
 
     def __init__(self, coordinator: Coordinator) -> None:
         self.coordinator = coordinator
-        self.in_flight = 0
-        self._idle = asyncio.Event()
-        self._idle.set()
-        # Arrival order within this process (long polling). Polling starts one task per update
-        # in update_id order and each reaches this middleware before its first await, so a FIFO
-        # lock taken here keeps that order; without it a later update whose claim round trip is
-        # faster checks the ledger before an earlier update of its chat is even claimed, and
-        # overtakes it. Webhook updates are claimed on receipt, so the ledger alone orders them.
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._waiting: dict[int, int] = {}
-        # Updates handled while the database was unreachable: their ledger rows still say
-        # "in progress" and would hold their chats back until they count as abandoned.
+        # Updates answered while the database was unreachable: their ledger rows still say
+        # "in progress" and would hold their chats back until taken over.
         self._unfinished: set[int] = set()
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
-        self.in_flight += 1
-        self._idle.clear()
+        delivery = data.get(DELIVERY_KEY)
+        if not isinstance(event, Update) or not isinstance(delivery, Delivery):
+            return await _with_error_handlers(handler, event, data)
+        token = current_delivery.set(delivery)
         try:
-            if not isinstance(event, Update):
-                return await handler(event, data)
-            return await self._ordered(handler, event, data)
+            return await self._in_turn(handler, event, data, delivery)
         finally:
-            self.in_flight -= 1
-            if self.in_flight == 0:
-                self._idle.set()
+            current_delivery.reset(token)
 
-    async def _ordered(self, handler: Handler, update: Update, data: dict[str, Any]) -> Any:
-        chat_id = chat_id_of(update)
-        if chat_id is None or data.get("update_claimed"):
-            return await self._claimed(handler, update, data, chat_id)
-        lock = self._locks.setdefault(chat_id, asyncio.Lock())
-        self._waiting[chat_id] = self._waiting.get(chat_id, 0) + 1
-        try:
-            async with lock:
-                return await self._claimed(handler, update, data, chat_id)
-        finally:
-            self._waiting[chat_id] -= 1
-            if self._waiting[chat_id] == 0:
-                del self._waiting[chat_id]
-                del self._locks[chat_id]
-
-    async def _claimed(
-        self, handler: Handler, update: Update, data: dict[str, Any], chat_id: int | None
+    async def _in_turn(
+        self, handler: Handler, update: Update, data: dict[str, Any], delivery: Delivery
     ) -> Any:
-        claimed_on_receipt = bool(data.get("update_claimed"))  # webhook claims before its 200
-        must_wait = True
-        if not claimed_on_receipt:
-            await self._finish_unfinished()
-            if chat_id is None:
-                claimed = await self.coordinator.claim(update.update_id, None)
-                must_wait = False
-            else:  # the claim and the first look at the chat's turn in one round trip
-                claimed, must_wait = await self.coordinator.claim_in_turn(update.update_id, chat_id)
-            if not claimed:
-                log.info("update %s was already handled; skipping the duplicate", update.update_id)
-                return None
+        chat_id = chat_id_of(update)
         try:
-            if chat_id is None:
-                await self._finish_unfinished()
-            elif must_wait:
+            await self._finish_unfinished()
+            if chat_id is not None and data.get(MUST_WAIT_KEY, True):
                 await self.coordinator.wait_turn(
                     update.update_id, chat_id, before_each_check=self._finish_unfinished
                 )
+            if delivery.plan is not None and chat_id is not None:
+                # A process died while sending this answer: send the rest of the same answer.
+                await send_planned(data["bot"], chat_id, delivery)
+                return None
+            if delivery.is_takeover and chat_id is not None and _is_request(update):
+                await data["bot"].send_message(chat_id, T.answer_again)
             return await _with_error_handlers(handler, update, data)
         finally:
+            failpoint("before_finish")
             try:
                 await self.coordinator.finish(update.update_id)
             except Exception as exc:  # the database may be down: finish it once it is back
@@ -120,12 +95,11 @@ class ChatOrderMiddleware(BaseMiddleware):
                 return
             self._unfinished.discard(update_id)
 
-    async def wait_idle(self, grace_seconds: float) -> bool:
-        try:
-            await asyncio.wait_for(self._idle.wait(), grace_seconds)
-        except TimeoutError:
-            return False
-        return True
+
+def _is_request(update: Update) -> bool:
+    """A message in a private chat: the person is waiting for an answer to it."""
+    message = update.message
+    return message is not None and message.chat.type == "private"
 
 
 async def _with_error_handlers(handler: Handler, update: Update, data: dict[str, Any]) -> Any:

@@ -8,6 +8,7 @@ import logging
 import signal
 from collections.abc import Awaitable, Callable
 
+from aiogram import Bot, Dispatcher
 from aiogram.exceptions import (
     TelegramNetworkError,
     TelegramRetryAfter,
@@ -19,7 +20,7 @@ from aiohttp import web
 
 from bot.catalog_schedule import start_catalog_sync, stop_catalog_sync
 from bot.factory import create_bot, create_dispatcher
-from bot.middlewares import ChatOrderMiddleware
+from bot.intake import UpdateWorker
 from bot.webhook import add_webhook, webhook_path
 from core.errors import SettingsError
 from core.settings import Settings
@@ -43,9 +44,11 @@ class TelegramWebhook:
     def __init__(self, settings: Settings, services: Services) -> None:
         self.settings = settings
         self.bot = create_bot(settings)
-        self.dp, self.order = create_dispatcher(settings, services)
+        self.dp, self.order = create_worker(self.bot, settings, services)
         self.services = services
         self.sync: asyncio.Task[None] | None = None
+        self._stop_leases = asyncio.Event()
+        self._leases: asyncio.Task[None] | None = None
 
     def mount(self, app: web.Application) -> None:
         assert self.settings.webhook_url is not None
@@ -53,11 +56,12 @@ class TelegramWebhook:
             app,
             self.dp,
             self.bot,
-            self.order.coordinator,
+            self.order,
             webhook_path(self.settings.webhook_url),
             self.settings.webhook_secret,
-            self.settings.max_concurrent_updates,
         )
+        # Leases are kept (and dead replicas' updates taken over) from the first request on.
+        self._leases = asyncio.create_task(self.order.keep_leases(self._stop_leases))
 
     async def register(self, stop: asyncio.Event | None = None) -> bool:
         """Set the commands and the webhook, retrying while Telegram is unreachable; False
@@ -81,7 +85,10 @@ class TelegramWebhook:
 
     async def drain(self) -> None:
         await stop_catalog_sync(self.sync)
-        await drain(self.order, self.settings.shutdown_grace_seconds)
+        await self.order.drain(self.settings.shutdown_grace_seconds)
+        self._stop_leases.set()
+        if self._leases is not None:
+            await self._leases
 
     async def close(self) -> None:
         await self.bot.session.close()
@@ -90,35 +97,37 @@ class TelegramWebhook:
 async def run_polling(settings: Settings, services: Services) -> None:
     """Long polling until SIGTERM/SIGINT, then let the answers in flight finish."""
     bot = create_bot(settings)
-    dp, order = create_dispatcher(settings, services)
+    dp, worker = create_worker(bot, settings, services)
     sync = start_catalog_sync(bot, settings, services)
+    stop = _stop_on_signals()
 
     async def prepare() -> None:
         await bot.set_my_commands(COMMANDS)
         await bot.delete_webhook()
 
+    leases: asyncio.Task[None] | None = None
+    stop_leases = asyncio.Event()  # set only after the drain: leases outlive SIGTERM
     try:
-        if not await until_telegram_answers(prepare):
+        if not await until_telegram_answers(prepare, stop):
             return  # stopped while Telegram was unreachable
-        log.info("bot started: long polling")
-        await dp.start_polling(
-            bot,
-            handle_signals=True,
-            close_bot_session=False,
-            tasks_concurrency_limit=settings.max_concurrent_updates,
-        )
+        me = await bot.me()
+        log.info("bot started: long polling as @%s", me.username)
+        leases = asyncio.create_task(worker.keep_leases(stop_leases))
+        await worker.poll(stop, allowed_updates=dp.resolve_used_update_types())
     finally:
         await stop_catalog_sync(sync)
-        await drain(order, settings.shutdown_grace_seconds)
+        await worker.drain(settings.shutdown_grace_seconds)
+        stop_leases.set()
+        if leases is not None:
+            await leases
         await bot.session.close()
 
 
-async def drain(order: ChatOrderMiddleware, grace: float) -> None:
-    """Let answers in flight finish before the process exits."""
-    if order.in_flight:
-        log.info("waiting for %d answers in flight", order.in_flight)
-        if not await order.wait_idle(grace):
-            log.warning("shutdown grace period over with %d answers unfinished", order.in_flight)
+def create_worker(
+    bot: Bot, settings: Settings, services: Services
+) -> tuple[Dispatcher, UpdateWorker]:
+    dp, _ = create_dispatcher(settings, services)
+    return dp, UpdateWorker(bot, dp, services.coordinator, settings.max_concurrent_updates)
 
 
 async def until_telegram_answers(

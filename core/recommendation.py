@@ -119,3 +119,53 @@ class Recommendation:
             "usage": asdict(self.usage) | {"total_tokens": self.usage.total_tokens},
             "timings_ms": {k: round(v, 1) for k, v in self.timings_ms.items()},
         }
+
+    def delivery_plan(self) -> dict[str, Any]:
+        """What the customer is shown, as JSON: enough to send the same answer again."""
+        return {
+            "intro": self.intro,
+            "closing": self.closing,
+            "path": self.path,
+            "wines": [
+                {
+                    "id": str(w.id),
+                    "name": w.name,
+                    "producer": w.producer,
+                    "country": w.country,
+                    "region": w.region,
+                    "grape_varieties": list(w.grape_varieties),
+                    "wine_type": w.wine_type.value,
+                    "sweetness": w.sweetness.value,
+                    "price_rub": str(w.price_rub),
+                    "vintage_year": w.vintage_year,
+                    "image_url": w.image_url,
+                    "why": w.why,
+                    "url": w.url,
+                    "old_price_rub": None if w.old_price_rub is None else str(w.old_price_rub),
+                }
+                for w in self.wines
+            ],
+        }
+
+    @classmethod
+    def from_delivery_plan(cls, plan: dict[str, Any]) -> Recommendation:
+        wines = [
+            RecommendedWine(
+                id=uuid.UUID(w["id"]),
+                name=w["name"],
+                producer=w["producer"],
+                country=w["country"],
+                region=w["region"],
+                grape_varieties=list(w["grape_varieties"]),
+                wine_type=WineType(w["wine_type"]),
+                sweetness=Sweetness(w["sweetness"]),
+                price_rub=Decimal(w["price_rub"]),
+                vintage_year=w["vintage_year"],
+                image_url=w["image_url"],
+                why=w["why"],
+                url=w["url"],
+                old_price_rub=None if w["old_price_rub"] is None else Decimal(w["old_price_rub"]),
+            )
+            for w in plan["wines"]
+        ]
+        return cls(plan["intro"], wines, plan["closing"], plan["path"])

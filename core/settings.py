@@ -62,6 +62,8 @@ class Settings(BaseSettings):
     max_message_chars: int = Field(default=1000, ge=10, le=4096)
     conversation_inactivity_hours: float = Field(default=24.0, gt=0)
     shutdown_grace_seconds: float = Field(default=30.0, ge=0)
+    update_lease_seconds: float = Field(default=30.0, ge=2, le=600)
+    update_max_attempts: int = Field(default=3, ge=1, le=20)
     log_format: Literal["text", "json"] = "text"
     backup_dir: Path | None = None
     backup_every_hours: float = Field(default=0.0, ge=0)

@@ -3,68 +3,209 @@ are still being handled per chat, and rate-limit counters."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 
+@dataclass(frozen=True)
+class Intake:
+    """An update as it arrives: stored with its body before Telegram is told it arrived."""
+
+    update_id: int
+    chat_id: int | None
+    user_id: int | None
+    body: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class LeasedUpdate:
+    """An update this process holds the lease on, with what an earlier holder left."""
+
+    update_id: int
+    chat_id: int | None
+    body: dict[str, Any]
+    attempts: int
+    plan: dict[str, Any] | None
+    sent_parts: int
+
+
+_UNFINISHED = "finished_at IS NULL AND parked_at IS NULL"
+
+
 class UpdateLedger:
+    """One row per Telegram update: stored before it is acknowledged, leased while a process
+    works on it, finished (its body dropped) once answered."""
+
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
 
-    async def claim(self, update_id: int, chat_id: int | None) -> bool:
-        """Record an update; False when another delivery of it was already claimed."""
-        row = await self.session.execute(
-            text(
-                "INSERT INTO telegram_updates (update_id, chat_id) VALUES (:u, :c) "
-                "ON CONFLICT (update_id) DO NOTHING RETURNING update_id"
-            ),
-            {"u": update_id, "c": chat_id},
-        )
-        return row.first() is not None
-
-    async def claim_in_turn(
-        self, update_id: int, chat_id: int, stale_after: timedelta
-    ) -> tuple[bool, bool]:
-        """`claim` and `earlier_pending` in one round trip: (claimed, an earlier one pending)."""
-        row = (
+    async def intake(
+        self, updates: Sequence[Intake], owner: str, lease: timedelta
+    ) -> tuple[set[int], set[int]]:
+        """Store updates leased to `owner` in one round trip: (the ones stored now — the
+        others were already stored by an earlier delivery —, the chats among them whose earlier
+        update is still unfinished)."""
+        rows = (
             await self.session.execute(
                 text(
-                    "WITH claimed AS (INSERT INTO telegram_updates (update_id, chat_id) "
-                    "VALUES (:u, :c) ON CONFLICT (update_id) DO NOTHING RETURNING update_id) "
-                    "SELECT EXISTS (SELECT 1 FROM claimed), EXISTS (SELECT 1 FROM "
-                    "telegram_updates WHERE chat_id = :c AND update_id < :u "
-                    "AND finished_at IS NULL "
-                    "AND received_at > now() - make_interval(secs => :stale))"
+                    "WITH incoming AS (SELECT * FROM unnest("
+                    "CAST(:ids AS bigint[]), CAST(:chats AS bigint[]), CAST(:users AS bigint[]),"
+                    " CAST(:bodies AS jsonb[])) AS t(update_id, chat_id, user_id, body)), "
+                    "stored AS (INSERT INTO telegram_updates "
+                    "(update_id, chat_id, user_id, body, lease_owner, lease_until) "
+                    "SELECT update_id, chat_id, user_id, body, :owner,"
+                    " clock_timestamp() + make_interval(secs => :lease) FROM incoming "
+                    "ON CONFLICT (update_id) DO NOTHING RETURNING update_id, chat_id) "
+                    "SELECT s.update_id, EXISTS (SELECT 1 FROM telegram_updates t "
+                    f"WHERE t.chat_id = s.chat_id AND t.update_id < s.update_id AND {_UNFINISHED})"
+                    " FROM stored s"
                 ),
-                {"u": update_id, "c": chat_id, "stale": stale_after.total_seconds()},
+                {
+                    "ids": [u.update_id for u in updates],
+                    "chats": [u.chat_id for u in updates],
+                    "users": [u.user_id for u in updates],
+                    "bodies": [json.dumps(u.body, ensure_ascii=False) for u in updates],
+                    "owner": owner,
+                    "lease": lease.total_seconds(),
+                },
             )
-        ).one()
-        return bool(row[0]), bool(row[1])
+        ).all()
+        stored = {int(r[0]) for r in rows}
+        behind = {int(r[0]) for r in rows if r[1]}
+        return stored, behind
 
-    async def earlier_pending(self, update_id: int, chat_id: int, stale_after: timedelta) -> bool:
-        """Is an earlier update of this chat still being handled (and not abandoned)?"""
+    async def earlier_pending(self, update_id: int, chat_id: int) -> bool:
+        """Is an earlier update of this chat still unanswered (and not parked)?"""
         value = await self.session.scalar(
             text(
                 "SELECT EXISTS (SELECT 1 FROM telegram_updates WHERE chat_id = :c "
-                "AND update_id < :u AND finished_at IS NULL "
-                "AND received_at > now() - make_interval(secs => :stale))"
+                f"AND update_id < :u AND {_UNFINISHED})"
             ),
-            {"c": chat_id, "u": update_id, "stale": stale_after.total_seconds()},
+            {"c": chat_id, "u": update_id},
         )
         return bool(value)
 
-    async def finish(self, update_id: int) -> None:
+    async def renew(self, update_ids: Sequence[int], owner: str, lease: timedelta) -> set[int]:
+        """Extend `owner`'s leases; returns the ids it still holds."""
+        rows = await self.session.scalars(
+            text(
+                "UPDATE telegram_updates SET lease_until = clock_timestamp()"
+                " + make_interval(secs => :lease) "
+                f"WHERE update_id = ANY(:ids) AND lease_owner = :owner AND {_UNFINISHED} "
+                "RETURNING update_id"
+            ),
+            {"ids": list(update_ids), "owner": owner, "lease": lease.total_seconds()},
+        )
+        return {int(r) for r in rows}
+
+    async def take_expired(self, owner: str, lease: timedelta, limit: int) -> list[LeasedUpdate]:
+        """Take over updates whose holder stopped renewing its lease, oldest first."""
+        rows = await self.session.execute(
+            text(
+                "UPDATE telegram_updates t SET lease_owner = :owner,"
+                " lease_until = clock_timestamp() + make_interval(secs => :lease),"
+                " attempts = t.attempts + 1 "
+                "FROM (SELECT update_id FROM telegram_updates "
+                f"WHERE {_UNFINISHED} AND lease_until < clock_timestamp() "
+                "ORDER BY update_id LIMIT :limit FOR UPDATE SKIP LOCKED) expired "
+                "WHERE t.update_id = expired.update_id "
+                "RETURNING t.update_id, t.chat_id, t.body, t.attempts, t.plan, t.sent_parts"
+            ),
+            {"owner": owner, "lease": lease.total_seconds(), "limit": limit},
+        )
+        return sorted(
+            (
+                LeasedUpdate(int(r[0]), r[1], r[2] or {}, int(r[3]), r[4], int(r[5]))
+                for r in rows.all()
+            ),
+            key=lambda u: u.update_id,
+        )
+
+    async def release(self, update_ids: Sequence[int], owner: str) -> None:
+        """Give up leases at once (a stopping process), so another process need not wait."""
         await self.session.execute(
-            text("UPDATE telegram_updates SET finished_at = now() WHERE update_id = :u"),
+            text(
+                "UPDATE telegram_updates SET lease_until = clock_timestamp() "
+                f"WHERE update_id = ANY(:ids) AND lease_owner = :owner AND {_UNFINISHED}"
+            ),
+            {"ids": list(update_ids), "owner": owner},
+        )
+
+    async def save_plan(self, update_id: int, plan: dict[str, Any]) -> None:
+        await self.session.execute(
+            text("UPDATE telegram_updates SET plan = CAST(:p AS jsonb) WHERE update_id = :u"),
+            {"u": update_id, "p": json.dumps(plan, ensure_ascii=False)},
+        )
+
+    async def mark_sent(self, update_id: int, parts: int) -> None:
+        await self.session.execute(
+            text("UPDATE telegram_updates SET sent_parts = :n WHERE update_id = :u"),
+            {"u": update_id, "n": parts},
+        )
+
+    async def finish(self, update_id: int) -> None:
+        """Answered: the body and the plan (personal data) go at once."""
+        await self.session.execute(
+            text(
+                "UPDATE telegram_updates SET finished_at = now(), body = NULL, plan = NULL,"
+                " lease_owner = NULL, lease_until = NULL WHERE update_id = :u"
+            ),
             {"u": update_id},
+        )
+
+    async def park(self, update_id: int, error: str) -> None:
+        """Given up on: kept (without its body) with the reason, for admins to see."""
+        await self.session.execute(
+            text(
+                "UPDATE telegram_updates SET parked_at = now(), error = :e, body = NULL,"
+                " plan = NULL, lease_owner = NULL, lease_until = NULL WHERE update_id = :u"
+            ),
+            {"u": update_id, "e": error[:500]},
+        )
+
+    async def note_error(self, update_id: int, error: str) -> None:
+        await self.session.execute(
+            text("UPDATE telegram_updates SET error = :e WHERE update_id = :u"),
+            {"u": update_id, "e": error[:500]},
+        )
+
+    async def parked(self, limit: int = 5) -> tuple[int, list[tuple[int, str]]]:
+        """How many updates are parked, and the latest (update id, error)."""
+        total = int(
+            await self.session.scalar(
+                text("SELECT count(*) FROM telegram_updates WHERE parked_at IS NOT NULL")
+            )
+            or 0
+        )
+        rows = await self.session.execute(
+            text(
+                "SELECT update_id, coalesce(error, '') FROM telegram_updates "
+                "WHERE parked_at IS NOT NULL ORDER BY parked_at DESC LIMIT :n"
+            ),
+            {"n": limit},
+        )
+        return total, [(int(u), str(e)) for u, e in rows.all()]
+
+    async def backlog(self) -> int:
+        """Updates stored and not yet answered or parked."""
+        return int(
+            await self.session.scalar(
+                text(f"SELECT count(*) FROM telegram_updates WHERE {_UNFINISHED}")
+            )
+            or 0
         )
 
     async def forget_older_than(self, age: timedelta) -> int:
         result = await self.session.execute(
             text(
                 "DELETE FROM telegram_updates WHERE received_at < now() - make_interval(secs => :s)"
+                f" AND NOT ({_UNFINISHED})"
             ),
             {"s": age.total_seconds()},
         )

@@ -11,8 +11,9 @@ from typing import Any
 
 from aiogram import Bot, Dispatcher
 
-from bot.factory import create_bot, create_dispatcher
-from bot.middlewares import ChatOrderMiddleware
+from bot.factory import create_bot
+from bot.intake import UpdateWorker
+from bot.runner import create_worker
 from core.settings import Settings
 from fakes.telegram_server import FakeTelegramServer, SentCall
 from services.app.chat import ChatService
@@ -30,7 +31,7 @@ class BotHarness:
     settings: Settings
     bot: Bot
     dp: Dispatcher
-    order: ChatOrderMiddleware
+    order: UpdateWorker
     chat: ChatService
     services: Services
 
@@ -95,17 +96,22 @@ async def running_bot(
         services = build_services(with_settings(runtime, settings))
         chat = services.chat
         bot = create_bot(settings)
-        dp, order = create_dispatcher(settings, services)
+        dp, worker = create_worker(bot, settings, services)
+        stop = asyncio.Event()
+        await bot.me()
         task = asyncio.create_task(
-            dp.start_polling(bot, handle_signals=False, close_bot_session=False, polling_timeout=1)
+            worker.poll(stop, polling_timeout=1, allowed_updates=dp.resolve_used_update_types())
         )
-        harness = BotHarness(tg, settings, bot, dp, order, chat, services)
+        leases = asyncio.create_task(worker.keep_leases(stop))
+        harness = BotHarness(tg, settings, bot, dp, worker, chat, services)
         try:
             yield harness
         finally:
-            with contextlib.suppress(RuntimeError):
-                await dp.stop_polling()
+            stop.set()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(task, 5)
+            await worker.wait_idle(5)
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(leases, 5)
             await bot.session.close()
             await services.close()

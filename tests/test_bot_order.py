@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
 from aiogram.types import Chat, Message, TelegramObject, Update
 
-from bot.middlewares import ChatOrderMiddleware
+from bot.intake import body_of
+from bot.middlewares import DELIVERY_KEY, ChatOrderMiddleware
 from core.domain import WINE_TYPE_RU, WineType
 from core.errors import DatabaseUnavailableError
 from fakes.openai_server import Step, responder
-from services.app.coordination import Coordinator
+from services.app.coordination import Coordinator, Delivery, Intake
 from services.app.runtime import Runtime
 from services.app.sessions import GuardedSessions
 from tests.bot_harness import running_bot
@@ -120,20 +121,20 @@ async def test_two_chats_are_served_concurrently(seeded: Runtime) -> None:
 async def test_order_holds_when_the_first_claim_is_slow(
     seeded: Runtime, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The database answers the first update's claim late (a cold connection, a busy server):
-    the updates behind it in the same chat still wait for it."""
-    original = Coordinator.claim_in_turn  # a chat's updates are claimed with the turn check
+    """The database stores the first update late (a cold connection, a busy server): the
+    updates behind it in the same chat still wait for it."""
+    original = Coordinator.intake  # updates are stored with the look at their chat's turn
     slowed: list[int] = []
 
-    async def slow_first_claim(
-        self: Coordinator, update_id: int, chat_id: int
-    ) -> tuple[bool, bool]:
+    async def slow_first_intake(
+        self: Coordinator, updates: Sequence[Intake]
+    ) -> tuple[set[int], set[int]]:
         if not slowed:
-            slowed.append(update_id)
+            slowed.append(updates[0].update_id)
             await asyncio.sleep(0.3)  # injected latency; the outcome must not depend on it
-        return await original(self, update_id, chat_id)
+        return await original(self, updates)
 
-    monkeypatch.setattr(Coordinator, "claim_in_turn", slow_first_claim)
+    monkeypatch.setattr(Coordinator, "intake", slow_first_intake)
     burst = BURST[:3]
     async with running_bot(seeded) as h:  # no LLM: the offline path answers
         await adult(h, CHAT_A)
@@ -155,7 +156,7 @@ class _DatabaseAwayForFinishes(Coordinator):
     """The ledger's "finished" marks fail `failures` times, as while the database restarts."""
 
     def __init__(self, coordinator: Coordinator, failures: int) -> None:
-        super().__init__(coordinator.sessions, coordinator.stale_after)
+        super().__init__(coordinator.sessions, coordinator.lease)
         self.failures = failures
 
     async def finish(self, update_id: int) -> None:
@@ -170,7 +171,7 @@ async def test_an_update_left_unfinished_by_an_outage_does_not_hold_its_chat_bac
 ) -> None:
     """Update 1 is handled while the database is away, so it cannot be marked finished; the
     first retry fails too. Update 2 of the same chat must still be answered once the database
-    is back — not after the five minutes that make an update count as abandoned."""
+    is back — not after its lease runs out and another process takes it over."""
     coordinator = _DatabaseAwayForFinishes(Coordinator(GuardedSessions(clean_db.sessions)), 2)
     order = ChatOrderMiddleware(coordinator)
     handled: list[int] = []
@@ -184,8 +185,17 @@ async def test_an_update_left_unfinished_by_an_outage_does_not_hold_its_chat_bac
         message = Message(message_id=update_id, date=0, chat=chat, text="красное")
         return Update(update_id=update_id, message=message)
 
-    await order(handler, update(9_100_001), {})
+    first, second = update(9_100_001), update(9_100_002)
+    stored, _ = await coordinator.intake(
+        [Intake(u.update_id, CHAT_A, CHAT_A, body_of(u)) for u in (first, second)]
+    )
+    assert stored == {9_100_001, 9_100_002}
+
+    def data(u: Update) -> dict[str, Any]:
+        return {DELIVERY_KEY: Delivery(u.update_id, coordinator=coordinator)}
+
+    await order(handler, first, data(first))
     assert order._unfinished == {9_100_001}
-    await asyncio.wait_for(order(handler, update(9_100_002), {}), timeout=10)
+    await asyncio.wait_for(order(handler, second, data(second)), timeout=10)
     assert handled == [9_100_001, 9_100_002]
     assert order._unfinished == set()

@@ -10,7 +10,8 @@ import aiohttp
 from aiohttp import web
 from sqlalchemy import text
 
-from bot.factory import create_bot, create_dispatcher
+from bot.factory import create_bot
+from bot.runner import create_worker
 from bot.webhook import add_webhook
 from fakes.telegram_server import FakeTelegramServer
 from services.app.container import build_services
@@ -35,9 +36,9 @@ async def replica(runtime: Runtime, tg: FakeTelegramServer) -> AsyncIterator[str
     )
     services = build_services(with_settings(runtime, settings))
     bot = create_bot(settings)
-    dp, order = create_dispatcher(settings, services)
+    dp, order = create_worker(bot, settings, services)
     app = web.Application()
-    add_webhook(app, dp, bot, order.coordinator, "/webhook", SECRET)
+    add_webhook(app, dp, bot, order, "/webhook", SECRET)
     try:
         async with serving(app) as base:
             try:

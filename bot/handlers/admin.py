@@ -21,6 +21,7 @@ from core.errors import (
 )
 from services.app.catalog_admin import CatalogAdmin
 from services.app.chat import ChatService
+from services.app.coordination import Coordinator
 from services.app.housekeeping import Housekeeping
 
 log = logging.getLogger(__name__)
@@ -84,8 +85,10 @@ def build_admin_router(admin_ids: frozenset[int]) -> Router:
         await bot.edit_message_text(text, chat_id=status.chat.id, message_id=status.message_id)
 
     @router.message(Command("stats"))
-    async def stats(message: Message, chat: ChatService) -> None:
+    async def stats(message: Message, chat: ChatService, coordinator: Coordinator) -> None:
         s = await chat.stats()
+        backlog = await coordinator.backlog()
+        parked, latest = await coordinator.parked()
         paths = ", ".join(f"{k}: {v}" for k, v in sorted(s.answers_by_path.items())) or "—"
         median = f"{s.median_ms / 1000:.1f} с" if s.median_ms is not None else "—"
         p95 = f"{s.p95_ms / 1000:.1f} с" if s.p95_ms is not None else "—"
@@ -95,7 +98,10 @@ def build_admin_router(admin_ids: frozenset[int]) -> Router:
             f"Активных сегодня: {s.active_today}\n"
             f"Сообщений сегодня: {s.messages_today}\n"
             f"Ответы по путям: {escape(paths)}\n"
-            f"Время ответа: медиана {median}, p95 {p95}"
+            f"Время ответа: медиана {median}, p95 {p95}\n"
+            f"Обновлений в работе: {backlog}\n"
+            f"Отложено после сбоев: {parked}"
+            + "".join(f"\n• #{update_id}: {escape(error)}" for update_id, error in latest)
         )
 
     return router

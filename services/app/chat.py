@@ -46,6 +46,7 @@ from services.agent.loop import SommelierService
 from services.agent.run import MAX_STEPS, UserContext
 from services.agent.welcome import WelcomeWriter
 from services.app.answer_log import log_answer, log_refusal
+from services.app.coordination import save_plan_with_turn
 from services.app.group_table import EarlierAnswer, TablePicks, table_picks
 from services.app.media import budget_in, dish_request, label_answer, wine_list_answer
 from services.app.quick_picks import QuickPage, QuickPicks
@@ -320,6 +321,7 @@ class ChatService:
             await AnswerRepository(s).record(
                 user_id, rec.path, rec.llm_calls, int(rec.timings_ms.get("total", 0))
             )
+            await save_plan_with_turn(s, rec.delivery_plan())
             await s.commit()
         # Only an answer that was kept is an answer: a failed store becomes a refusal instead.
         self.answers_since_start[rec.path] += 1

@@ -54,7 +54,11 @@ def build_services(rt: Runtime) -> Services:
         vision=VisionClient(settings),
         transcriber=Transcriber(settings),
     )
-    coordinator = Coordinator(GuardedSessions(rt.sessions))
+    coordinator = Coordinator(
+        GuardedSessions(rt.sessions),
+        lease=timedelta(seconds=settings.update_lease_seconds),
+        max_attempts=settings.update_max_attempts,
+    )
     return Services(
         settings=settings,
         llm=llm,

@@ -1,63 +1,106 @@
-"""Cross-process coordination for bot replicas that share only PostgreSQL.
+"""Cross-process coordination for bot processes that share only PostgreSQL.
 
-- Each Telegram update is claimed once in a ledger table: a duplicate delivery (the same
-  update_id sent to two replicas, or redelivered) is answered once.
-- Updates of one chat are handled in update_id order: a handler waits while an earlier update of
-  its chat is still unfinished. Nothing holds a database connection while waiting or while the
-  LLM works, so a thousand chats in flight need only a handful of connections. (A session-level
-  advisory lock would pin one connection per busy chat for the whole answer.)
-- Rate limits are counted in the database per one-minute window, with the previous window
-  weighted in (a sliding-window estimate), so every replica sees the same count.
+- **Durable intake.** Every Telegram update is stored (body, chat, order) before Telegram is
+  told it arrived: before the webhook's 200, before polling's next offset. A duplicate delivery
+  finds the row and is dropped.
+- **Leases.** The process working on an update holds a lease on its row and renews it while it
+  works (one statement per process for all its updates). When a process dies its leases
+  expire, and any live process takes those updates over and answers them.
+- **Order.** Updates of one chat are answered in update_id order: a handler waits while an
+  earlier update of its chat is unanswered. Nothing holds a database connection while waiting
+  or while the LLM works, so a thousand chats in flight need only a handful of connections.
+- **Exactly one answer.** The answer planned for an update is stored with the turn, and each
+  part is recorded as it goes out: a takeover sends only what is missing.
+- **Poison.** An update taken over `max_attempts` times (its handler keeps dying) is parked
+  with its reason instead of being retried forever.
+- Rate limits are counted per one-minute window with the previous window weighted in (a
+  sliding-window estimate), so every replica sees the same count.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
+import os
 import random
-from collections.abc import Awaitable, Callable
+import socket
+import uuid
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
 from datetime import timedelta
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from repositories.coordination import RateCounter, UpdateLedger
+from repositories.coordination import Intake, LeasedUpdate, RateCounter, UpdateLedger
 from services.app.sessions import SessionFactory
 
 log = logging.getLogger(__name__)
 
 POLL_SECONDS = 0.05
-STALE_AFTER = timedelta(minutes=5)
+LEASE = timedelta(seconds=30)
 LEDGER_RETENTION = timedelta(days=2)
+
+__all__ = ["Coordinator", "Delivery", "Intake", "LeasedUpdate", "current_delivery"]
+
+
+@dataclass
+class Delivery:
+    """One update being answered by this process: the parts of its answer already sent (by
+    this process or a dead one) and the answer planned for it, if one was."""
+
+    update_id: int
+    attempts: int = 1
+    plan: dict[str, Any] | None = None
+    sent_parts: int = 0
+    coordinator: Coordinator | None = field(default=None, repr=False)
+
+    @property
+    def is_takeover(self) -> bool:
+        return self.attempts > 1
+
+    async def mark_sent(self, parts: int) -> None:
+        """Record that the first `parts` parts of the answer went out."""
+        self.sent_parts = parts
+        if self.coordinator is not None:
+            await self.coordinator.mark_sent(self.update_id, parts)
+
+
+#: The update the current task answers: the facade stores the answer's plan with the turn.
+current_delivery: contextvars.ContextVar[Delivery | None] = contextvars.ContextVar(
+    "current_delivery", default=None
+)
+
+
+def process_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
 
 
 class Coordinator:
     def __init__(
         self,
         sessions: SessionFactory,
-        stale_after: timedelta = STALE_AFTER,
+        lease: timedelta = LEASE,
+        max_attempts: int = 3,
+        owner: str | None = None,
     ) -> None:
         self.sessions = sessions
-        self.stale_after = stale_after
+        self.lease = lease
+        self.max_attempts = max_attempts
+        self.owner = owner or process_name()
 
-    async def claim(self, update_id: int, chat_id: int | None) -> bool:
+    async def intake(self, updates: Sequence[Intake]) -> tuple[set[int], set[int]]:
+        """Store updates leased to this process, in one round trip: (stored now, those whose
+        chat has an earlier unanswered update). Ids not stored were delivered before."""
+        if not updates:
+            return set(), set()
         async with self.sessions() as s:
-            claimed = await UpdateLedger(s).claim(update_id, chat_id)
-            if claimed:
+            stored, behind = await UpdateLedger(s).intake(updates, self.owner, self.lease)
+            if stored:
                 await _sometimes_forget_old_rows(s)
             await s.commit()
-        return claimed
-
-    async def claim_in_turn(self, update_id: int, chat_id: int) -> tuple[bool, bool]:
-        """Claim an update of a chat and learn, in the same round trip, whether an earlier update
-        of that chat is still being handled: (claimed, must wait)."""
-        async with self.sessions() as s:
-            claimed, pending = await UpdateLedger(s).claim_in_turn(
-                update_id, chat_id, self.stale_after
-            )
-            if claimed:
-                await _sometimes_forget_old_rows(s)
-            await s.commit()
-        return claimed, pending
+        return stored, behind
 
     async def wait_turn(
         self,
@@ -65,26 +108,71 @@ class Coordinator:
         chat_id: int,
         before_each_check: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
-        """Return once no earlier update of this chat is still being handled.
+        """Return once no earlier update of this chat is unanswered. An earlier one whose
+        process died is taken over when its lease expires, so this waits at most about one
+        lease behind it.
 
         `before_each_check` runs before every look at the ledger: the caller's chance to mark
-        finished the updates it could not mark while the database was away, which would
-        otherwise hold this chat back until they count as abandoned.
+        finished the updates it could not mark while the database was away.
         """
         delay = POLL_SECONDS
         while True:
             if before_each_check is not None:
                 await before_each_check()
             async with self.sessions() as s:
-                if not await UpdateLedger(s).earlier_pending(update_id, chat_id, self.stale_after):
+                if not await UpdateLedger(s).earlier_pending(update_id, chat_id):
                     return
             await asyncio.sleep(delay)
             delay = min(delay * 1.5, 0.5)
+
+    async def renew(self, update_ids: Sequence[int]) -> set[int]:
+        if not update_ids:
+            return set()
+        async with self.sessions() as s:
+            held = await UpdateLedger(s).renew(update_ids, self.owner, self.lease)
+            await s.commit()
+        return held
+
+    async def take_expired(self, limit: int = 50) -> list[LeasedUpdate]:
+        async with self.sessions() as s:
+            taken = await UpdateLedger(s).take_expired(self.owner, self.lease, limit)
+            await s.commit()
+        return taken
+
+    async def release(self, update_ids: Sequence[int]) -> None:
+        if not update_ids:
+            return
+        async with self.sessions() as s:
+            await UpdateLedger(s).release(update_ids, self.owner)
+            await s.commit()
+
+    async def mark_sent(self, update_id: int, parts: int) -> None:
+        async with self.sessions() as s:
+            await UpdateLedger(s).mark_sent(update_id, parts)
+            await s.commit()
 
     async def finish(self, update_id: int) -> None:
         async with self.sessions() as s:
             await UpdateLedger(s).finish(update_id)
             await s.commit()
+
+    async def park(self, update_id: int, error: str) -> None:
+        async with self.sessions() as s:
+            await UpdateLedger(s).park(update_id, error)
+            await s.commit()
+
+    async def note_error(self, update_id: int, error: str) -> None:
+        async with self.sessions() as s:
+            await UpdateLedger(s).note_error(update_id, error)
+            await s.commit()
+
+    async def parked(self, limit: int = 5) -> tuple[int, list[tuple[int, str]]]:
+        async with self.sessions() as s:
+            return await UpdateLedger(s).parked(limit)
+
+    async def backlog(self) -> int:
+        async with self.sessions() as s:
+            return await UpdateLedger(s).backlog()
 
     async def allow(self, key: str, limit: int, window: timedelta = timedelta(minutes=1)) -> bool:
         async with self.sessions() as s:
@@ -93,8 +181,18 @@ class Coordinator:
         return hits <= limit
 
 
+async def save_plan_with_turn(session: AsyncSession, plan: dict[str, Any]) -> None:
+    """Inside the transaction that stores a turn: the answer planned for the update being
+    answered (if any), so a takeover resends this answer instead of writing another."""
+    delivery = current_delivery.get()
+    if delivery is None:
+        return
+    await UpdateLedger(session).save_plan(delivery.update_id, plan)
+    delivery.plan = plan
+
+
 async def _sometimes_forget_old_rows(session: AsyncSession) -> None:
-    """About once per thousand claims: drop ledger rows and rate counters nobody reads again."""
+    """About once per thousand intakes: drop ledger rows and rate counters nobody reads."""
     if random.random() < 0.001:
         await UpdateLedger(session).forget_older_than(LEDGER_RETENTION)
         await RateCounter(session).forget_older_than(timedelta(hours=1))

@@ -1,0 +1,440 @@
+"""Chaos benchmark: bot processes killed with SIGKILL while they answer.
+
+    python -m bench --soak --chaos [--minutes 10] [--rate 3] [--lease 30]
+
+Two webhook replicas and one long-polling process share one embedded PostgreSQL. A fake model
+answers every call after 1–5 s. Questions arrive at a steady rate for `minutes`: two thirds
+from chats Telegram delivers by webhook (to a random live replica, retried on the other while
+none answers, as Telegram does), one third from chats read by long polling. Every 30–60 s a
+random one of the three processes is killed with SIGKILL and started again at once.
+
+Each question carries a tag the fake model copies into the intro, every card's why and the
+closing, so every message the person receives is attributed to its question. Afterwards:
+- unanswered: questions without a complete answer (intro, three cards, closing);
+- duplicated: questions any part of whose answer arrived twice;
+- extra delay: time to the complete answer minus the model's own time for the attempt that
+  answered; its p99 over the questions a kill touched, against two leases.
+
+(The polling process reads its chats from a second fake Bot API server with its own update
+ids: one real Telegram cannot serve a bot by webhook and polling at once. A process may send
+an answer it took over from another route through its own server: the counts add both up.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import socket
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench.soak import (
+    API_KEY,
+    BOT_TOKEN,
+    EMBEDDING_DIM,
+    QUESTIONS,
+    _adults,
+    _arguments,
+    _found,
+    _question,
+)
+
+JSONDict = dict[str, Any]
+FIRST_CHAT = 8_000_000
+POLLING_UPDATE_IDS = 1_000_000_000
+SECRET = "chaos-secret"
+TAG = re.compile(r"метка (q\d+x)")
+WINES = re.compile(r"вин: (\d)")
+KINDS = {"intro": "Вот что я нашел", "card": "Подходит по стилю", "closing": "Хорошего вечера"}
+OURS = ("LLM_", "EMBEDDING_", "TELEGRAM_", "DATABASE_", "ADMIN_", "WEBHOOK_", "API_", "HTTP_")
+
+
+@dataclass
+class ChaosReport:
+    minutes: float
+    rate: float
+    lease_seconds: float
+    questions: int = 0
+    answered: int = 0
+    unanswered: int = 0
+    duplicated: int = 0
+    kills: dict[str, int] = field(default_factory=dict)
+    taken_over: int = 0
+    parked: int = 0
+    notices: int = 0
+    affected: int = 0
+    extra_delay_p50_s: float = 0.0
+    extra_delay_p99_s: float = 0.0
+    extra_delay_max_s: float = 0.0
+    unaffected_extra_p99_s: float = 0.0
+    error_lines: int = 0
+    seconds: float = 0.0
+    examples: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return (
+            self.unanswered == 0
+            and self.duplicated == 0
+            and self.extra_delay_p99_s <= 2 * self.lease_seconds
+        )
+
+    def summary(self) -> str:
+        kills = ", ".join(f"{k} {v}" for k, v in sorted(self.kills.items()))
+        return "\n".join(
+            [
+                f"chaos: {self.questions} questions in {self.minutes:g} min at {self.rate:g}/s; "
+                f"SIGKILLs: {sum(self.kills.values())} ({kills}); lease {self.lease_seconds:g} s",
+                f"  answered {self.answered}, unanswered {self.unanswered}, "
+                f"duplicated {self.duplicated}",
+                f"  taken over {self.taken_over}, parked {self.parked}, "
+                f"«answer again» notices {self.notices}",
+                f"  affected by a kill: {self.affected}; extra delay p50 "
+                f"{self.extra_delay_p50_s:.1f} s, p99 {self.extra_delay_p99_s:.1f} s, max "
+                f"{self.extra_delay_max_s:.1f} s (limit {2 * self.lease_seconds:g} s); "
+                f"unaffected p99 {self.unaffected_extra_p99_s:.2f} s",
+                f"  error log lines {self.error_lines}; {self.seconds:.0f} s in all; "
+                + ("OK" if self.ok else "FAILED"),
+                *[f"  e.g. {e}" for e in self.examples[:5]],
+            ]
+        )
+
+
+class TaggedModel:
+    """The soak's good model with 1–5 s per call, writing the question's tag into its text."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.model_seconds: dict[str, float] = defaultdict(float)
+
+    async def __call__(self, body: JSONDict) -> Any:
+        from fakes.openai_server import call, reply, tool_calls
+
+        question = _question(body)
+        found = re.search(r"q\d+x", question)
+        tag = found.group(0) if found else "q0x"
+        wines = _found(body)
+        if wines is None:  # the first call of an attempt: a takeover starts the clock again
+            self.model_seconds[tag] = 0.0
+        delay = self.rng.uniform(1.0, 5.0)
+        self.model_seconds[tag] += delay
+        await asyncio.sleep(delay)
+        if wines is None:
+            arguments = _arguments(question.replace(tag, ""))
+            return tool_calls(call("search_wines", arguments if len(arguments) > 1 else {}))
+        if not wines:
+            return tool_calls(call("search_wines", {"limit": 5}))
+        mark = f"(метка {tag})"
+        parts = [f"[INTRO]\nВот что я нашел, вин: {len(wines[:3])} {mark}."]
+        parts += [f"[WINE:{w['id']}]\nПодходит по стилю {mark}." for w in wines[:3]]
+        parts.append(f"[CLOSING]\nХорошего вечера {mark}!")
+        return reply("\n".join(parts))
+
+
+@dataclass
+class Question:
+    tag: str
+    chat_id: int
+    update_id: int
+    route: str
+    asked: float
+    answered: float | None = None
+
+
+class Processes:
+    """The three bot processes, each restartable with the same settings."""
+
+    def __init__(self, env: dict[str, str], ports: list[int], logs: Path) -> None:
+        self.env = env
+        self.ports = ports
+        self.logs = logs
+        self.children: dict[str, asyncio.subprocess.Process] = {}
+        self.starts: Counter[str] = Counter()
+
+    def names(self) -> list[str]:
+        return [f"webhook-{i + 1}" for i in range(len(self.ports))] + ["polling"]
+
+    async def start(self, name: str) -> None:
+        env = dict(self.env)
+        if name.startswith("webhook"):
+            port = self.ports[int(name.split("-")[1]) - 1]
+            env |= {
+                "WEBHOOK_URL": "https://bot.example/webhook",
+                "WEBHOOK_SECRET": SECRET,
+                "HTTP_HOST": "127.0.0.1",
+                "HTTP_PORT": str(port),
+            }
+        else:
+            env["TELEGRAM_API_URL"] = env.pop("POLLING_API_URL")
+        env.pop("POLLING_API_URL", None)
+        self.starts[name] += 1
+        log = (self.logs / f"{name}-{self.starts[name]}.log").open("wb")
+        self.children[name] = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "sommelier.cli", "bot",
+            env=env, stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=log,
+        )  # fmt: skip
+
+    async def kill(self, name: str) -> None:
+        child = self.children[name]
+        child.send_signal(signal.SIGKILL)
+        await child.wait()
+
+    async def stop_all(self) -> None:
+        for child in self.children.values():
+            if child.returncode is None:
+                child.send_signal(signal.SIGTERM)
+        for child in self.children.values():
+            try:
+                await asyncio.wait_for(child.wait(), 40)
+            except TimeoutError:
+                child.kill()
+
+
+async def _deliver(http: Any, ports: list[int], update: JSONDict, rng: random.Random) -> None:
+    """Like Telegram: POST to the webhook until a replica says 200, retrying while none does."""
+    import aiohttp
+
+    delay = 0.5
+    while True:
+        for port in rng.sample(ports, len(ports)):
+            with contextlib.suppress(aiohttp.ClientError, TimeoutError):
+                async with http.post(
+                    f"http://127.0.0.1:{port}/webhook",
+                    json=update,
+                    headers={"X-Telegram-Bot-Api-Secret-Token": SECRET},
+                    timeout=aiohttp.ClientTimeout(total=10),
+                ) as resp:
+                    if resp.status == 200:
+                        return
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, 5.0)
+
+
+def _count(report: ChaosReport, questions: dict[str, Question], servers: list[Any]) -> None:
+    from bot.texts import T
+
+    parts: dict[str, Counter[str]] = defaultdict(Counter)
+    promised: dict[str, int] = {}
+    for server in servers:
+        for sent in server.sent():
+            if sent.method not in ("sendMessage", "sendPhoto"):
+                continue
+            text = sent.visible_text or ""
+            if text == T.answer_again:
+                report.notices += 1
+                continue
+            found = TAG.search(text)
+            if not found or found.group(1) not in questions:
+                continue
+            kind = next((k for k, phrase in KINDS.items() if phrase in text), None)
+            if kind is None:
+                continue
+            parts[found.group(1)][kind] += 1
+            if kind == "intro" and (count := WINES.search(text)):
+                promised[found.group(1)] = int(count.group(1))
+            if kind == "closing":
+                q = questions[found.group(1)]
+                q.answered = max(q.answered or 0.0, sent.at)
+    for tag, q in questions.items():
+        got = parts[tag]
+        cards = promised.get(tag, 3)
+        if got["intro"] >= 1 and got["card"] >= cards and got["closing"] >= 1:
+            report.answered += 1
+        else:
+            report.unanswered += 1
+            seen = [
+                (c.visible_text or "")[:70]
+                for server in servers
+                for c in server.sent(chat_id=q.chat_id)
+                if c.method in ("sendMessage", "sendPhoto") and c.at >= q.asked
+            ][:4]
+            report.examples.append(f"{tag} ({q.route}) incomplete: {dict(got)}; chat saw {seen}")
+        if got["intro"] > 1 or got["card"] > cards or got["closing"] > 1:
+            report.duplicated += 1
+            report.examples.append(f"{tag} ({q.route}) twice: {dict(got)}")
+
+
+async def run_chaos(
+    minutes: float = 10.0, rate: float = 3.0, lease: float = 30.0, seed: int = 11
+) -> ChaosReport:
+    import aiohttp
+    from sqlalchemy import text
+
+    from core.settings import load_settings
+    from fakes.openai_server import FakeOpenAIServer, responder
+    from fakes.telegram_server import FakeTelegramServer
+    from services.app.runtime import open_runtime
+
+    rng = random.Random(seed)
+    report = ChaosReport(minutes, rate, lease)
+    data_dir = Path(tempfile.mkdtemp(prefix="sommelier-chaos-"))
+    logs = data_dir / "logs"
+    logs.mkdir()
+    settings = load_settings(_env_file=None, data_dir=data_dir, embedding_dim=EMBEDDING_DIM)
+    started = time.monotonic()
+    questions: dict[str, Question] = {}
+    model = TaggedModel(rng)
+    try:
+        async with (
+            open_runtime(settings) as rt,
+            FakeOpenAIServer(api_key=API_KEY, embedding_dim=EMBEDDING_DIM) as llm,
+            FakeTelegramServer(BOT_TOKEN) as tg_hook,
+            FakeTelegramServer(BOT_TOKEN) as tg_poll,
+            aiohttp.ClientSession() as http,
+        ):
+            await rt.ensure_ready()
+            chats = [FIRST_CHAT + i for i in range(300)]
+            await _adults(rt, chats)
+            hook_chats, poll_chats = chats[:200], chats[200:]
+            llm.script(*[responder(model)] * int(minutes * 60 * rate * 6 + 1000))
+            env = {k: v for k, v in os.environ.items() if not k.startswith(OURS)}
+            env |= {
+                "DATABASE_URL": rt.location.url.render_as_string(hide_password=False),
+                "EMBEDDING_DIM": str(EMBEDDING_DIM),
+                "LLM_API_KEY": API_KEY,
+                "LLM_BASE_URL": llm.base_url,
+                "LLM_TIMEOUT_SECONDS": "20",
+                "TELEGRAM_BOT_TOKEN": BOT_TOKEN,
+                "TELEGRAM_API_URL": tg_hook.base_url,
+                "POLLING_API_URL": tg_poll.base_url,
+                "RATE_LIMIT_PER_MINUTE": "10000",
+                "UPDATE_LEASE_SECONDS": str(lease),
+                "LOG_FORMAT": "json",
+            }
+            procs = Processes(env, [free_port(), free_port()], logs)
+            for name in procs.names():
+                await procs.start(name)
+            await asyncio.sleep(8)  # the processes start (imports, migrations checked)
+            next_poll_id = POLLING_UPDATE_IDS
+            deliveries: set[asyncio.Task[None]] = set()
+            end = time.monotonic() + minutes * 60
+            next_kill = time.monotonic() + rng.uniform(30, 60)
+            n = 0
+            while time.monotonic() < end:
+                if time.monotonic() >= next_kill:
+                    victim = rng.choice(procs.names())
+                    await procs.kill(victim)
+                    report.kills[victim] = report.kills.get(victim, 0) + 1
+                    await procs.start(victim)
+                    next_kill = time.monotonic() + rng.uniform(30, 60)
+                n += 1
+                tag = f"q{n}x"
+                ask = f"{rng.choice(QUESTIONS[:20])} {tag}"
+                if rng.random() < 2 / 3:
+                    chat = rng.choice(hook_chats)
+                    update = tg_hook.accept_update(tg_hook.message_update(chat, ask))
+                    questions[tag] = Question(
+                        tag, chat, update["update_id"], "webhook", time.monotonic()
+                    )
+                    task = asyncio.create_task(_deliver(http, procs.ports, update, rng))
+                    deliveries.add(task)
+                    task.add_done_callback(deliveries.discard)
+                else:
+                    chat = rng.choice(poll_chats)
+                    update = tg_poll.message_update(chat, ask)
+                    update["update_id"] = next_poll_id
+                    next_poll_id += 1
+                    tg_poll.push_update(update)
+                    questions[tag] = Question(
+                        tag, chat, update["update_id"], "polling", time.monotonic()
+                    )
+                await asyncio.sleep(rng.expovariate(rate))
+            report.questions = len(questions)
+            ids = [q.update_id for q in questions.values()]
+            for _ in range(600):  # until every update is finished or parked (≤ 10 min)
+                async with rt.engine.connect() as conn:
+                    left = await conn.scalar(
+                        text(
+                            "SELECT count(*) FROM telegram_updates WHERE update_id = ANY(:ids)"
+                            " AND finished_at IS NULL AND parked_at IS NULL"
+                        ),
+                        {"ids": ids},
+                    )
+                    stored = await conn.scalar(
+                        text("SELECT count(*) FROM telegram_updates WHERE update_id = ANY(:ids)"),
+                        {"ids": ids},
+                    )
+                if not deliveries and stored == len(ids) and not left:
+                    break
+                await asyncio.sleep(1)
+            await asyncio.sleep(2)
+            await procs.stop_all()
+            async with rt.engine.connect() as conn:
+                rows = (
+                    await conn.execute(
+                        text(
+                            "SELECT update_id, attempts, parked_at IS NOT NULL "
+                            "FROM telegram_updates WHERE update_id = ANY(:ids)"
+                        ),
+                        {"ids": ids},
+                    )
+                ).all()
+            attempts = {int(r[0]): int(r[1]) for r in rows}
+            report.taken_over = sum(1 for a in attempts.values() if a > 1)
+            report.parked = sum(1 for r in rows if r[2])
+            _count(report, questions, [tg_hook, tg_poll])
+            _delays(report, questions, model, attempts)
+            report.error_lines = sum(
+                f.read_text(errors="replace").count('"level": "ERROR"') for f in logs.iterdir()
+            )
+    finally:
+        shutil.rmtree(data_dir, ignore_errors=True)
+    report.seconds = time.monotonic() - started
+    return report
+
+
+def _delays(
+    report: ChaosReport, questions: dict[str, Question], model: TaggedModel,
+    attempts: dict[int, int],
+) -> None:  # fmt: skip
+    """Extra delay = time to the complete answer − the model's time in the answering attempt.
+    The clock of a question starts when it arrives or when the previous question of its chat
+    is answered, whichever is later (a chat's questions are answered in order). A question
+    counts as affected when it was taken over, or waited more than 1 s beyond the model
+    (its process was down, or an earlier question of its chat was taken over)."""
+    affected: list[float] = []
+    unaffected: list[float] = []
+    free_at: dict[int, float] = {}  # a chat's questions are answered one after another
+    for q in sorted(questions.values(), key=lambda q: q.asked):
+        if q.answered is None:
+            continue
+        begins = max(q.asked, free_at.get(q.chat_id, 0.0))
+        free_at[q.chat_id] = q.answered
+        extra = max(0.0, q.answered - begins - model.model_seconds.get(q.tag, 0.0))
+        if attempts.get(q.update_id, 1) > 1 or extra > 1.0:
+            affected.append(extra)
+        else:
+            unaffected.append(extra)
+    report.affected = len(affected)
+    if affected:
+        ordered = sorted(affected)
+        report.extra_delay_p50_s = statistics.median(ordered)
+        report.extra_delay_p99_s = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+        report.extra_delay_max_s = ordered[-1]
+    if unaffected:
+        ordered = sorted(unaffected)
+        report.unaffected_extra_p99_s = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def main(minutes: float, rate: float, lease: float, as_json: bool = False) -> int:
+    report = asyncio.run(run_chaos(minutes, rate, lease))
+    print(json.dumps(asdict(report), ensure_ascii=False) if as_json else report.summary())
+    return 0 if report.ok else 1

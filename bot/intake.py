@@ -1,0 +1,283 @@
+"""From Telegram to the dispatcher without losing an update when a process dies.
+
+Updates are stored in the ledger first (polling: before the next getUpdates confirms them;
+webhook: before the 200), leased to this process, and only then handed to the dispatcher.
+While this process works on them it renews their leases; every few seconds it also takes over
+the updates whose holder stopped renewing (a killed process) and answers them. An update whose
+handler keeps killing its process is parked and its user gets an apology.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from aiogram import Bot, Dispatcher
+from aiogram.exceptions import TelegramUnauthorizedError
+from aiogram.methods import GetUpdates, TelegramMethod
+from aiogram.types import Update
+
+from bot.middlewares import DELIVERY_KEY, MUST_WAIT_KEY, chat_id_of
+from bot.texts import T
+from core.errors import DatabaseUnavailableError, SettingsError
+from core.failpoints import failpoint
+from services.app.coordination import Coordinator, Delivery, Intake, LeasedUpdate
+
+log = logging.getLogger(__name__)
+
+RECOVERY_SECONDS = 2.0
+
+
+def user_id_of(update: Update) -> int | None:
+    for event in (update.message, update.edited_message, update.callback_query):
+        if event is not None and event.from_user is not None:
+            return int(event.from_user.id)
+    return None
+
+
+def body_of(update: Update) -> dict[str, Any]:
+    return update.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+class UpdateWorker:
+    """Takes updates in (durably), hands them to the dispatcher, keeps their leases, and
+    recovers the updates of processes that died."""
+
+    def __init__(
+        self, bot: Bot, dp: Dispatcher, coordinator: Coordinator, max_concurrent: int = 200
+    ) -> None:
+        self.bot = bot
+        self.dp = dp
+        self.coordinator = coordinator
+        # Like polling's tasks_concurrency_limit: a burst beyond this waits, stored, before it
+        # touches anything else, instead of every update holding a pooled connection at once.
+        self._slots = asyncio.Semaphore(max_concurrent)
+        self._held: dict[int, Delivery] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._draining = False
+
+    @property
+    def in_flight(self) -> int:
+        return len(self._tasks)
+
+    # ---- intake ------------------------------------------------------------------------
+
+    async def receive(
+        self, updates: Sequence[Update], bodies: Sequence[dict[str, Any]] | None = None
+    ) -> list[int]:
+        """Store updates, then start answering the ones not seen before; returns their ids.
+
+        When the database cannot store them, they are answered from memory all the same (each
+        user is told the service is unavailable), rather than left without a word."""
+        if not updates:
+            return []
+        raw = bodies if bodies is not None else [body_of(u) for u in updates]
+        intakes = [
+            Intake(u.update_id, chat_id_of(u), user_id_of(u), body)
+            for u, body in zip(updates, raw, strict=True)
+        ]
+        try:
+            stored, behind = await self.coordinator.intake(intakes)
+        except DatabaseUnavailableError:
+            log.warning(
+                "database unavailable: %d updates answered without being stored", len(updates)
+            )
+            for update in updates:
+                self._start(update, None, must_wait=False)
+            return [u.update_id for u in updates]
+        earlier_in_batch: set[int] = set()
+        for update in updates:
+            if update.update_id not in stored:
+                log.info(
+                    "update %s was already delivered; dropping the duplicate", update.update_id
+                )
+                continue
+            chat_id = chat_id_of(update)
+            must_wait = update.update_id in behind or chat_id in earlier_in_batch
+            if chat_id is not None:
+                earlier_in_batch.add(chat_id)
+            delivery = Delivery(update.update_id, coordinator=self.coordinator)
+            self._held[update.update_id] = delivery
+            self._start(update, delivery, must_wait=must_wait)
+        return sorted(stored)
+
+    def _start(self, update: Update, delivery: Delivery | None, *, must_wait: bool) -> None:
+        task = asyncio.create_task(self._handle(update, delivery, must_wait))
+        self._tasks.add(task)
+        self._idle.clear()
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not self._tasks:
+            self._idle.set()
+
+    async def _handle(self, update: Update, delivery: Delivery | None, must_wait: bool) -> None:
+        try:
+            async with self._slots:
+                if delivery is not None:
+                    failpoint("stored")
+                result = await self.dp.feed_update(
+                    self.bot,
+                    update,
+                    **{DELIVERY_KEY: delivery, MUST_WAIT_KEY: must_wait},
+                )
+                if isinstance(result, TelegramMethod):
+                    await self.dp.silent_call_request(bot=self.bot, result=result)
+        except Exception:
+            log.exception("update %s was not handled", update.update_id)
+        finally:
+            if delivery is not None:
+                self._held.pop(delivery.update_id, None)
+
+    # ---- leases and recovery -------------------------------------------------------------
+
+    async def keep_leases(self, stop: asyncio.Event) -> None:
+        """Until `stop`: renew this process's leases, take over the updates of processes that
+        died, park the ones that keep killing their handler."""
+        renew_every = self.coordinator.lease.total_seconds() / 3
+        recover_every = min(RECOVERY_SECONDS, renew_every)
+        since_renewal = 0.0
+        while not stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), recover_every)
+            if stop.is_set():
+                return
+            since_renewal += recover_every
+            try:
+                if since_renewal >= renew_every:
+                    since_renewal = 0.0
+                    await self._renew()
+                if not self._draining:
+                    await self.recover()
+            except DatabaseUnavailableError:
+                log.warning("database unavailable: leases not renewed this round")
+            except Exception:
+                log.exception("lease keeping failed this round")
+
+    async def _renew(self) -> None:
+        ids = list(self._held)
+        held = await self.coordinator.renew(ids)
+        for lost in set(ids) - held:
+            if lost in self._held:
+                log.warning("update %s: lease lost (finished or taken over elsewhere)", lost)
+
+    async def recover(self) -> int:
+        """Take over the updates whose process stopped renewing their leases; returns how many
+        were taken (parked ones included)."""
+        taken = await self.coordinator.take_expired()
+        for leased in taken:
+            if leased.attempts > self.coordinator.max_attempts:
+                await self._park(leased)
+                continue
+            try:
+                update = Update.model_validate(leased.body, context={"bot": self.bot})
+            except Exception as exc:
+                await self._park(leased, f"unreadable update: {type(exc).__name__}")
+                continue
+            log.warning(
+                "update %s taken over (attempt %d, %d parts already sent)",
+                leased.update_id,
+                leased.attempts,
+                leased.sent_parts,
+            )
+            delivery = Delivery(
+                leased.update_id,
+                attempts=leased.attempts,
+                plan=leased.plan,
+                sent_parts=leased.sent_parts,
+                coordinator=self.coordinator,
+            )
+            self._held[leased.update_id] = delivery
+            self._start(update, delivery, must_wait=True)
+        return len(taken)
+
+    async def _park(self, leased: LeasedUpdate, reason: str | None = None) -> None:
+        why = reason or (
+            f"its handler did not finish in {leased.attempts - 1} attempts "
+            "(the process answering it died each time)"
+        )
+        await self.coordinator.park(leased.update_id, why)
+        log.error("update %s parked: %s", leased.update_id, why)
+        if leased.chat_id is not None:
+            with contextlib.suppress(Exception):
+                await self.bot.send_message(leased.chat_id, T.apology)
+
+    # ---- polling -------------------------------------------------------------------------
+
+    async def poll(
+        self,
+        stop: asyncio.Event,
+        *,
+        polling_timeout: int = 30,
+        allowed_updates: Iterable[str] | None = None,
+        first_delay: float = 1.0,
+        max_delay: float = 30.0,
+    ) -> None:
+        """Long polling until `stop`. The offset moves past a batch only once it is stored,
+        so the next getUpdates confirms to Telegram only what is safe."""
+        get_updates = GetUpdates(
+            timeout=polling_timeout,
+            allowed_updates=list(allowed_updates) if allowed_updates is not None else None,
+        )
+        request_timeout = int((self.bot.session.timeout or 0) + polling_timeout)
+        delay = first_delay
+        stopped = asyncio.create_task(stop.wait())
+        try:
+            while not stop.is_set():
+                fetch = asyncio.create_task(self.bot(get_updates, request_timeout=request_timeout))
+                await asyncio.wait({fetch, stopped}, return_when=asyncio.FIRST_COMPLETED)
+                if stop.is_set():
+                    fetch.cancel()  # unconfirmed: Telegram gives them to the next process
+                    with contextlib.suppress(asyncio.CancelledError, Exception):
+                        await fetch
+                    return
+                try:
+                    updates = fetch.result()
+                except TelegramUnauthorizedError:
+                    raise SettingsError(
+                        "Telegram rejects TELEGRAM_BOT_TOKEN (401 Unauthorized)"
+                    ) from None
+                except Exception as exc:
+                    log.warning(
+                        "getUpdates failed (%s); retrying in %.0f s", type(exc).__name__, delay
+                    )
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(stop.wait(), delay)
+                    delay = min(delay * 2, max_delay)
+                    continue
+                delay = first_delay
+                if updates:
+                    await self.receive(updates)
+                    get_updates.offset = updates[-1].update_id + 1
+        finally:
+            stopped.cancel()
+
+    # ---- stopping ------------------------------------------------------------------------
+
+    async def wait_idle(self, grace_seconds: float) -> bool:
+        try:
+            await asyncio.wait_for(self._idle.wait(), grace_seconds)
+        except TimeoutError:
+            return False
+        return True
+
+    async def drain(self, grace_seconds: float) -> None:
+        """Let answers in flight finish; hand what is left to the other processes at once."""
+        self._draining = True
+        if self.in_flight:
+            log.info("waiting for %d answers in flight", self.in_flight)
+            if not await self.wait_idle(grace_seconds):
+                log.warning(
+                    "shutdown grace period over with %d answers unfinished; releasing them",
+                    self.in_flight,
+                )
+        left = list(self._held)
+        if left:
+            with contextlib.suppress(Exception):
+                await self.coordinator.release(left)

@@ -1,0 +1,241 @@
+"""A bot process killed with SIGKILL in the middle of an answer (an OOM kill, a lost node,
+`docker kill`): another process takes the update over when its lease runs out and the person
+gets exactly one complete answer — no part missing, no part twice.
+
+Each case runs real `sommelier bot` processes against the fake Bot API and the test database.
+The first process is armed with a failpoint (`SOMMELIER_FAILPOINTS`) that SIGKILLs it at one
+exact moment of the answer; the second, unarmed, recovers it. Both modes: long polling (the
+update is fetched again by the next process, already stored) and webhook (Telegram got its
+200 from the dead replica and never sends the update again).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import aiohttp
+import pytest
+from sqlalchemy import text
+
+from bot.texts import T
+from fakes.telegram_server import FakeTelegramServer, SentCall
+from services.app.chat import TelegramUser
+from services.app.container import build_services
+from services.app.runtime import Runtime
+from tests.bot_helpers import cards, messages
+from tests.conftest import TEST_EMBEDDING_DIM, make_settings
+from tests.serving import free_port, with_settings
+
+pytestmark = pytest.mark.slow  # real processes: `make test-fast` skips them
+
+LEASE_SECONDS = 2
+SECRET = "crash-secret"
+QUESTION = "красное сухое к стейку до 2000"
+KILL_POINTS = ["stored", "after_intro", "after_cards", "before_finish"]
+OURS = ("LLM_", "EMBEDDING_", "TELEGRAM_", "DATABASE_", "ADMIN_", "WEBHOOK_", "API_", "HTTP_")
+
+
+@dataclass
+class BotProcess:
+    process: asyncio.subprocess.Process
+    webhook: str | None
+
+    async def killed(self) -> bool:
+        """Wait for the process to die by its failpoint; True when it was a SIGKILL."""
+        code = await asyncio.wait_for(self.process.wait(), 60)
+        return code == -signal.SIGKILL
+
+    async def stop(self) -> None:
+        if self.process.returncode is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(self.process.wait(), 30)
+            except TimeoutError:
+                self.process.kill()
+                await self.process.wait()
+
+
+@contextlib.asynccontextmanager
+async def bot_process(
+    runtime: Runtime,
+    tg: FakeTelegramServer,
+    *,
+    webhook: bool,
+    failpoint: str | None = None,
+    admin: int | None = None,
+) -> AsyncIterator[BotProcess]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(OURS)}
+    env |= {
+        "DATABASE_URL": runtime.location.url.render_as_string(hide_password=False),
+        "EMBEDDING_DIM": str(TEST_EMBEDDING_DIM),
+        "TELEGRAM_BOT_TOKEN": tg.token,
+        "TELEGRAM_API_URL": tg.base_url,
+        "UPDATE_LEASE_SECONDS": str(LEASE_SECONDS),
+        "RATE_LIMIT_PER_MINUTE": "1000",
+        "SOMMELIER_FAILPOINTS": failpoint or "",
+        "ADMIN_IDS": str(admin or ""),
+    }
+    url = None
+    if webhook:
+        port = free_port()
+        env |= {
+            "WEBHOOK_URL": "https://bot.example/webhook",
+            "WEBHOOK_SECRET": SECRET,
+            "HTTP_HOST": "127.0.0.1",
+            "HTTP_PORT": str(port),
+        }
+        url = f"http://127.0.0.1:{port}/webhook"
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "sommelier.cli",
+        "bot",
+        env=env,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+    bot = BotProcess(process, url)
+    try:
+        if url is not None:
+            await _until_listening(url)
+        yield bot
+    finally:
+        await bot.stop()
+
+
+async def _until_listening(url: str) -> None:
+    async with aiohttp.ClientSession() as http:
+        for _ in range(600):
+            with contextlib.suppress(aiohttp.ClientError):
+                async with http.get(url.replace("/webhook", "/healthz")) as resp:
+                    if resp.status < 500:
+                        return
+            await asyncio.sleep(0.1)
+    raise AssertionError("the webhook replica did not start listening")
+
+
+async def post_update(url: str, update: dict[str, object]) -> int:
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(url, json=update, headers={"X-Telegram-Bot-Api-Secret-Token": SECRET}) as resp,
+    ):
+        return resp.status
+
+
+async def confirm_age(runtime: Runtime, user_id: int) -> None:
+    services = build_services(with_settings(runtime, make_settings()))
+    try:
+        await services.chat.register(TelegramUser(user_id, "Ivan"))
+        await services.chat.confirm_age(user_id)
+    finally:
+        await services.close()
+
+
+async def ledger_row(runtime: Runtime, update_id: int) -> dict[str, object] | None:
+    async with runtime.engine.connect() as conn:
+        row = (
+            (
+                await conn.execute(
+                    text(
+                        "SELECT finished_at IS NOT NULL AS finished, body IS NULL AS body_gone,"
+                        " attempts, sent_parts, parked_at IS NOT NULL AS parked "
+                        "FROM telegram_updates WHERE update_id = :u"
+                    ),
+                    {"u": update_id},
+                )
+            )
+            .mappings()
+            .first()
+        )
+    return dict(row) if row else None
+
+
+async def until_finished(runtime: Runtime, update_id: int, timeout: float = 90) -> dict:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while loop.time() < deadline:
+        row = await ledger_row(runtime, update_id)
+        if row is not None and (row["finished"] or row["parked"]):
+            return row
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"update {update_id} was never finished: {row}")
+
+
+def assert_one_complete_answer(sent: list[SentCall], *, resent_notice: bool) -> None:
+    texts = [c.visible_text or "" for c in messages(sent)]
+    shown = cards(sent)
+    assert len(shown) == 3, texts
+    card_texts = [c.visible_text for c in shown]
+    assert len(set(card_texts)) == 3, f"a card was sent twice: {texts}"
+    others = [t for t in texts if t not in card_texts]
+    notices = [t for t in others if t == T.answer_again]
+    assert len(notices) == (1 if resent_notice else 0), texts
+    prose = [t for t in others if t != T.answer_again]
+    assert len(prose) == 2, f"intro and closing, once each: {texts}"
+    assert len(set(prose)) == 2, texts
+    first_card = texts.index(card_texts[0])
+    assert texts.index(prose[0]) < first_card < texts.index(prose[1]), texts
+
+
+@pytest.mark.parametrize("mode", ["polling", "webhook"])
+@pytest.mark.parametrize("point", KILL_POINTS)
+async def test_a_killed_process_leaves_exactly_one_complete_answer(
+    seeded: Runtime, mode: str, point: str
+) -> None:
+    chat_id = 980_001
+    await confirm_age(seeded, chat_id)
+    webhook = mode == "webhook"
+    async with FakeTelegramServer() as tg:
+        update = tg.message_update(chat_id, QUESTION)
+        update_id = int(update["update_id"])
+        async with bot_process(seeded, tg, webhook=webhook, failpoint=point) as doomed:
+            if webhook:
+                tg.accept_update(update)
+                assert doomed.webhook is not None
+                assert await post_update(doomed.webhook, update) == 200
+            else:
+                tg.push_update(update)
+            assert await doomed.killed(), f"the process did not die at {point}"
+        row = await ledger_row(seeded, update_id)
+        assert row is not None and not row["finished"], "the update was stored before it died"
+        async with bot_process(seeded, tg, webhook=webhook) as survivor:
+            finished = await until_finished(seeded, update_id)
+            await survivor.stop()
+        assert finished["finished"] and finished["body_gone"]
+        assert finished["attempts"] == 2
+        sent = tg.sent(chat_id=chat_id)
+        assert_one_complete_answer(sent, resent_notice=point == "stored")
+        assert tg.rejected == []
+
+
+async def test_an_update_that_keeps_killing_its_handler_is_parked_with_an_apology(
+    seeded: Runtime,
+) -> None:
+    chat_id = 980_002
+    await confirm_age(seeded, chat_id)
+    async with FakeTelegramServer() as tg:
+        update = tg.message_update(chat_id, QUESTION)
+        update_id = int(update["update_id"])
+        tg.push_update(update)
+        for _ in range(3):  # three processes in a row die on it
+            async with bot_process(seeded, tg, webhook=False, failpoint="stored") as doomed:
+                assert await doomed.killed()
+        admin = 980_003
+        async with bot_process(seeded, tg, webhook=False, admin=admin) as survivor:
+            row = await until_finished(seeded, update_id)
+            tg.push_update(tg.message_update(admin, "/stats"))
+            await tg.wait_for(lambda _: bool(messages(tg.sent(chat_id=admin))), 30)
+            await survivor.stop()
+        assert row["parked"] and not row["finished"] and row["body_gone"]
+        texts = [c.visible_text for c in messages(tg.sent(chat_id=chat_id))]
+        assert texts == [T.apology]
+        stats = messages(tg.sent(chat_id=admin))[0].visible_text or ""
+        assert "Отложено после сбоев: 1" in stats, stats
+        assert "did not finish in 3 attempts" in stats, stats
