@@ -1,9 +1,10 @@
 """Live progress in private chats through sendMessageDraft (Bot API 9.5+).
 
-Short status lines from tool calls, then the intro as it streams. Throttled to one update per
-second; any refusal turns drafts off for the rest of the run. The typing indicator runs until
-the first draft is shown (and throughout in groups, or once drafts are refused). Nothing here
-ever raises into the handler.
+Short status lines from tool calls, then the intro as it streams (the agent's answer deltas
+are the intro alone, without format markers). Throttled to one update per second, the latest
+text shown once the second is over; any refusal turns drafts off for the rest of the run. The
+typing indicator runs until the first draft is shown (and throughout in groups, or once drafts
+are refused). Nothing here ever raises into the handler.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ import asyncio
 import contextlib
 import logging
 import random
-import re
 import time
 from typing import Any
 
@@ -40,8 +40,6 @@ SWEETNESS_PLURAL = {
     "semi_sweet": "полусладкие",
     "sweet": "сладкие",
 }
-_INTRO = re.compile(r"\[\s*INTRO\s*\]", re.IGNORECASE)
-_NEXT_MARKER = re.compile(r"\[\s*(WINE|CLOSING)", re.IGNORECASE)
 
 
 def status_line(tool: str, args: dict[str, Any]) -> str:
@@ -70,16 +68,6 @@ def _amount(value: Any) -> str:
         return f"{int(float(value)):,}".replace(",", " ")
     except (TypeError, ValueError):
         return str(value)
-
-
-def intro_so_far(answer: str) -> str:
-    """The intro part of a partially streamed answer, without format markers."""
-    match = _INTRO.search(answer)
-    if match is None:
-        return ""
-    rest = answer[match.end() :]
-    stop = _NEXT_MARKER.search(rest)
-    return (rest[: stop.start()] if stop else rest).strip()
 
 
 class QuietChatActionSender(ChatActionSender):
@@ -119,7 +107,9 @@ class DraftProgress:
         self.draft_id = random.randint(1, 2**31 - 1)
         self._last_sent = 0.0
         self._last_text = ""
-        self._answer = ""
+        self._pending: str | None = None  # the latest text, waiting for its second to come
+        self._flush: asyncio.Task[None] | None = None
+        self._intro = ""
         self._typing: ChatActionSender | None = None
 
     async def __aenter__(self) -> DraftProgress:
@@ -128,6 +118,11 @@ class DraftProgress:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
+        flush, self._flush = self._flush, None
+        if flush is not None and not flush.done():
+            flush.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await flush
         await self._stop_typing()
 
     async def _stop_typing(self) -> None:
@@ -148,16 +143,36 @@ class DraftProgress:
         if isinstance(event, ToolInvoked):
             await self._show(status_line(event.tool, event.input))
         elif isinstance(event, AnswerDelta):
-            self._answer += event.text
-            intro = without_links(intro_so_far(self._answer))
-            if intro:
-                await self._show(intro[:MAX_DRAFT_CHARS])
+            self._intro += event.text
+            await self._show(without_links(self._intro.strip())[:MAX_DRAFT_CHARS])
 
     async def _show(self, text: str) -> None:
-        now = time.monotonic()
-        if not text or text == self._last_text or now - self._last_sent < MIN_INTERVAL_SECONDS:
+        if not text:
             return
-        self._last_sent = now
+        self._pending = text
+        if self._flush is not None:
+            return  # the update already waiting shows the latest text
+        wait = self._last_sent + MIN_INTERVAL_SECONDS - time.monotonic()
+        if wait > 0:
+            self._flush = asyncio.create_task(self._show_later(wait))
+        else:
+            await self._send_pending()
+
+    async def _show_later(self, wait: float) -> None:
+        """Shows the latest text once its second has come, and again while it changes."""
+        try:
+            while self._pending is not None and self.enabled:
+                await asyncio.sleep(wait)
+                await self._send_pending()
+                wait = MIN_INTERVAL_SECONDS
+        finally:
+            self._flush = None
+
+    async def _send_pending(self) -> None:
+        text, self._pending = self._pending, None
+        if text is None or text == self._last_text or not self.enabled:
+            return
+        self._last_sent = time.monotonic()
         self._last_text = text
         try:
             await self.bot.send_message_draft(

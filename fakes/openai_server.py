@@ -49,7 +49,7 @@ import time
 import uuid
 from collections import deque
 from collections.abc import Awaitable, Callable, Collection, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import BodyPartReader, web
@@ -60,6 +60,7 @@ __all__ = [
     "ErrorStep",
     "FakeOpenAIServer",
     "HangStep",
+    "PausedReplyStep",
     "RawToolCallsStep",
     "ReplyStep",
     "ResponderStep",
@@ -76,6 +77,7 @@ __all__ = [
     "reply",
     "responder",
     "stream_cut",
+    "stream_paused",
     "tool_calls",
 ]
 
@@ -103,6 +105,14 @@ class Step:
 class ReplyStep(Step):
     content: str
     finish_reason: str = "stop"
+
+
+@dataclass
+class PausedReplyStep(ReplyStep):
+    """A text answer whose stream stops after ``after_chars`` until ``resume`` is set."""
+
+    after_chars: int = 0
+    resume: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 @dataclass
@@ -227,6 +237,12 @@ def responder(fn: ResponderFn) -> ResponderStep:
 def stream_cut(content: str, after_chars: int) -> StreamCutStep:
     """Stream ``content[:after_chars]`` then close the connection abruptly (no [DONE])."""
     return StreamCutStep(content=content, after_chars=after_chars)
+
+
+def stream_paused(content: str, after_chars: int, resume: asyncio.Event) -> PausedReplyStep:
+    """Stream ``content[:after_chars]``, wait for ``resume``, then the rest (unstreamed: the
+    whole answer at once)."""
+    return PausedReplyStep(content=content, after_chars=after_chars, resume=resume)
 
 
 # --------------------------------------------------------------------------------------
@@ -1681,7 +1697,16 @@ class FakeOpenAIServer:
         message, finish_reason = self._message_for(step)
         if isinstance(step, ReplyStep):
             await send(chunk({"role": "assistant", "content": "", "refusal": None}))
-            for piece in pieces(step.content):
+            cut = step.after_chars if isinstance(step, PausedReplyStep) else len(step.content)
+            for piece in pieces(step.content[:cut]):
+                await send(chunk({"content": piece}))
+            if isinstance(step, PausedReplyStep):
+                resumed = asyncio.ensure_future(step.resume.wait())
+                closing = asyncio.ensure_future(self._closing.wait())
+                await asyncio.wait({resumed, closing}, return_when=asyncio.FIRST_COMPLETED)
+                resumed.cancel()
+                closing.cancel()
+            for piece in pieces(step.content[cut:]):
                 await send(chunk({"content": piece}))
         elif isinstance(step, ToolCallsStep):
             first = True

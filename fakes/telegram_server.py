@@ -1035,9 +1035,10 @@ class FakeTelegramServer:
         width: int = 1280,
         height: int = 960,
         user_id: int | None = None,
+        chat_type: str = "private",
     ) -> dict[str, Any]:
         """Build (not queue) an Update with a photo: Telegram's sizes up to the original."""
-        message = self._incoming_message(chat_id, user_id, "private", "Ivan")
+        message = self._incoming_message(chat_id, user_id, chat_type, "Ivan")
         longest = max(width, height)
         sides = [side for side in PHOTO_SIDES if side < longest] + [longest]
         sizes = []
@@ -1058,10 +1059,16 @@ class FakeTelegramServer:
         return {"update_id": self._new_update_id(), "message": message}
 
     def voice_update(
-        self, chat_id: int, content: bytes, *, duration: int = 5, user_id: int | None = None
+        self,
+        chat_id: int,
+        content: bytes,
+        *,
+        duration: int = 5,
+        user_id: int | None = None,
+        chat_type: str = "private",
     ) -> dict[str, Any]:
         """Build (not queue) an Update with a voice message (OGG/Opus, stored as .oga)."""
-        message = self._incoming_message(chat_id, user_id, "private", "Ivan")
+        message = self._incoming_message(chat_id, user_id, chat_type, "Ivan")
         file_id, unique_id = self._store_file("voice", "voice", "oga", content)
         message["voice"] = {
             "file_id": file_id,

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build and run the Docker deployment for real against a fake Telegram (no internet needed):
-# a fresh clone, `docker compose up -d --build`, a conversation, `docker stop` timing, and a
-# Telegram that refuses connections. Needs a Docker engine (../shared/docker/standins.sh sets
+# a fresh clone, `docker compose up -d --build`, a conversation, `docker stop` timing, a
+# Telegram that refuses connections, and a backup written into the backups volume by
+# `docker compose exec bot sommelier backup` that restores into a fresh stack (`down -v`). Needs a Docker engine (../shared/docker/standins.sh sets
 # one up on a machine without Docker Hub; pass its proxy as BUILD_PROXY). Not run in CI.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,6 +32,7 @@ echo "built in $(echo "$(date +%s.%N) - $start" | bc) s"
 image=$(docker compose -p "$project" images -q bot 2>/dev/null | head -1 || true)
 docker image ls --format '{{.Repository}}:{{.Tag}} {{.Size}}' | grep "$project" || true
 echo "runs as uid $(docker compose -p "$project" run --rm --no-deps --entrypoint id bot -u)"
+echo "in the image: $(docker compose -p "$project" run --rm --no-deps --entrypoint pg_dump bot --version)"
 if docker save "$project-bot" | grep -a -q "check-$$-secret"; then echo "FAIL: .env in the image"; exit 1; fi
 echo "no .env value in the image"
 
@@ -78,4 +80,49 @@ echo "restarts: $(docker inspect -f '{{.RestartCount}}' "$cid"), running: $(dock
 echo "tracebacks in the log: $(docker logs "$cid" 2>&1 | grep -c Traceback || true)"
 docker logs "$cid" 2>&1 | grep -i "unreachable" | tail -3 || true
 echo "health: $(docker compose -p "$project" exec -T bot sommelier health || true)"
+
+# Rows per table (alembic_version aside), counted apart from the backup code, as "table n".
+count_rows='
+import asyncio, os, asyncpg
+async def main():
+    conn = await asyncpg.connect(os.environ["DATABASE_URL"])
+    for (name,) in await conn.fetch(
+        "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
+        "AND tablename <> $$alembic_version$$ ORDER BY 1"
+    ):
+        print(name, await conn.fetchval(f"SELECT count(*) FROM \"{name}\""))
+asyncio.run(main())
+'
+wait_healthy_db() {
+  for _ in $(seq 1 60); do
+    status=$(docker inspect -f '{{.State.Health.Status}}' "$(docker compose -p "$project" ps -q db)")
+    [ "$status" = healthy ] && return 0
+    sleep 1
+  done
+  echo "FAIL: db not healthy"; exit 1
+}
+
+say "backup: docker compose exec bot sommelier backup writes into the backups volume"
+docker compose -p "$project" exec -T bot sommelier backup | tee "$work/backup.out"
+name=$(docker compose -p "$project" exec -T bot ls -1t /backups | head -1 | tr -d '\r')
+docker compose -p "$project" exec -T bot ls -ln /backups
+echo "volume: $(docker volume ls -q | grep "^${project}_backups\$")"
+mkdir -p "$work/saved" && chmod 755 "$work/saved"
+docker cp "$(docker compose -p "$project" ps -q bot):/backups/$name" "$work/saved/$name"
+chmod 644 "$work/saved/$name"
+grep -A1 '^backup written:' "$work/backup.out" | tail -1 | tr ',' '\n' | sed 's/^ *//' | grep -v '^alembic_version ' | sort > "$work/rows.backup"
+
+say "restore into a fresh stack: down -v, up db, sommelier restore, rows counted again"
+docker compose -p "$project" down -v 2>&1 | tail -2
+docker compose -p "$project" up -d db 2>&1 | tail -1
+wait_healthy_db
+echo "volumes left: $(docker volume ls -q | grep -c "^${project}_" || true) (pgdata is new)"
+docker compose -p "$project" run --rm --no-deps -T -v "$work/saved:/restore:ro" bot \
+  sommelier restore "/restore/$name"
+docker compose -p "$project" run --rm --no-deps -T bot python -c "$count_rows" | sort > "$work/rows.restored"
+if diff "$work/rows.backup" "$work/rows.restored"; then
+  echo "rows per table equal: $(tr '\n' ' ' < "$work/rows.restored")"
+else
+  echo "FAIL: the restored rows differ from the backup's"; exit 1
+fi
 say "done"

@@ -14,6 +14,7 @@ from services.agent.answer_format import (
     MAX_WHY,
     clip,
     first_sentence,
+    intro_so_far,
     parse_answer,
     render_answer,
 )
@@ -94,6 +95,28 @@ def test_long_sections_are_clipped_at_a_boundary() -> None:
 def test_clip_leaves_short_text_alone_and_cuts_long_words_hard() -> None:
     assert clip("  коротко  ", 20) == "коротко"
     assert clip("x" * 50, 10) == "x" * 10 + "…"
+
+
+def test_the_intro_so_far_grows_char_by_char_and_never_shows_a_marker() -> None:
+    """What a stream may show while the answer is written: each prefix of the text gives an
+    intro that extends the previous one, with no marker or the start of one in it."""
+    text = (
+        "Сейчас подумаю.\n[ intro ]\nК стейку [по-моему] — плотные красные.\n"
+        f"[WINE:{ID_A}]\nМальбек.\n[CLOSING]\nПриятного!"
+    )
+    shown = ""
+    for end in range(len(text) + 1):
+        so_far = intro_so_far(text[:end])
+        if so_far is None:
+            assert "intro ]" not in text[:end]
+            continue
+        assert so_far.text.startswith(shown)
+        shown = so_far.text
+        assert "[WI" not in shown and "[ intro" not in shown and "CLOSING" not in shown
+    final = intro_so_far(text)
+    assert final is not None and final.complete
+    assert final.text.strip() == "К стейку [по-моему] — плотные красные."
+    assert intro_so_far("[INTRO]\nК стейку [WINE:0b7c") == ("К стейку ", False)
 
 
 def test_rendered_answers_read_back_unchanged() -> None:

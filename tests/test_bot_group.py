@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from bot.texts import T
 from core.domain import Sweetness, WineType
 from core.recommendation import MAX_WINES
-from repositories.models import Conversation, User
+from repositories.models import Answer, Conversation, Message, User
 from services.app.runtime import Runtime
 from tests.bot_harness import BotHarness, running_bot
 from tests.bot_helpers import adult, count_on_sale, wines_by_id
@@ -22,6 +22,8 @@ MINOR = 818002
 GUEST_GROUP = -818100
 MEMBER_GROUP = -100818200
 BOT = "@sommelier_test_bot"
+PHOTO = b"\xff\xd8\xff\xe0 fake jpeg of a dish"
+VOICE = b"OggS fake opus voice"
 
 
 def wine_ids(message: dict[str, Any]) -> list[uuid.UUID]:
@@ -139,4 +141,77 @@ async def test_member_group_answers_mentions_and_refines_its_reply(seeded: Runti
         text = f"{BOT} белое к рыбе"
         (refused,) = await in_group(h, MINOR, text, entities=mention(text))
         assert refused["text"] == T.group_age_needed
+        assert h.tg.rejected == []
+
+
+async def stored_for(runtime: Runtime, user_id: int) -> dict[str, int]:
+    """What the database holds from this person: conversations, their messages, answers."""
+    async with runtime.sessions() as s:
+        conversations = await s.scalar(
+            select(func.count()).select_from(Conversation).where(Conversation.user_id == user_id)
+        )
+        messages = await s.scalar(
+            select(func.count())
+            .select_from(Message)
+            .join(Conversation, Message.conversation_id == Conversation.id)
+            .where(Conversation.user_id == user_id)
+        )
+        answers = await s.scalar(
+            select(func.count()).select_from(Answer).where(Answer.user_id == user_id)
+        )
+    return {"conversations": conversations or 0, "messages": messages or 0, "answers": answers or 0}
+
+
+async def test_member_group_messages_not_for_the_bot_get_no_answer_and_store_nothing(
+    seeded: Runtime,
+) -> None:
+    """With privacy mode off (or as an admin) the bot reads every group message: those not
+    addressed to it — text, a photo, a voice message, another bot's command or mention, a
+    reply to someone else — get nothing, and nothing of them is stored anywhere."""
+    nothing = {"conversations": 0, "messages": 0, "answers": 0}
+    async with running_bot(seeded) as h:
+        await adult(h, CALLER)
+        group = {"user_id": CALLER, "chat_type": "supergroup"}
+        other = "@other_wine_bot красное к стейку"
+        someone = h.tg.message_update(
+            MEMBER_GROUP, "у нас стейк", user_id=MINOR, chat_type="supergroup"
+        )
+        updates = [
+            h.tg.message_update(MEMBER_GROUP, "красное сухое к стейку до 2000", **group),
+            h.tg.message_update(
+                MEMBER_GROUP,
+                other,
+                entities=[{"type": "mention", "offset": 0, "length": len("@other_wine_bot")}],
+                **group,
+            ),
+            h.tg.message_update(MEMBER_GROUP, "/help@other_wine_bot", **group),
+            h.tg.message_update(
+                MEMBER_GROUP, "а к нему что?", reply_to_message=someone["message"], **group
+            ),
+            h.tg.photo_update(MEMBER_GROUP, PHOTO, caption="что к этому выпить?", **group),
+            h.tg.voice_update(MEMBER_GROUP, VOICE, **group),
+            h.tg.message_update(
+                MEMBER_GROUP, "белое к рыбе", user_id=MINOR, chat_type="supergroup"
+            ),
+        ]
+        for update in updates:
+            h.tg.push_update(update)
+        await h.idle()
+        assert h.tg.sent(chat_id=MEMBER_GROUP) == []  # no message, photo, typing or draft
+        assert await stored_for(seeded, CALLER) == nothing
+        async with seeded.sessions() as s:
+            assert await s.get(User, MINOR) is None
+
+        # Addressed to the bot, the same group still gets its answers (and stores nothing).
+        text = f"{BOT} красное сухое до 5000"
+        (answer,) = await in_group(h, CALLER, text, entities=mention(text))
+        assert wine_ids(answer)
+        caption = f"{BOT} белое к рыбе"
+        photo = h.tg.photo_update(MEMBER_GROUP, PHOTO, caption=caption, **group)
+        photo["message"]["caption_entities"] = mention(caption)
+        h.tg.push_update(photo)
+        await h.idle()
+        replies = h.tg.sent("sendMessage", chat_id=MEMBER_GROUP)
+        assert len(replies) == 2 and "белое к рыбе" in (replies[1].visible_text or "")
+        assert (await stored_for(seeded, CALLER)) == nothing
         assert h.tg.rejected == []

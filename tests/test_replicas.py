@@ -143,9 +143,11 @@ async def test_drafts_in_private_chats_only(seeded: Runtime) -> None:
     await confirm_age(seeded, 515152)
     async with running_bot(seeded) as h:
         await h.say(private, "красное сухое до 2000")
-        await h.say(group, "белое к рыбе", chat_type="supergroup", user_id=515152)
+        question = "@sommelier_test_bot белое к рыбе"
+        mention = {"type": "mention", "offset": 0, "length": len("@sommelier_test_bot")}
+        await h.say(group, question, chat_type="supergroup", user_id=515152, entities=[mention])
         await h.idle()
-        await h.tg.wait_for(lambda calls: len(h.texts(private)) >= 5 and len(h.texts(group)) >= 5)
+        await h.tg.wait_for(lambda calls: len(h.texts(private)) >= 5 and len(h.texts(group)) >= 1)
     drafts_private = h.tg.sent("sendMessageDraft", chat_id=private)
     assert drafts_private and "Ищу красные сухие до 2 000 ₽" in (drafts_private[0].text or "")
     assert h.tg.sent("sendMessageDraft", chat_id=group) == []

@@ -3,7 +3,9 @@
 
 One compact answer with picks for the summoning message and the message it replies to; nothing
 from the group is stored. A reply to the bot's own group answer («а подешевле») refines it.
-A caller who has not confirmed being 18+ gets a button into the private chat instead.
+A caller who has not confirmed being 18+ gets a button into the private chat instead. Group
+messages not meant for the bot (it reads them all with privacy mode off, or as an admin) get
+no answer and reach no other router.
 """
 
 from __future__ import annotations
@@ -130,16 +132,30 @@ async def guest_message(
 
 
 def _addressed(message: Message, bot_id: int, username: str) -> bool:
+    """A reply to the bot, or a text or caption that mentions it."""
     replied = message.reply_to_message
     if replied is not None and replied.from_user is not None and replied.from_user.id == bot_id:
         return True
-    text = message.text or ""
-    for entity in message.entities or []:
-        if entity.type == "mention":
+    text = message.text or message.caption or ""
+    for entity in message.entities or message.caption_entities or []:
+        if entity.type == "text_mention" and entity.user is not None:
+            if entity.user.id == bot_id:
+                return True
+        elif entity.type == "mention":
             word = entity.extract_from(text)
             if word.lower() == f"@{username}".lower():
                 return True
     return False
+
+
+def for_this_bot(message: Message, bot_id: int, username: str) -> bool:
+    """Whether a group message is meant for this bot: addressed to it, or a command that is
+    bare (`/help`) or names it (`/help@this_bot`), not one that names another bot."""
+    text = message.text or message.caption or ""
+    if text.startswith("/"):
+        target = text.split(maxsplit=1)[0].partition("@")[2]
+        return not target or target.lower() == username.lower()
+    return _addressed(message, bot_id, username)
 
 
 async def group_message(
@@ -172,11 +188,20 @@ def build_router(limiter: RateLimiter) -> Router:
     async def on_group(message: Message, chat: ChatService, bot: Bot) -> None:
         await group_message(message, chat, bot, limiter)
 
+    async def not_for_us(message: Message, bot: Bot) -> bool:
+        me = await bot.me()
+        return not for_this_bot(message, me.id, me.username or "")
+
     router.guest_message.register(on_guest)
-    # Commands (/help@bot) go on to their own routers. Other group messages reach the bot only
-    # when it may read them all (privacy mode off): those not addressed to it keep the
-    # behaviour they had before (the private-chat conversation).
+    # Commands (/help@bot) go on to their own routers.
     router.message.register(
         on_group, F.chat.type.in_(GROUP_CHATS), ~F.text.startswith("/"), addressed
     )
+    # Where the bot may read every group message (privacy mode off, or an admin), the others
+    # end here: no answer, nothing stored, no one's private conversation or taste involved.
+    router.message.register(ignored, F.chat.type.in_(GROUP_CHATS), not_for_us)
     return router
+
+
+async def ignored(message: Message) -> None:
+    log.debug("group message %s not addressed to the bot: ignored", message.message_id)

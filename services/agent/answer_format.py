@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 _MARKER = re.compile(r"\[\s*(INTRO|CLOSING|WINE\s*[:=#]?\s*([^\]\n]{1,200}))\s*\]", re.IGNORECASE)
 MAX_INTRO = 1500
 MAX_WHY = 700
 MAX_CLOSING = 800
 MAX_PLAIN = 3000
+# The end of a text being written that may still grow into a marker: an unclosed bracket on
+# the last line, no longer than a marker can be.
+_OPEN_MARKER = re.compile(r"\[[^\]\n]{0,220}$")
 
 FORMAT_INSTRUCTIONS = """Когда рекомендуешь вина, ответ строго в таком формате (маркеры латиницей):
 [INTRO]
@@ -88,6 +92,28 @@ def parse_answer(text: str | None) -> ParsedAnswer:
     if preface and not answer.intro:
         answer.intro = clip(preface, MAX_INTRO)
     return answer
+
+
+class IntroSoFar(NamedTuple):
+    text: str
+    complete: bool  # the next marker was written: the intro will not grow any more
+
+
+def intro_so_far(text: str) -> IntroSoFar | None:
+    """The intro of an answer still being written, as far as it may be shown: the text after
+    [INTRO] up to the next marker, never a marker or the start of one. None before [INTRO].
+
+    As the text grows, each result extends the previous one (the stream sends the difference).
+    """
+    intro = next((m for m in _MARKER.finditer(text) if m.group(1).upper() == "INTRO"), None)
+    if intro is None:
+        return None
+    rest = text[intro.end() :].lstrip()
+    following = _MARKER.search(rest)
+    if following is not None:
+        return IntroSoFar(rest[: following.start()], True)
+    unclosed = _OPEN_MARKER.search(rest)
+    return IntroSoFar(rest[: unclosed.start()] if unclosed else rest, False)
 
 
 def render_answer(intro: str, picks: list[tuple[str, str]], closing: str) -> str:

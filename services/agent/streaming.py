@@ -1,18 +1,17 @@
-"""Streaming one LLM call: the answer text after its [INTRO] marker comes out as deltas,
-checked by the prompt guard on the way (a quotation of the instructions is never shown)."""
+"""Streaming one LLM call: the answer's intro comes out as deltas while it is written (the
+text after [INTRO], up to the next marker, as answer_format.intro_so_far reads it), checked
+by the prompt guard on the way (a quotation of the instructions is never shown)."""
 
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
+from services.agent.answer_format import intro_so_far
 from services.agent.events import AnswerDelta
 from services.agent.guard import PromptGuard, StreamGuard
 from services.llm.client import LLMReply
-
-_INTRO_MARKER = re.compile(r"\[\s*INTRO\s*\]", re.IGNORECASE)
 
 Call = Callable[[Callable[[str], Awaitable[None]] | None], Awaitable[LLMReply]]
 
@@ -20,30 +19,37 @@ Call = Callable[[Callable[[str], Awaitable[None]] | None], Awaitable[LLMReply]]
 async def streamed_call(
     call: Call, guard: PromptGuard, stream: bool
 ) -> AsyncIterator[AnswerDelta | LLMReply]:
-    """One LLM call (`call(on_delta)`); when streaming, the answer after [INTRO] as deltas."""
+    """One LLM call (`call(on_delta)`); when streaming, the intro as deltas without markers."""
     if not stream:
         yield await call(None)
         return
     queue: asyncio.Queue[str] = asyncio.Queue()
     task = asyncio.create_task(call(queue.put))
-    buffered = ""
-    answer: StreamGuard | None = None
+    written = ""
+    fed = 0  # how much of the intro the guard has seen
+    intro: StreamGuard | None = None
+    finished = False
     try:
         async for chunk in _drain(queue, task):
-            if answer is None:
-                buffered += chunk
-                marker = _INTRO_MARKER.search(buffered)
-                if marker is None:
-                    continue
-                answer = StreamGuard(guard)
-                chunk = buffered[marker.end() :].lstrip()
-            if shown := answer.feed(chunk):
+            if finished:
+                continue  # the rest of the answer comes in the final event
+            written += chunk
+            so_far = intro_so_far(written)
+            if so_far is None:
+                continue
+            intro = intro or StreamGuard(guard)
+            new, fed = so_far.text[fed:], max(fed, len(so_far.text))
+            if new and (shown := intro.feed(new)):
                 yield AnswerDelta(text=shown)
+            if so_far.complete:
+                finished = True
+                if rest := intro.finish():
+                    yield AnswerDelta(text=rest)
     finally:
         if not task.done():
             task.cancel()
     reply = task.result()
-    if answer is not None and (rest := answer.finish()):
+    if intro is not None and not finished and (rest := intro.finish()):
         yield AnswerDelta(text=rest)
     yield reply
 

@@ -1,10 +1,12 @@
 """Backup and restore of the whole database with PostgreSQL's own tools (custom format).
 
-The embedded server ships `pg_dump`/`pg_restore` in its wheel; for DATABASE_URL a `pg_dump` on
-PATH is used when its major version is at least the server's (an older one cannot dump a newer
-server), else the message says which is missing. A dump is one consistent snapshot, so the bot
-keeps serving while it runs. A restore runs in one transaction (`--single-transaction`): it
-lands whole or not at all; then the schema is migrated to head, so a backup of an older
+`pg_dump`/`pg_restore` must be at least as new as the server's major version (an older one
+cannot dump a newer server). The embedded server's wheel ships its own, used first with the
+embedded server; with DATABASE_URL the tool on PATH comes first (the Docker image puts the
+wheel's PostgreSQL 16 tools there), then the wheel's when it is installed. When none is new
+enough, the message names the major version needed. A dump is one consistent snapshot, so the
+bot keeps serving while it runs. A restore runs in one transaction (`--single-transaction`):
+it lands whole or not at all; then the schema is migrated to head, so a backup of an older
 version restores too.
 """
 
@@ -50,7 +52,7 @@ def default_backup_path(directory: Path) -> Path:
 
 async def backup(rt: Runtime, path: Path) -> BackupReport:
     started = time.monotonic()
-    path.parent.mkdir(parents=True, exist_ok=True)
+    _writable_directory(path.parent)
     partial = path.with_suffix(path.suffix + ".partial")
     tool = await _tool(rt, "pg_dump")
     # One snapshot for the dump and the row counts it reports, however busy the bot is.
@@ -121,26 +123,56 @@ def _dsn(location: DatabaseLocation) -> str:
     return location.url.set(drivername="postgresql").render_as_string(hide_password=False)
 
 
+def _writable_directory(directory: Path) -> None:
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        probe = directory / ".sommelier-write-test"
+        probe.touch()
+        probe.unlink()
+    except OSError as exc:
+        raise BackupError(
+            f"cannot write backups to {directory} ({exc.strerror or type(exc).__name__}): "
+            "set BACKUP_DIR to a directory this user may write"
+        ) from None
+
+
 async def _tool(rt: Runtime, name: str) -> str:
-    """The server's own tool when embedded, else one on PATH new enough for the server."""
-    if rt.location.embedded:
-        bundled = embedded_bin_dir() / name  # the embedded server's wheel ships the tools
-        if bundled.is_file():
-            return str(bundled)
-    found = shutil.which(name)
-    if found is None:
-        raise BackupError(f"{name} is not installed: install the PostgreSQL client tools")
+    """A `pg_dump`/`pg_restore` at least as new as the server (see the module docstring)."""
     async with rt.maintenance.connect() as conn:
         server = int(await conn.scalar(text("SHOW server_version_num")) or 0) // 10000
-    out = await _run(found, "--version")
-    match = _VERSION.search(out)
-    client = int(match.group(1)) if match else 0
-    if client < server:
+    bundled = _bundled(name)
+    on_path = shutil.which(name)
+    order = [bundled, on_path] if rt.location.embedded else [on_path, bundled]
+    return await pick_tool(name, server, [t for t in order if t is not None])
+
+
+def _bundled(name: str) -> str | None:
+    """The embedded server's own tool, when its wheel is installed."""
+    try:
+        tool = embedded_bin_dir() / name
+    except ImportError:
+        return None
+    return str(tool) if tool.is_file() else None
+
+
+async def pick_tool(name: str, server: int, candidates: list[str]) -> str:
+    """The first of `candidates` whose major version is at least `server`'s."""
+    found: list[str] = []
+    for tool in dict.fromkeys(candidates):
+        try:
+            match = _VERSION.search(await _run(tool, "--version"))
+        except (BackupError, OSError):
+            match = None
+        client = int(match.group(1)) if match else 0
+        if client >= server:
+            return tool
+        found.append(f"{tool} is version {client or 'unknown'}")
+    needed = f"{name} of PostgreSQL {server} or newer is needed (the server's major version)"
+    if not found:
         raise BackupError(
-            f"{found} is version {client}, the server is {server}: "
-            f"install the PostgreSQL {server} client tools"
+            f"{name} is not installed: {needed}; install the PostgreSQL {server} client tools"
         )
-    return found
+    raise BackupError(f"{'; '.join(found)}: {needed}; install the PostgreSQL {server} client tools")
 
 
 async def _run(*command: str) -> str:
