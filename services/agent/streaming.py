@@ -1,5 +1,6 @@
 """Streaming one LLM call: the answer text after its [INTRO] marker comes out as deltas,
-checked by the prompt guard on the way (a quotation of the instructions is never shown)."""
+checked by the prompt guard on the way (a quotation of the instructions is never shown) and,
+given a `StreamGrounder`, sentence by sentence against the wines the model was shown."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from services.agent.events import AnswerDelta
+from services.agent.grounding_stream import StreamGrounder
 from services.agent.guard import PromptGuard, StreamGuard
 from services.llm.client import LLMReply
 
@@ -18,7 +20,7 @@ Call = Callable[[Callable[[str], Awaitable[None]] | None], Awaitable[LLMReply]]
 
 
 async def streamed_call(
-    call: Call, guard: PromptGuard, stream: bool
+    call: Call, guard: PromptGuard, stream: bool, grounder: StreamGrounder | None = None
 ) -> AsyncIterator[AnswerDelta | LLMReply]:
     """One LLM call (`call(on_delta)`); when streaming, the answer after [INTRO] as deltas."""
     if not stream:
@@ -37,13 +39,19 @@ async def streamed_call(
                     continue
                 answer = StreamGuard(guard)
                 chunk = buffered[marker.end() :].lstrip()
-            if shown := answer.feed(chunk):
+            shown = answer.feed(chunk)
+            if grounder is not None and shown:
+                shown = grounder.feed(shown)
+            if shown:
                 yield AnswerDelta(text=shown)
     finally:
         if not task.done():
             task.cancel()
     reply = task.result()
-    if answer is not None and (rest := answer.finish()):
+    rest = answer.finish() if answer is not None else ""
+    if grounder is not None and answer is not None:
+        rest = grounder.feed(rest) + grounder.finish()
+    if rest:
         yield AnswerDelta(text=rest)
     yield reply
 
