@@ -95,8 +95,12 @@ async def test_the_issue_example_on_every_card_in_the_bot(seeded: Runtime) -> No
         sent: list[Any] = []
         for question in ("белое сухое к рыбе", "игристое из России", "красное из России"):
             sent += cards(await ask(h, chat, question))
+        drafts = [c for c in h.tg.sent(chat_id=chat) if c.method == "sendMessageDraft"]
         assert llm.errors == []
     assert len(sent) >= 7
+    assert drafts, "the answers were drafted live"
+    for draft in drafts:  # the live draft never showed an invention either
+        assert not any(mark in str(draft.params.get("text")) for mark in FALSE_MARKS), draft
     wines = await wines_by_id(seeded, [card_wine_id(c) for c in sent])
     for card in sent:
         text = card.visible_text or ""

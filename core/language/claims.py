@@ -78,7 +78,7 @@ _NEUTER = ("ое", "ого", "ому", "ым", "ом")
 _ADJECTIVE = re.compile(r"(?:ое|ого|ому|ым|ом|ые|ых|ыми|ий|ая|ую|ой|ие|их|ими|ий|яя|ее)$")
 _DESSERT = stem(BARE_DESSERT)
 
-_NAME_WORD = r"[A-ZÀ-ÖØ-ÞА-ЯЁ][\w'’&.\-]*"
+_NAME_WORD = r"[A-ZÀ-ÖØ-ÞА-ЯЁ][\w'’&\-]*"
 _LINK_WORD = r"(?:de|del|della|di|da|do|dos|du|des|la|le|les|y|et|&|von|van|der|и)"
 _NAME = rf"«?({_NAME_WORD}(?:\s+(?:{_NAME_WORD}|{_LINK_WORD}(?=\s+[A-ZÀ-ÖØ-ÞА-ЯЁ])))*)»?"
 _PRODUCER = re.compile(
@@ -86,7 +86,7 @@ _PRODUCER = re.compile(
     r"|(?<![а-яё])дом[ауе]?|шато|домен\w*|домейн\w*|семь[ияю])"
     rf"(?:\s*[—:-])?\s+(?:[а-яё]+\s+){{0,2}}{_NAME}"
     r"|(?<![\w])(?:от|by|from|(?i:ch[aâ]teau|domaine|bodegas?|tenuta|weingut|quinta))\s+"
-    rf"(«?[A-ZÀ-ÖØ-Þ][\w'’&.\-]*(?:\s+(?:[A-ZÀ-ÖØ-Þ][\w'’&.\-]*|{_LINK_WORD}(?=\s+[A-Z])))*)»?"
+    rf"(«?[A-ZÀ-ÖØ-Þ][\w'’&\-]*(?:\s+(?:[A-ZÀ-ÖØ-Þ][\w'’&\-]*|{_LINK_WORD}(?=\s+[A-Z])))*)»?"
 )
 
 
@@ -199,7 +199,7 @@ def read_claims(text: str) -> tuple[Claim, ...]:
             claims.append(Claim("sweetness", hit.value))
     for match in _PRODUCER.finditer(text):
         name = (match.group(1) or match.group(2) or "").strip(" .,;:»")
-        if name and not _is_place_or_grape(name):
+        if len(name) >= 3 and not _is_place_or_grape(name):
             claims.append(Claim("producer", name))
     return tuple(claims)
 

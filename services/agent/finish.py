@@ -32,6 +32,7 @@ def finish_run(
     for wine in wines:
         wine.why = without_links(guard.clean(wine.why))
     report = GroundingReport()
+    grounding_started = time.perf_counter()
     if wines and path in MODEL_PATHS:
         # What the model said about the wines is checked against the catalog (grounding.py).
         intro, closing, report = ground_answer(run, intro, wines, closing)
@@ -40,6 +41,7 @@ def finish_run(
         limits = run.searched_prices
         intro = without_false_prices(intro, prices, limits)
         closing = without_false_prices(closing, prices, limits)
+    grounding_ms = (time.perf_counter() - grounding_started) * 1000
     content = (
         render_answer(intro, [(str(w.id), w.why) for w in wines], closing)
         if wines
@@ -61,6 +63,7 @@ def finish_run(
             "llm": run.llm_ms,
             "tools": run.tools_ms,
             "overhead": max(0.0, total_ms - run.llm_ms),
+            "grounding": grounding_ms,
         },
         fallback_reason=run.fallback_reason,
         new_messages=repair_pairing(run.turn),

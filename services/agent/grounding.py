@@ -25,7 +25,9 @@ from core.language.claims import (
     Sentence,
     numbers_in,
     read_claims,
+    read_sentence,
     read_text,
+    split_sentences,
     unconfirmed_cues,
 )
 from core.language.request import country_from_text, grape_from_text, parse_query, region_from_text
@@ -66,6 +68,7 @@ class Facts:
     numbers: frozenset[Decimal] = frozenset()
     cues: frozenset[str] = frozenset()
     complete: bool = True  # False: a tool brief; what it lacks is unknown, not absent
+    own_text: str = ""  # the wine's own words: a sentence quoted from them says nothing new
 
     def check(self, claim: Claim) -> Verdict:
         kind, value = claim.kind, claim.value
@@ -140,7 +143,7 @@ def row_facts(wine: RecommendedWine) -> Facts:
         wine.producer,
         wine.country,
         (wine.region, row.appellation),
-        wine.grape_varieties,
+        tuple(wine.grape_varieties),
         wine.wine_type,
         wine.sweetness,
         own_words,
@@ -157,7 +160,7 @@ def brief_facts(brief: dict[str, Any]) -> Facts:
         str(brief.get("producer") or ""),
         str(brief.get("country") or ""),
         (brief.get("region"),),
-        [str(g) for g in brief.get("grapes") or ()],
+        tuple(str(g) for g in brief.get("grapes") or ()),
         _enum(WineType, brief.get("type")),
         _enum(Sweetness, brief.get("sweetness")),
         f"{brief.get('name') or ''} {brief.get('description') or ''}",
@@ -177,6 +180,7 @@ def _own_reading(text: str) -> tuple[frozenset[Claim], frozenset[Decimal], froze
     return frozenset(read_claims(text)), numbers_in(text), unconfirmed_cues(text)
 
 
+@lru_cache(maxsize=4096)  # a catalog's rows come back answer after answer
 def _facts_of(
     name: str,
     producer: str,
@@ -195,10 +199,11 @@ def _facts_of(
         grapes=_canonical(grapes, grape_from_text),
         countries=_canonical([country], country_from_text),
         regions=_regions(*regions),
-        names=_skeletons(f"{name} {producer}"),
+        names=_skeletons(f"{name} {producer} {own_words}"),
         own=own,
         numbers=numbers,
         cues=cues,
+        own_text=own_words,
         **known,
     )
 
@@ -229,6 +234,10 @@ class Request:
                 ("region", filters.region),
             ]
             claims |= {Claim(kind, value) for kind, value in pairs if value is not None}
+        if run.state is not None:  # what was searched, in words («страны: США, Чили…»)
+            searched = run.state.summary_ru(numbers=False)
+            claims |= {Claim(c.kind, c.value) for c in read_claims(searched)}
+            claims |= {Claim("country", country) for country in run.state.countries}
         return cls(frozenset(claims), numbers_in(run.text))
 
     def says(self, claim: Claim) -> bool:
@@ -279,14 +288,19 @@ def _failing(
     return failing
 
 
-def ground_why(wine: RecommendedWine, run: Run, request: Request, report: GroundingReport) -> str:
-    facts = row_facts(wine)
+def ground_why(
+    wine: RecommendedWine, facts: Facts, run: Run, request: Request, report: GroundingReport
+) -> str:
     prices = allowed_prices([wine.price_rub], run.text)
     if wine.row.old_price_rub is not None:
         prices.add(wine.row.old_price_rub)
     kept: list[str] = []
-    sentences = read_text(wine.why)
-    for sentence in sentences:
+    sentences = split_sentences(wine.why)
+    for text in sentences:
+        if len(text) > 20 and text in facts.own_text:  # quoted from its own description
+            kept.append(text)
+            continue
+        sentence = read_sentence(text)
         failing = _failing(
             sentence,
             lambda claim: (
@@ -346,7 +360,7 @@ def ground_answer(
                     wine.producer,
                     wine.country,
                     (wine.region,),
-                    wine.grape_varieties,
+                    tuple(wine.grape_varieties),
                     wine.wine_type,
                     wine.sweetness,
                     wine.name,
@@ -355,8 +369,8 @@ def ground_answer(
                 )
             )
             continue
-        shown.append(row_facts(wine))
-        wine.why = ground_why(wine, run, request, report)
+        shown.append(facts := row_facts(wine))
+        wine.why = ground_why(wine, facts, run, request, report)
     prices = allowed_prices([w.price_rub for w in wines], run.text)
     limits = run.searched_prices
     grounded_intro, false_intro = ground_set_text(intro, shown, request, prices, limits, report)
