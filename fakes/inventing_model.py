@@ -10,13 +10,16 @@ they are not from, the closing that they all won medals.
 
 Selected by model name: `install(server)` makes every chat request for `INVENTING_MODEL` that
 no scripted step answers go to `respond`, so `LLM_MODEL=inventing-sommelier` against the
-fake server is all a test (or a person at the terminal) needs.
+fake server is all a test needs. From a terminal, `python -m fakes.inventing_model` serves it
+and prints the settings that point `sommelier ask --json "…"` at it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
+import sys
 from typing import Any
 
 from core.language.request import grape_from_text, parse_query
@@ -98,3 +101,22 @@ def respond(body: JSONDict) -> Step:
     if not found:
         return reply("К сожалению, под эти условия в каталоге ничего не нашлось.")
     return _answer([(w["id"], list(w.get("grapes") or []), str(w["country"])) for w in found])
+
+
+async def _serve() -> None:
+    async with FakeOpenAIServer(api_key="inventing-key", embedding_dim=1536) as server:
+        install(server)
+        print(
+            f"LLM_BASE_URL={server.base_url} LLM_API_KEY=inventing-key "
+            f"LLM_MODEL={INVENTING_MODEL} "
+            'sommelier ask --json "красное сухое к стейку"   (Ctrl+C stops the server)',
+            flush=True,
+        )
+        await asyncio.Event().wait()
+
+
+if __name__ == "__main__":
+    try:
+        asyncio.run(_serve())
+    except KeyboardInterrupt:
+        sys.exit(0)

@@ -49,7 +49,8 @@ _CUES: dict[str, re.Pattern[str]] = {
         r"|spectator|suckling|гамберо|gambero|рейтинг|премия|трофе|trophy|award|\bwa\s?\d"
     ),
     "ageing": re.compile(
-        r"выдерж|выдерживал|бочк|бочон|дуб[аеуо]?\b|дубов|барри?к|oak|barri?que|\bлет в\b"
+        r"выдержк|выдерживал|выдержан\w*\s+(?:в|на)\s|бочк|бочон|дуб[аеуо]?\b|дубов|барри?к"
+        r"|oak|barri?que|\bлет в\b"
         r"|месяц\w* в\b|на осадке|sur lie"
     ),
     "history": re.compile(

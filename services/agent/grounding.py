@@ -251,14 +251,14 @@ def set_verdict(
 ) -> Verdict:
     """A claim of the intro or closing, about the wines shown: true of one of them (of every
     one when the sentence says «все»), or what the person asked for."""
+    verdicts = [facts.check(claim) for facts in shown]
+    if sentence.universal and Verdict.FALSE in verdicts:
+        return Verdict.FALSE  # «все три — из Италии», asked for, but one is Spanish
     if request.says(claim):
         return Verdict.OK
-    verdicts = [facts.check(claim) for facts in shown]
     if not verdicts:
         return Verdict.UNCONFIRMED
     if sentence.universal:
-        if Verdict.FALSE in verdicts:
-            return Verdict.FALSE
         return Verdict.OK if all(v is Verdict.OK for v in verdicts) else Verdict.UNCONFIRMED
     if Verdict.OK in verdicts:
         return Verdict.OK
