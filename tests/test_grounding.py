@@ -65,23 +65,28 @@ async def _answer(runtime: Runtime, settings: dict[str, Any], text: str, user: i
         await services.close()
 
 
+@pytest.mark.parametrize("question", [QUESTION, "красное сухое из Бордо"])
 async def test_agent_answer_keeps_the_truth_and_drops_every_invention(
-    seeded: Runtime, caplog: pytest.LogCaptureFixture
+    seeded: Runtime, caplog: pytest.LogCaptureFixture, question: str
 ) -> None:
+    """«Château Margaux» is false of a Château Lynch-Bages too (a shared «Château» is no
+    shared producer)."""
     caplog.set_level(logging.INFO, logger="sommelier.answers")
     async with fake_openai() as server:
-        rec = await _answer(seeded, inventing(server), QUESTION, 3101)
+        rec = await _answer(seeded, inventing(server), question, 3101)
         assert server.errors == []
-    assert rec.path == "agent" and len(rec.wines) == 3
+    assert rec.path == "agent" and len(rec.wines) >= 2  # the catalog has two Bordeaux reds
     wines = await wines_by_id(seeded, [w.id for w in rec.wines])
     for card in rec.wines:
         assert_grounded(card.why, wines[card.id])
+    if "Бордо" in question:
+        assert any(w.name.startswith("Château") for w in wines.values())
     assert rec.intro == NEUTRAL_INTRO  # «все три — из Чили, урожая 1987 года» was false
     assert rec.closing == "Хорошего вечера!"  # the medals are gone, the wish stays
     line = next(json.loads(r.getMessage()) for r in caplog.records if "answer" in r.getMessage())
     dropped = line["dropped_claims"]
     for kind in ("vintage", "grape", "country", "ageing", "price", "award", "producer"):
-        assert dropped.get(kind, 0) >= 3, (kind, dropped)
+        assert dropped.get(kind, 0) >= len(rec.wines), (kind, dropped)
     assert "alcohol" in dropped
     assert "1987" not in json.dumps(line, ensure_ascii=False)  # counts, never the text
 

@@ -83,7 +83,10 @@ class Facts:
         if kind == "region":
             return Verdict.OK if value in self.regions else Verdict.FALSE
         if kind == "producer":
-            return Verdict.OK if _skeletons(str(value)) & self.names else Verdict.FALSE
+            claimed = _skeletons(str(value))
+            if not claimed:  # «от Château», «винодельня Дом»: no name to check
+                return Verdict.OK
+            return Verdict.OK if claimed & self.names else Verdict.FALSE
         if kind == "colour":
             return self._style(value)
         if kind == "sweetness":
@@ -118,9 +121,25 @@ def _own(facts: Facts, claim: Claim) -> bool:
     return not claim.exact and Claim(claim.kind, claim.value) in facts.own
 
 
+# Words of many producers' names: sharing one («Château») makes no two producers the same.
+_GENERIC_NAME_WORDS = frozenset(
+    words(
+        "château chateau шато domaine домен bodega bodegas tenuta weingut quinta cantina casa "
+        "estate winery wines vineyards vineyard cellars family famille fattoria castello "
+        "maison мезон винодельня винодельни винодельне хозяйство дом семья the and del des"
+    )
+)
+
+
 @lru_cache(maxsize=8192)
 def _skeletons(text: str) -> frozenset[str]:
-    return frozenset(s for word in words(text) if len(word) >= 3 for s in skeletons(word))
+    """Sound skeletons of the distinctive words of a name or text."""
+    return frozenset(
+        s
+        for word in words(text)
+        if len(word) >= 3 and word not in _GENERIC_NAME_WORDS
+        for s in skeletons(word)
+    )
 
 
 def _canonical(values: Iterable[str | None], reader: Any) -> frozenset[str]:
