@@ -38,6 +38,8 @@ class AgentReport:
     paths: dict[str, int]
     answers: int
     variant: str = "current"
+    # The grounded-prose check of the model's text (services/agent/grounding.py) per answer.
+    grounding: Summary = field(default_factory=lambda: Summary.of([]))
 
 
 @dataclass
@@ -133,12 +135,14 @@ def _chars(message: dict[str, Any]) -> int:
 
 async def _answer_all(
     service: SommelierService, questions: Sequence[str]
-) -> list[tuple[float, float, float, int, str]]:
+) -> list[tuple[float, float, float, int, str, float]]:
     out = []
     for question in questions:
         rec = await service.generate_response(UserContext(None), question)
         t = rec.timings_ms
-        out.append((t["overhead"], t["tools"], t["total"], rec.prompt_chars, rec.path))
+        out.append(
+            (t["overhead"], t["tools"], t["total"], rec.prompt_chars, rec.path, t["grounding"])
+        )
     return out
 
 
@@ -162,7 +166,7 @@ async def run_agent(
             llm_script.script(server, 3 * len(questions) * (rounds + 1))
             await _answer_all(service, questions)  # warm-up
             server.requests.clear()
-            runs: list[tuple[float, float, float, int, str]] = []
+            runs: list[tuple[float, float, float, int, str, float]] = []
             agent_requests: list[dict[str, Any]] = []
             for index in range(rounds):
                 runs += await _answer_all(service, questions)
@@ -175,6 +179,7 @@ async def run_agent(
                 total=Summary.of([r[2] for r in runs if r[4] == "agent"]),
                 paths=dict(Counter(r[4] for r in runs)),
                 answers=len(runs),
+                grounding=Summary.of([r[5] for r in runs if r[4] == "agent"]),
             )
             if not economy:
                 return report, None

@@ -39,9 +39,12 @@ def question_arguments(question: str) -> JSONDict:
     return {**filters, "limit": 5}
 
 
-def formatted(ids: list[str]) -> str:
+def formatted(ids: list[str], whys: list[str] | None = None) -> str:
+    """The answer format; each why is the wine's own words when given (as a model writes:
+    grapes, places, style, the grounded-prose check has something to read)."""
+    whys = whys or ["Подходит к вашему запросу по стилю и цене."] * len(ids)
     parts = ["[INTRO]\nВот что я нашел в каталоге."]
-    parts += [f"[WINE:{wine_id}]\nПодходит к вашему запросу по стилю и цене." for wine_id in ids]
+    parts += [f"[WINE:{wine_id}]\n{why}" for wine_id, why in zip(ids, whys, strict=False)]
     parts.append(f"[CLOSING]\n{CLOSING}")
     return "\n".join(parts)
 
@@ -62,8 +65,9 @@ def answer(body: JSONDict, *, force_catalog: bool = False) -> Step:
         payload = json.loads(results[-1]["content"])
     except (json.JSONDecodeError, TypeError):
         payload = {}
-    ids = [str(w["id"]) for w in payload.get("wines", [])][:3]
-    return reply(formatted(ids))
+    wines = payload.get("wines", [])[:3]
+    whys = [f"{w['name']}: {w['description']}" for w in wines]
+    return reply(formatted([str(w["id"]) for w in wines], whys))
 
 
 def script(server: FakeOpenAIServer, requests: int, *, force_catalog: bool = False) -> None:

@@ -27,6 +27,7 @@ TARGET_ROWS: tuple[str, ...] = (
     "semantic_search tool (hybrid) p95",
     "HNSW index build",
     "agent overhead p95",
+    "grounded-prose check p95",
     "agent-path prompt / catalog prompt",
     "stable prompt prefix",
     "concurrent chats: errors",
@@ -194,6 +195,11 @@ def target_rows(results: BenchResults) -> list[tuple[str, str, str, str]]:
             "≤ 20 ms",
             agent.overhead.p95 <= 20,
         )
+        rows["grounded-prose check p95"] = (
+            f"{_ms(agent.grounding.p95)} ms per answer at {_n(agent.size)}",
+            "≤ 2 ms",
+            agent.grounding.p95 <= 2,
+        )
     if results.economy is not None:
         eco = results.economy
         rows["agent-path prompt / catalog prompt"] = (
@@ -325,15 +331,16 @@ def render(results: BenchResults) -> str:
         lines.append("Agent overhead (non-LLM ms per answer; fake LLM answers instantly):")
         lines.append("")
         lines.append(
-            "| wines | code | answers | overhead p50 / p95 | of which tools p50 / p95 | paths |"
+            "| wines | code | answers | overhead p50 / p95 | of which tools p50 / p95 "
+            "| of which grounding p50 / p95 | paths |"
         )
-        lines.append("| ---: | --- | ---: | ---: | ---: | --- |")
+        lines.append("| ---: | --- | ---: | ---: | ---: | ---: | --- |")
         for a in results.agent:
             paths = ", ".join(f"{k} {v}" for k, v in sorted(a.paths.items()))
             lines.append(
                 f"| {_n(a.size)} | {a.variant} | {a.answers} | "
                 f"{_pair(a.overhead.p50, a.overhead.p95)} | {_pair(a.tools.p50, a.tools.p95)} | "
-                f"{paths} |"
+                f"{_pair(a.grounding.p50, a.grounding.p95)} | {paths} |"
             )
         lines.append("")
 

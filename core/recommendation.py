@@ -59,9 +59,12 @@ class RecommendedWine:
     why: str
     url: str | None = None  # the shop's product page: the card's «Купить» button
     old_price_rub: Decimal | None = None
+    # The catalog row behind a why the model wrote: what services/agent/grounding.py checks
+    # the why against (description, notes, alcohol…). None when the catalog wrote the why.
+    row: Any = field(default=None, repr=False, compare=False)
 
     @classmethod
-    def from_wine(cls, wine: CatalogWine, why: str) -> RecommendedWine:
+    def from_wine(cls, wine: CatalogWine, why: str, *, row: Any = None) -> RecommendedWine:
         return cls(
             id=wine.id,
             name=wine.name,
@@ -77,6 +80,7 @@ class RecommendedWine:
             why=why,
             url=wine.url,
             old_price_rub=wine.old_price_rub,
+            row=row,
         )
 
 
@@ -94,6 +98,11 @@ class Recommendation:
     fallback_reason: str | None = None
     # The turn as it should be stored: user message, tool calls and results, the final answer.
     new_messages: list[dict[str, Any]] = field(default_factory=list)
+    # Claims of the model's prose dropped as false or unconfirmed, by kind (grounding.py), and
+    # the why sentences the model wrote / that were kept.
+    dropped_claims: dict[str, int] = field(default_factory=dict)
+    why_sentences: int = 0
+    why_sentences_kept: int = 0
 
     def public_json(self) -> dict[str, Any]:
         """The `ask --json` / API shape."""

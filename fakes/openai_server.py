@@ -19,8 +19,9 @@ message pairing, tool schemas, parameter ranges ...).  Invalid requests get a
 ``server.errors`` so a test can finish with ``assert server.errors == []``.
 
 Chat answers are scripted with ``server.script(step, step, ...)``; the steps are
-consumed in order (only by *valid* requests) and, once the queue is empty, the
-server answers with the plain text ``"ok"``.
+consumed in order (only by *valid* requests) and, once the queue is empty, a model named in
+``server.model_responders`` answers as its responder does; any other model answers
+with the plain text ``"ok"``.
 
 Example::
 
@@ -1180,6 +1181,9 @@ class FakeOpenAIServer:
         self.transcription_models: set[str] = set(TRANSCRIPTION_MODELS)
         #: One record per valid transcription request: model, filename, size, other fields.
         self.transcription_requests: list[JSONDict] = []
+        #: Model name -> how that model answers a chat request no scripted step answers (e.g.
+        #: fakes/inventing_model.py); other models answer "ok".
+        self.model_responders: dict[str, ResponderFn] = {}
         self._queue: deque[Step] = deque()
         self._vision_queue: deque[Step] = deque()
         self._transcripts: deque[str] = deque()
@@ -1271,6 +1275,7 @@ class FakeOpenAIServer:
         self.vision_requests.clear()
         self.transcription_requests.clear()
         self.non_vision_models.clear()
+        self.model_responders.clear()
         self.transcription_models = set(TRANSCRIPTION_MODELS)
         self.embedding_fn = None
         self.embeddings_fail = None
@@ -1478,8 +1483,12 @@ class FakeOpenAIServer:
             self.vision_requests.append(body)
         if image_path is not None and self._vision_queue:
             step: Step = self._vision_queue.popleft()
+        elif self._queue:
+            step = self._queue.popleft()
+        elif body["model"] in self.model_responders:
+            step = ResponderStep(fn=self.model_responders[body["model"]])
         else:
-            step = self._queue.popleft() if self._queue else ReplyStep(content="ok")
+            step = ReplyStep(content="ok")
         if self.latency and await self._sleep(self.latency):
             return self._drop_connection(request)
         return await self._answer(request, body, step, depth=0)

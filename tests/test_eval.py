@@ -22,3 +22,8 @@ async def test_the_golden_dialogs_pass_on_both_paths(seeded: Runtime) -> None:
         passed, total = report.rate()
         assert total >= 80
         assert passed / total >= 0.95, table
+    agent = reports[1]
+    # An honest model's why sentences survive the grounded-prose check (issue #31).
+    share = agent.why_kept_share()
+    assert share is not None and share >= 0.95, table
+    print(table)

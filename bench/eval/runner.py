@@ -45,6 +45,13 @@ class TurnResult:
 class PathReport:
     path: str
     turns: list[TurnResult] = field(default_factory=list)
+    # Why sentences the model wrote and those the grounded-prose check kept (agent path).
+    why_sentences: int = 0
+    why_kept: int = 0
+    dropped_claims: dict[str, int] = field(default_factory=dict)
+
+    def why_kept_share(self) -> float | None:
+        return self.why_kept / self.why_sentences if self.why_sentences else None
 
     def rate(self, category: str | None = None) -> tuple[int, int]:
         chosen = [t for t in self.turns if category is None or t.category == category]
@@ -64,6 +71,9 @@ class PathReport:
                 for c in self.categories()
             },
             "failures": [dataclasses.asdict(t) for t in self.turns if not t.ok],
+            "why_sentences": self.why_sentences,
+            "why_sentences_kept": self.why_kept,
+            "dropped_claims": dict(self.dropped_claims),
         }
 
 
@@ -114,6 +124,10 @@ async def run_path(
                         server.reset()
                         server.script(*(responder(respond) for _ in range(STEPS_PER_TURN)))
                     rec = await services.chat.answer(user_id, text)
+                    report.why_sentences += rec.why_sentences
+                    report.why_kept += rec.why_sentences_kept
+                    for kind, count in rec.dropped_claims.items():
+                        report.dropped_claims[kind] = report.dropped_claims.get(kind, 0) + count
                     wines = await _wines(rt, [w.id for w in rec.wines])
                     failures = check_turn(turn.get("expect", {}), rec, wines, previous, earlier)
                     if server is not None and server.errors:
@@ -155,4 +169,13 @@ def format_report(reports: list[PathReport]) -> str:
             cells.append(f"{passed}/{total} ({pct:.0f} %)")
         name = category or "**overall**"
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    for r in reports:
+        share = r.why_kept_share()
+        if share is not None:
+            dropped = ", ".join(f"{k} {v}" for k, v in sorted(r.dropped_claims.items()))
+            lines.append(
+                f"\n{r.path}: why sentences kept by the grounded-prose check "
+                f"{r.why_kept}/{r.why_sentences} ({share * 100:.1f} %)"
+                + (f"; dropped claims: {dropped}" if dropped else "")
+            )
     return "\n".join(lines)

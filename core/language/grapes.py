@@ -21,6 +21,7 @@ GRAPE_SYNONYMS: dict[str, tuple[str, ...]] = {
     "пино нуар": ("пино нуар", "pinot noir", "пино", "pinot", "шпатбургундер", "spatburgunder"),
     "пино гри": ("пино гри", "пино гриджо", "pinot grigio", "pinot gris", "grauburgunder"),
     "пино блан": ("пино блан", "pinot blanc", "pinot bianco"),
+    "пино менье": ("пино менье", "pinot meunier", "meunier"),  # not «менье»: «меня»
     "шардоне": ("шардоне", "chardonnay"),
     "совиньон блан": ("совиньон блан", "совиньон", "sauvignon blanc", "sauvignon"),
     "рислинг": ("рислинг", "riesling"),

@@ -58,9 +58,16 @@ def _max_words(table: Mapping[str, object]) -> int:
 
 
 _MAX_WORDS: dict[int, int] = {}
+# The stems that begin a phrase of each table: most tokens begin none, and are skipped at once.
+_FIRST_WORDS: dict[int, frozenset[str]] = {}
 
 
 def _match_at(table: Mapping[str, V], tokens: list[Token], index: int) -> _Hit[V] | None:
+    first = _FIRST_WORDS.get(id(table))
+    if first is None:
+        first = _FIRST_WORDS[id(table)] = frozenset(key.split()[0] for key in table)
+    if tokens[index].stem not in first:
+        return None
     longest = _MAX_WORDS.get(id(table))
     if longest is None:
         longest = _MAX_WORDS[id(table)] = _max_words(table)

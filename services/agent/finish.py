@@ -1,6 +1,7 @@
 """The end of every path: the model's prose cleaned, the turn recorded, the answer built.
 
-No quotation of the instructions, no links, no prices nobody gave reach the user.
+No quotation of the instructions, no links, no prices nobody gave, no claim about a wine its
+catalog row does not bear out reach the user.
 """
 
 from __future__ import annotations
@@ -9,10 +10,13 @@ import time
 
 from core.recommendation import Path, Recommendation, RecommendedWine
 from services.agent.answer_format import render_answer
+from services.agent.grounding import GroundingReport, ground_answer
 from services.agent.guard import REFUSAL, PromptGuard
 from services.agent.history import repair_pairing
 from services.agent.run import Run
 from services.agent.safety import allowed_prices, without_false_prices, without_links
+
+MODEL_PATHS = ("agent", "catalog_prompt")  # where the model wrote the prose around the cards
 
 
 def finish_run(
@@ -23,12 +27,21 @@ def finish_run(
     wines: list[RecommendedWine],
     closing: str,
 ) -> Recommendation:
-    prices = allowed_prices([w.price_rub for w in wines], run.text)
-    limits = run.searched_prices
-    intro = without_false_prices(without_links(guard.clean(intro, REFUSAL)), prices, limits)
-    closing = without_false_prices(without_links(guard.clean(closing)), prices, limits)
+    intro = without_links(guard.clean(intro, REFUSAL))
+    closing = without_links(guard.clean(closing))
     for wine in wines:
         wine.why = without_links(guard.clean(wine.why))
+    report = GroundingReport()
+    grounding_started = time.perf_counter()
+    if wines and path in MODEL_PATHS:
+        # What the model said about the wines is checked against the catalog (grounding.py).
+        intro, closing, report = ground_answer(run, intro, wines, closing)
+    else:
+        prices = allowed_prices([w.price_rub for w in wines], run.text)
+        limits = run.searched_prices
+        intro = without_false_prices(intro, prices, limits)
+        closing = without_false_prices(closing, prices, limits)
+    grounding_ms = (time.perf_counter() - grounding_started) * 1000
     content = (
         render_answer(intro, [(str(w.id), w.why) for w in wines], closing)
         if wines
@@ -50,7 +63,11 @@ def finish_run(
             "llm": run.llm_ms,
             "tools": run.tools_ms,
             "overhead": max(0.0, total_ms - run.llm_ms),
+            "grounding": grounding_ms,
         },
         fallback_reason=run.fallback_reason,
         new_messages=repair_pairing(run.turn),
+        dropped_claims=dict(report.dropped),
+        why_sentences=report.why_sentences,
+        why_sentences_kept=report.why_kept,
     )

@@ -40,6 +40,7 @@ from services.agent.events import (
     ToolInvoked,
 )
 from services.agent.finish import finish_run
+from services.agent.grounding_stream import StreamGrounder
 from services.agent.guard import REFUSAL, PromptGuard
 from services.agent.history import repair_pairing, trim_to_budget
 from services.agent.offline import offline_recommendation
@@ -250,6 +251,7 @@ class SommelierService:
                 lambda on_delta, m=messages, t=tools: self.call(run, m, t, on_delta),
                 self.guard,
                 stream_answer,
+                StreamGrounder.of(run) if stream_answer else None,
             ):
                 if isinstance(item, LLMReply):
                     reply = item

@@ -15,7 +15,6 @@ from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent.answer_format import ParsedAnswer
 from services.agent.run import Run
-from services.agent.safety import allowed_prices, without_false_prices
 
 
 async def resolve_picks(
@@ -40,8 +39,8 @@ async def resolve_picks(
                 continue
             if run.state is not None and not run.state.admits(wine):
                 continue  # a country group or an exclusion («без Франции») of the request
-            why = without_false_prices(pick.why, allowed_prices([wine.price_rub], run.text))
-            wines.append(RecommendedWine.from_wine(wine, why))
+            # The why is checked against this row when the answer is finished (grounding.py).
+            wines.append(RecommendedWine.from_wine(wine, pick.why, row=wine))
             if len(wines) == MAX_WINES:
                 break
     return wines

@@ -68,6 +68,13 @@ def states_unknown_prices(text: str, allowed: Collection[Decimal]) -> bool:
     return bool(_wrong_prices(text, allowed)[1])
 
 
+def states_wrong_price(
+    text: str, allowed: Collection[Decimal], limits: Collection[Decimal] = ()
+) -> bool:
+    """Does `text` name a price other than the `allowed` ones (`limits` only as limits)?"""
+    return bool(_wrong_prices(text, allowed, limits)[1])
+
+
 def without_false_prices(
     text: str, allowed: Collection[Decimal], limits: Collection[Decimal] = ()
 ) -> str:

@@ -1,6 +1,7 @@
 """Streaming one LLM call: the answer's intro comes out as deltas while it is written (the
 text after [INTRO], up to the next marker, as answer_format.intro_so_far reads it), checked
-by the prompt guard on the way (a quotation of the instructions is never shown)."""
+by the prompt guard on the way (a quotation of the instructions is never shown) and, given a
+`StreamGrounder`, sentence by sentence against the wines the model was shown."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 
 from services.agent.answer_format import intro_so_far
 from services.agent.events import AnswerDelta
+from services.agent.grounding_stream import StreamGrounder
 from services.agent.guard import PromptGuard, StreamGuard
 from services.llm.client import LLMReply
 
@@ -17,7 +19,7 @@ Call = Callable[[Callable[[str], Awaitable[None]] | None], Awaitable[LLMReply]]
 
 
 async def streamed_call(
-    call: Call, guard: PromptGuard, stream: bool
+    call: Call, guard: PromptGuard, stream: bool, grounder: StreamGrounder | None = None
 ) -> AsyncIterator[AnswerDelta | LLMReply]:
     """One LLM call (`call(on_delta)`); when streaming, the intro as deltas without markers."""
     if not stream:
@@ -39,17 +41,17 @@ async def streamed_call(
                 continue
             intro = intro or StreamGuard(guard)
             new, fed = so_far.text[fed:], max(fed, len(so_far.text))
-            if new and (shown := intro.feed(new)):
+            if new and (shown := _grounded(intro.feed(new), grounder)):
                 yield AnswerDelta(text=shown)
             if so_far.complete:
                 finished = True
-                if rest := intro.finish():
+                if rest := _finish(intro, grounder):
                     yield AnswerDelta(text=rest)
     finally:
         if not task.done():
             task.cancel()
     reply = task.result()
-    if intro is not None and not finished and (rest := intro.finish()):
+    if intro is not None and not finished and (rest := _finish(intro, grounder)):
         yield AnswerDelta(text=rest)
     yield reply
 
@@ -62,3 +64,14 @@ async def _drain(queue: asyncio.Queue[str], task: asyncio.Task[Any]) -> AsyncIte
             yield getter.result()
         else:
             getter.cancel()
+
+
+def _grounded(text: str, grounder: StreamGrounder | None) -> str:
+    return grounder.feed(text) if grounder is not None and text else text
+
+
+def _finish(intro: StreamGuard, grounder: StreamGrounder | None) -> str:
+    rest = intro.finish()
+    if grounder is not None:
+        rest = grounder.feed(rest) + grounder.finish()
+    return rest

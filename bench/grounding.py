@@ -1,0 +1,93 @@
+"""`python -m bench.grounding`: what the grounded-prose check costs per answer, without a database.
+
+Answers of three demo-catalog wines each, with prose of two kinds: an honest model's (each why
+the wine's own name and description, a true intro) and an inventing model's
+(fakes/inventing_model.py: nine claims per why, most false). Every cache of the claim reader
+is emptied before each answer, so each answer is read as if its sentences were new — the cost
+of a real answer, not of a repeated one. The agent benchmark (`python -m bench`) measures the
+same step inside the whole pipeline (`grounding` in the agent-overhead table). Wall time per
+answer is printed for each kind of prose, and the CPU time of the check (`cpu`, all answers),
+which other processes on a busy machine do not inflate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+import uuid
+from typing import Any
+
+from bench.stats import Summary
+from core.language import claims
+from core.recommendation import RecommendedWine
+from fakes.inventing_model import INVENTED_CLOSING, invented_intro, invented_why
+from repositories.models import Wine
+from seeds.loader import load_seed_file
+from services.agent import grounding
+from services.agent.run import Run
+
+QUESTION = "красное сухое к стейку до 3000"
+
+
+def _rows() -> list[Wine]:
+    rows = []
+    for record in load_seed_file():
+        fields: dict[str, Any] = record.model_dump()
+        fields = {k: v for k, v in fields.items() if hasattr(Wine, k)}
+        rows.append(Wine(id=uuid.uuid4(), **fields))
+    return rows
+
+
+def _clear_caches() -> None:
+    for cached in (
+        claims.read_sentence,
+        claims.read_claims,
+        grounding._own_reading,
+        grounding._skeletons,
+    ):
+        cached.cache_clear()
+
+
+def measure(answers: int = 300, seed: int = 31) -> dict[str, Summary]:
+    rows = _rows()
+    rng = random.Random(seed)
+    out: dict[str, list[float]] = {"honest": [], "inventing": [], "cpu": []}
+    for index in range(answers):
+        kind = "honest" if index % 2 == 0 else "inventing"
+        picked = rng.sample(rows, 3)
+        if kind == "honest":
+            whys = [f"{w.name}: {w.description}" for w in picked]
+            intro, closing = "Вот три вина из каталога.", "Что ещё подобрать?"
+        else:
+            whys = [invented_why(list(w.grape_varieties), w.country) for w in picked]
+            intro, closing = invented_intro([w.country for w in picked]), INVENTED_CLOSING
+        wines = [
+            RecommendedWine.from_wine(w, why, row=w) for w, why in zip(picked, whys, strict=True)
+        ]
+        run = Run(uuid.uuid4().hex, time.perf_counter(), QUESTION)
+        _clear_caches()
+        started, cpu = time.perf_counter(), time.thread_time()
+        grounding.ground_answer(run, intro, wines, closing)
+        out["cpu"].append((time.thread_time() - cpu) * 1000)
+        out[kind].append((time.perf_counter() - started) * 1000)
+    both = out["honest"] + out["inventing"]
+    return {name: Summary.of(values) for name, values in (*out.items(), ("all", both))}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.grounding", description=__doc__)
+    parser.add_argument("--answers", type=int, default=300)
+    args = parser.parse_args(argv)
+    measure(20)  # warm-up: imports, the stemmer's own tables
+    for name, summary in measure(args.answers).items():
+        print(
+            f"grounding check, {name}: {summary.n} answers, p50 {summary.p50:.2f} ms, "
+            f"p95 {summary.p95:.2f} ms, max {summary.max:.2f} ms"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

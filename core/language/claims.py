@@ -1,0 +1,263 @@
+"""What a sentence says about a wine, read as claims a catalog row can confirm or refute.
+
+The model's prose is checked against the catalog (services/agent/grounding.py); this module
+only reads. It uses the same vocabularies, folding and price reader as the request reader, so
+«урожая 1987 года», «чистый пино менье», «из Чили», «чилийское», «13,5 %», «0,75 л» and
+«99 ₽» mean here what they mean in a search:
+
+- checkable facts: ``vintage`` (a year), ``grape`` (``exact`` for «чистый X», «100 % X»),
+  ``country``, ``region``, ``producer`` (a name after «производитель», «винодельня», «от
+  <Latin name>»…), ``colour`` and ``sweetness`` (said of the wine, not «красные ягоды»),
+  ``alcohol``, ``volume``, ``price``;
+- claims no row carries: ``ageing`` («выдержка 30 лет в новом дубе»), ``award`` («95 баллов
+  Паркера», «золотая медаль»), ``history`` («старейшая винодельня», «основана в 1870») and any
+  other ``number`` — confirmed only by the wine's own description or notes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from functools import lru_cache
+
+from core.language.folding import fold, stem
+from core.language.grapes import GRAPE_ALIASES
+from core.language.places import CASE_SENSITIVE_ALIASES, COUNTRY_ALIASES, REGION_ALIASES
+from core.language.prices import money_mentions
+from core.language.request import _live_hits, _Text
+from core.language.vocabulary import BARE_DESSERT, COLOUR_TYPES, SWEETNESS_WORDS, WINE_TYPE_WORDS
+
+# Claims a catalog row carries (true or false) and claims only the wine's own words confirm.
+FACT_KINDS = (
+    "vintage",
+    "grape",
+    "country",
+    "region",
+    "producer",
+    "colour",
+    "sweetness",
+    "alcohol",
+    "volume",
+    "price",
+)
+UNCONFIRMED_KINDS = ("ageing", "award", "history", "number")
+
+_CUES: dict[str, re.Pattern[str]] = {
+    "award": re.compile(
+        r"балл|очк[аоу]|паркер|parker|points?\b|медал|наград|лауреат|конкурс|decanter"
+        r"|spectator|suckling|гамберо|gambero|рейтинг|премия|трофе|trophy|award|\bwa\s?\d"
+    ),
+    "ageing": re.compile(
+        r"выдержк|выдерживал|выдержан\w*\s+(?:в|на)\s|бочк|бочон|дуб[аеуо]?\b|дубов|барри?к"
+        r"|oak|barri?que|\bлет в\b"
+        r"|месяц\w* в\b|на осадке|sur lie"
+    ),
+    "history": re.compile(
+        r"старейш|древнейш|крупнейш|основан|основател|\bс \d{4}\b|\bвек[аеу]?\b|столети"
+        r"|династи|поколени|founded|oldest|since \d{4}|перв\w+ (?:винодел|хозяйств|производ)"
+    ),
+}
+_UNIVERSAL = re.compile(
+    r"(?<![a-zа-я])(?:все|всех|всем|каждое|каждый|каждая|оба|обе|all|both|each|every)(?![a-zа-я])"
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+(?=[«\"(A-ZА-ЯЁ0-9])|\s*\n+\s*")
+_NUMBER = re.compile(r"(?<![\d.,])\d+(?:[.,]\d+)?(?![\d])")
+_CODE = re.compile(r"[\w-]+")  # an id or code: digits next to Latin letters are no number
+_PERCENT = re.compile(r"(\d+(?:[.,]\d+)?)\s*(?:%|процент\w*|градус\w*|°|об\.)")
+_VOLUME = re.compile(r"(\d+(?:[.,]\d+)?)\s*(л|литр\w*|мл|ml|l|cl)(?![a-zа-я])")
+_MAGNUM = re.compile(r"магнум|magnum")
+_ALCOHOL_CUE = re.compile(r"алкогол|крепост|спирт|abv|об\.|градус|°")
+_YEARS = (1900, 2030)
+_HISTORY_YEAR = re.compile(r"основан|\bс\s*$|since\s*$|founded|в\s*$|век")
+_EXACT = re.compile(r"(?:чист\w*|моносорт\w*|только из|целиком из|исключительно из|100\s*%)\s+$")
+_WINE_NOUNS = frozenset(
+    {"вино", "вина", "вин", "вину", "вином", "вине", "винам", "винами", "винах", "wine", "wines"}
+)
+# Russian adjective endings that agree with «вино» (neuter singular): «красное», «сухого».
+_NEUTER = ("ое", "ого", "ому", "ым", "ом")
+_ADJECTIVE = re.compile(r"(?:ое|ого|ому|ым|ом|ые|ых|ыми|ий|ая|ую|ой|ие|их|ими|ий|яя|ее)$")
+_DESSERT = stem(BARE_DESSERT)
+
+_NAME_WORD = r"[A-ZÀ-ÖØ-ÞА-ЯЁ][\w'’&\-]*"
+_LINK_WORD = r"(?:de|del|della|di|da|do|dos|du|des|la|le|les|y|et|&|von|van|der|и)"
+_NAME = rf"«?({_NAME_WORD}(?:\s+(?:{_NAME_WORD}|{_LINK_WORD}(?=\s+[A-ZÀ-ÖØ-ÞА-ЯЁ])))*)»?"
+_PRODUCER = re.compile(
+    r"(?i:производител[ьяюем]\w*|производства|виноделн\w+|винодел\w*|хозяйств[оау]\w*"
+    r"|(?<![а-яё])дом[ауе]?|шато|домен\w*|домейн\w*|семь[ияю])"
+    rf"(?:\s*[—:-])?\s+(?:[а-яё]+\s+){{0,2}}{_NAME}"
+    r"|(?<![\w])(?:от|by|from|(?i:ch[aâ]teau|domaine|bodegas?|tenuta|weingut|quinta))\s+"
+    rf"(«?[A-ZÀ-ÖØ-Þ][\w'’&\-]*(?:\s+(?:[A-ZÀ-ÖØ-Þ][\w'’&\-]*|{_LINK_WORD}(?=\s+[A-Z])))*)»?"
+)
+
+
+@dataclass(frozen=True)
+class Claim:
+    kind: str
+    value: object  # a year, a canonical grape/country/region, a name, WineType, Sweetness, Decimal
+    exact: bool = False  # a grape said to be the only one («чистый пино нуар»)
+
+
+@dataclass(frozen=True)
+class Sentence:
+    text: str
+    claims: tuple[Claim, ...]
+    universal: bool  # «все три — из Италии»: said of every wine
+    question: bool  # a question states nothing
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of a text, each with its punctuation; «5 тыс. руб.» stays one sentence."""
+    return [part.strip() for part in _SENTENCE_END.split(text.strip()) if part.strip()]
+
+
+def read_text(text: str) -> list[Sentence]:
+    return [read_sentence(part) for part in split_sentences(text)]
+
+
+@lru_cache(maxsize=4096)
+def read_sentence(sentence: str) -> Sentence:
+    folded = fold(sentence)
+    return Sentence(
+        sentence,
+        read_claims(sentence),
+        bool(_UNIVERSAL.search(folded)),
+        sentence.rstrip().endswith("?"),
+    )
+
+
+@lru_cache(maxsize=4096)
+def read_claims(text: str) -> tuple[Claim, ...]:
+    """Every claim in `text` (a sentence, or a wine's whole description), in reading order."""
+    folded = fold(text)
+    message = _Text.of(text)
+    claims: list[Claim] = []
+    taken: list[tuple[int, int]] = []  # character spans already read as a number of some kind
+
+    for money in money_mentions(text):
+        claims.append(Claim("price", money.value))
+        taken.append((money.start, money.end))
+    for match in _PERCENT.finditer(folded):
+        if _overlaps(match.span(), taken):
+            continue
+        taken.append(match.span())
+        value = _decimal(match.group(1))
+        after = folded[match.end() : match.end() + 40]
+        if value is None:
+            continue
+        if value <= 25 and (_ALCOHOL_CUE.search(folded) or not _grape_starts(after)):
+            claims.append(Claim("alcohol", value))
+        elif value != 100:
+            claims.append(Claim("number", value))
+    for match in _VOLUME.finditer(folded):
+        if _overlaps(match.span(), taken) or (value := _decimal(match.group(1))) is None:
+            continue
+        taken.append(match.span())
+        litres = value / 1000 if match.group(2) == "мл" or match.group(2) == "ml" else value
+        litres = litres / 100 if match.group(2) == "cl" else litres
+        claims.append(Claim("volume", litres.normalize()))
+    if _MAGNUM.search(folded):
+        claims.append(Claim("volume", Decimal("1.5")))
+    cue_kinds = [kind for kind, cue in _CUES.items() if cue.search(folded)]
+    claims += [Claim(kind, kind) for kind in cue_kinds]
+    number_kind = cue_kinds[0] if cue_kinds else "number"
+    codes = [m.span() for m in _CODE.finditer(folded) if re.search(r"[a-z_]", m.group())]
+    for match in _NUMBER.finditer(folded):
+        if _overlaps(match.span(), taken) or _overlaps(match.span(), codes):
+            continue
+        value = _decimal(match.group())
+        if value is None:
+            continue
+        if _YEARS[0] <= value <= _YEARS[1] and value == value.to_integral_value():
+            before = folded[max(0, match.start() - 12) : match.start()]
+            kind = "history" if _HISTORY_YEAR.search(before) else "vintage"
+            claims.append(Claim(kind, int(value)))
+        elif value >= 10 or cue_kinds:
+            claims.append(Claim(number_kind, value))
+
+    for hit in _live_hits(GRAPE_ALIASES, message):
+        start = message.tokens[hit.start].start
+        if hit.end < len(message.tokens) and message.tokens[hit.end].text.startswith("орех"):
+            continue  # «мускатный орех» is nutmeg
+        exact = bool(_EXACT.search(folded[max(0, start - 30) : start]))
+        claims.append(Claim("grape", hit.value, exact))
+    for hit in _live_hits(COUNTRY_ALIASES, message):
+        allowed = CASE_SENSITIVE_ALIASES.get(hit.key)
+        if allowed is None or message.span(hit) in allowed:
+            claims.append(Claim("country", hit.value))
+    claims += [Claim("region", hit.value) for hit in _live_hits(REGION_ALIASES, message)]
+    for hit in _live_hits(WINE_TYPE_WORDS, message):
+        if hit.key == _DESSERT and message.next_word(hit) not in ("wine", "wines"):
+            continue  # «к десерту»: food
+        if hit.value in COLOUR_TYPES and message.food_follows(hit):
+            continue  # «красное мясо», «белая рыба»
+        if _said_of_wine(message, hit.start, hit.end):
+            claims.append(Claim("colour", hit.value))
+    for hit in _live_hits(SWEETNESS_WORDS, message):
+        if message.previous_word(hit) in ("на", "под", "к", "ко"):
+            continue  # «к сладкому»: dessert
+        if _said_of_wine(message, hit.start, hit.end):
+            claims.append(Claim("sweetness", hit.value))
+    for match in _PRODUCER.finditer(text):
+        name = (match.group(1) or match.group(2) or "").strip(" .,;:»")
+        if len(name) >= 3 and not _is_place_or_grape(name):
+            claims.append(Claim("producer", name))
+    return tuple(claims)
+
+
+def _said_of_wine(text: _Text, start: int, end: int) -> bool:
+    """Is a colour or sweetness word about the wine («красное», «сухие вина»), not «красные
+    ягоды» or «сухой лист»? Neuter singular forms agree with «вино»; other forms count when a
+    word for wine follows."""
+    word = text.tokens[end - 1].text
+    if not _ADJECTIVE.search(word) or (word.endswith(_NEUTER) and not word.isascii()):
+        return True
+    return any(token.text in _WINE_NOUNS for token in text.tokens[end : end + 3])
+
+
+def _grape_starts(text: str) -> bool:
+    words = text.split()
+    return bool(words) and _live_hits(GRAPE_ALIASES, _Text.of(" ".join(words[:3]))) != []
+
+
+def _is_place_or_grape(name: str) -> bool:
+    claims_of_name = _Text.of(name)
+    return any(
+        _live_hits(table, claims_of_name)
+        for table in (GRAPE_ALIASES, COUNTRY_ALIASES, REGION_ALIASES)
+    )
+
+
+def _overlaps(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
+    return any(a < span[1] and span[0] < b for a, b in spans)
+
+
+def _decimal(raw: str) -> Decimal | None:
+    try:
+        return Decimal(raw.replace(",", "."))
+    except InvalidOperation:
+        return None
+
+
+def numbers_in(text: str) -> frozenset[Decimal]:
+    """Every number written in digits in `text` (for confirming a number the prose repeats)."""
+    folded = fold(text)
+    found = set()
+    for match in _NUMBER.finditer(folded):
+        value = _decimal(match.group())
+        if value is not None:
+            found.add(value.normalize())
+    for match in _DIGITS_WITH_SPACES.finditer(folded):
+        value = _decimal(re.sub(r"\s", "", match.group()))
+        if value is not None:
+            found.add(value.normalize())
+    return frozenset(found)
+
+
+_DIGITS_WITH_SPACES = re.compile(r"\d{1,3}(?:\s\d{3})+")
+
+
+def unconfirmed_cues(text: str) -> frozenset[str]:
+    """The kinds of claims-without-a-row-field (ageing, award, history) `text` speaks of."""
+    folded = fold(text)
+    return frozenset(kind for kind, cue in _CUES.items() if cue.search(folded))
