@@ -84,6 +84,16 @@ def read_price_band(text: str) -> PriceBand | None:
     return None
 
 
+_NOT_DEAR = re.compile(
+    _B + r"не (очень|слишком|сильно|особо|так уж|самое) дорог[а-я]*|не дорог[а-я]*"
+)
+
+
+def without_price_words(text: str) -> str:
+    """The text without «не очень дорогое» (whose «не» would rule out the next word)."""
+    return _NOT_DEAR.sub(" ", fold(text))
+
+
 def percentile(sorted_prices: list[Decimal], fraction: float) -> Decimal:
     """Nearest-rank percentile of an ascending list (a real catalog price)."""
     if not sorted_prices:

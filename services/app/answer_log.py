@@ -28,6 +28,8 @@ def log_answer(user_id: int | None, rec: Recommendation) -> None:
             "wines": len(rec.wines),
             "ms": round(rec.timings_ms.get("total", 0.0)),
             "fallback": rec.fallback_reason,
+            "kind": rec.kind,
+            "manipulation": rec.manipulation,
         }
     )
 
