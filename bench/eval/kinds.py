@@ -95,10 +95,10 @@ async def run_kinds(rt: Runtime, path: str = "offline") -> KindReport:
         for number, message in enumerate(load_kinds()["messages"]):
             rec = await services.chat.answer(user_base + number, message["say"])
             failures = check(message, rec.kind, rec.intro, rec.closing, len(rec.wines))
+            cards = len(rec.wines)
+            expected = message["kind"]
             report.results.append(
-                KindResult(
-                    message["say"], message["kind"], rec.kind, not failures, failures, len(rec.wines)
-                )
+                KindResult(message["say"], expected, rec.kind, not failures, failures, cards)
             )
     finally:
         await services.close()

@@ -115,7 +115,7 @@ _OFFTOPIC_STRONG = _rx(
     r"|javascript|java\b|sql\b|регулярн|компилир)",
     _B + r"(лекарств|таблетк|болит|болел|врач|доктор|диагноз|беременн|кормлю грудью"
     r"|антибиотик|давлени|диабет|печень|печени|похмель|лечени|симптом|аллерги|простуд)",
-    _B + r"(write (a |me )?(function|code|script|program)|code\b|debug|medicine|doctor|pregnan)",
+    _B + r"(write (a |me )?(function|code|script|program)|python code|medicine|doctor|pregnan)",
 )
 # Subjects outside wine: declined unless the message is about wine.
 _OFFTOPIC_WEAK = _rx(
@@ -183,6 +183,11 @@ _WINE_WORDS = _rx(
 )
 _OPENER = _rx(r"^(а|и|тогда|или|только|лучше|and|or|what about|how about)\s")
 _AVAILABLE = _rx(_B + r"(есть ли|есть у вас|у вас есть|имеется|в наличии)", r"^(а )?есть\s")
+_ABOUT_SHOWN = _rx(
+    _B + r"(подробне|поподробне|подробней|перв(ое|ого|ом|ая|ой|ую)|втор(ое|ого|ом|ая|ой|ую)"
+    r"|трет(ье|ьего|ьем|ья|ьей|ью)|последн\w+|о нем|про него|про нее|про них|о них"
+    r"|more about|the (first|second|third|last) one)"
+)
 _YES_NO = _rx(
     _B + r"(можно ли|нужно ли|надо ли|стоит ли|правда ли|обязательно ли|is it ok|can i|should i)"
 )
@@ -231,6 +236,9 @@ def read_message(text: str) -> MessageReading:
     refines = followup.changes or bool(_OPENER.search(folded)) or bool(_AVAILABLE.search(folded))
     if refines and not interrogative:
         # «а белое?», «подешевле», «только не шардоне», «есть мадера?»: a request goes on.
+        return MessageReading(MessageKind.request)
+    if _ABOUT_SHOWN.search(folded) and entry is None:
+        # «расскажи подробнее про первое»: about the wines just shown.
         return MessageReading(MessageKind.request)
     if entry is not None and _YES_NO.search(folded):
         # «можно ли красное к рыбе?», «нужно ли давать вину подышать?»: a question, not a pick.

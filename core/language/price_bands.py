@@ -75,11 +75,16 @@ _BANDS: tuple[tuple[PriceBand, re.Pattern[str]], ...] = (
 )
 
 
+_CHEAPEST = re.compile(_B + r"(сам\w* (дешев|бюджетн|недорог)|cheapest)")
+
+
 def read_price_band(text: str) -> PriceBand | None:
     """The price band a message names in words, if any."""
     folded = fold(text)
     for band, pattern in _BANDS:
         if pattern.search(folded):
+            if band is PriceBand.budget and _CHEAPEST.search(folded):
+                return None  # «самое дешевое»: the cheapest, an order rather than a band
             return band
     return None
 

@@ -17,6 +17,7 @@ from core.language.kinds import MessageKind, MessageReading
 from core.recommendation import RecommendedWine
 from repositories.wines import WineRepository
 from services.agent.answer_format import first_sentence
+from services.agent.guard import REFUSAL
 
 WHAT_I_DO = (
     "подбираю вино из каталога магазина к блюду, поводу и бюджету и отвечаю на вопросы о вине — "
@@ -50,7 +51,10 @@ CARDS = 2
 
 
 def declined(reading: MessageReading) -> tuple[str, list[RecommendedWine], str]:
-    """Off-topic or manipulation: the polite reply, nothing else."""
+    """Off-topic or manipulation: the polite reply, nothing else (the same words as when the
+    model is caught quoting its instructions, for a request to show them)."""
+    if reading.manipulation == "instructions":
+        return REFUSAL, [], ""
     return DECLINE, [], SUGGESTION
 
 
