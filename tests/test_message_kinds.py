@@ -38,3 +38,44 @@ async def test_the_kind_set_passes_on_the_offline_path(seeded: Runtime) -> None:
     for result in report.results:
         if result.expected in ("offtopic", "manipulation", "smalltalk"):
             assert result.cards == 0, (result.text, table)
+
+
+async def test_with_a_model_the_reading_still_holds(seeded: Runtime) -> None:
+    """Off-topic is declined without a model call; a wine question reaches the model with the
+    knowledge entry as context, and cards it adds to a pure knowledge question are dropped."""
+    from fakes.openai_server import call, reply, responder, tool_calls
+    from services.agent.run import UserContext
+    from tests.agent_fixtures import agent_settings, fake_openai, formatted, sommelier_service
+
+    async with fake_openai() as server:
+        settings = agent_settings(server.base_url)
+        async with sommelier_service(seeded, settings) as service:
+            declined = await service.generate_response(UserContext(), "кто победит на выборах?")
+            assert server.requests == []
+            assert declined.kind == "offtopic" and declined.wines == []
+            assert "сомелье" in declined.intro
+
+            server.script(
+                tool_calls(call("search_wines", {"wine_type": "red", "limit": 3})),
+                responder(
+                    lambda body: reply(
+                        formatted(
+                            [(w["id"], "Танинное.") for w in _tool_wines(body)],
+                            "Танины дают терпкость; они из кожицы и косточек.",
+                            "",
+                        )
+                    )
+                ),
+            )
+            answer = await service.generate_response(UserContext(), "Что такое танины?")
+    system = server.requests[0]["messages"][0]["content"]
+    assert "Проверенная справка" in system and "кожицы, косточек" in system
+    assert answer.path == "agent" and answer.kind == "wine_question"
+    assert answer.wines == [] and "терпкость" in answer.intro
+
+
+def _tool_wines(body: dict) -> list[dict]:  # type: ignore[type-arg]
+    import json
+
+    tool = [m for m in body["messages"] if m["role"] == "tool"][-1]
+    return list(json.loads(tool["content"])["wines"])[:3]
