@@ -45,3 +45,14 @@ class QuizCallback(CallbackData, prefix="qz"):
 
 class ProfilePartResetCallback(CallbackData, prefix="prp"):
     part: str  # "quiz" or "votes"
+
+
+class FavouriteCallback(CallbackData, prefix="fav"):
+    """«⭐ В избранное» under a card (add) or «✖» in /favorites (remove)."""
+
+    add: bool
+    wine: str
+
+    @property
+    def wine_id(self) -> uuid.UUID:
+        return uuid.UUID(hex=self.wine)

@@ -9,6 +9,7 @@ from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from bot.callbacks import (
     AgeCallback,
+    FavouriteCallback,
     ForgetCallback,
     ProfilePartResetCallback,
     ProfileResetCallback,
@@ -35,7 +36,7 @@ def age_gate() -> InlineKeyboardMarkup:
 
 
 def wine_card(
-    wine_id: uuid.UUID, vote: int | None = None, url: str | None = None
+    wine_id: uuid.UUID, vote: int | None = None, url: str | None = None, kept: bool = False
 ) -> InlineKeyboardMarkup:
     # Built directly: three cards per answer, and the builder deep-copies every button.
     rows = [
@@ -53,9 +54,49 @@ def wine_card(
             ),
         ]
     ]
+    favourite = InlineKeyboardButton(
+        text=T.favourite_button_kept + " ✓" if kept else T.favourite_button,
+        callback_data=FavouriteCallback(add=True, wine=wine_id.hex).pack(),
+    )
     if link := shop_url(url):
         rows.append([InlineKeyboardButton(text=T.buy_button, url=link)])
-    rows.append([share_button(wine_id)])
+    rows.append([favourite, share_button(wine_id)])
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def card_vote(markup: InlineKeyboardMarkup | None) -> int | None:
+    """The vote a card's keyboard shows (👍 ✓ / 👎 ✓), to keep it when the keyboard is redrawn."""
+    for row in markup.inline_keyboard if markup else []:
+        for button in row:
+            if button.text == "👍 ✓":
+                return 1
+            if button.text == "👎 ✓":
+                return -1
+    return None
+
+
+def card_kept(markup: InlineKeyboardMarkup | None) -> bool:
+    """Whether a card's keyboard shows the wine as a favourite."""
+    return any(
+        button.text.startswith(T.favourite_button_kept)
+        for row in (markup.inline_keyboard if markup else [])
+        for button in row
+    )
+
+
+def favourites_list(items: list[tuple[uuid.UUID, str]]) -> InlineKeyboardMarkup | None:
+    """One «✖ name» button per favourite: removes it from the list."""
+    if not items:
+        return None
+    rows = [
+        [
+            InlineKeyboardButton(
+                text=T.favourite_remove_button.format(name=name[:40]),
+                callback_data=FavouriteCallback(add=False, wine=wine_id.hex).pack(),
+            )
+        ]
+        for wine_id, name in items
+    ]
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 

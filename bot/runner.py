@@ -32,6 +32,7 @@ COMMANDS = [
     BotCommand(command="start", description="Начать"),
     BotCommand(command="help", description="Что умеет бот"),
     BotCommand(command="profile", description="Мой вкусовой профиль"),
+    BotCommand(command="favorites", description="Избранные вина"),
     BotCommand(command="quiz", description="Анкета вкуса"),
     BotCommand(command="new", description="Новый разговор"),
     BotCommand(command="privacy", description="Что бот хранит и как удалить"),

@@ -145,6 +145,20 @@ class Feedback(Base):
     )
 
 
+class Favourite(Base):
+    """A wine the person keeps («⭐ В избранное»); migration 0008."""
+
+    __tablename__ = "favourites"
+
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+    )
+    wine_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("wines.id", ondelete="CASCADE"), primary_key=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
 class Answer(Base):
     """One row per answered message: what /stats reports on."""
 

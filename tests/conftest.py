@@ -56,7 +56,7 @@ async def clean_db(runtime: Runtime) -> AsyncIterator[Runtime]:
         await conn.execute(
             text(
                 "TRUNCATE wines, users, conversations, messages, feedback, answers, "
-                "telegram_updates, rate_counters CASCADE"
+                "telegram_updates, rate_counters, favourites CASCADE"
             )
         )
     from repositories.wines import forget_catalog_caches

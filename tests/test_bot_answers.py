@@ -82,7 +82,7 @@ async def test_agent_answer_cards_buttons_and_log_line(
             assert wine.wine_type.value == "red" and wine.sweetness.value == "dry"
             assert wine.price_rub <= SEARCH["price_max"]
             labels = [b["text"] for b in card.inline_buttons]
-            assert labels == ["👍", "👎", T.similar_button, T.share_button]
+            assert labels == ["👍", "👎", T.similar_button, T.favourite_button, T.share_button]
             assert all(
                 len(b["callback_data"].encode()) <= 64
                 for b in card.inline_buttons

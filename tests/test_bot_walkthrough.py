@@ -58,7 +58,7 @@ async def test_new_user_walkthrough(seeded: Runtime) -> None:
             assert "Красное сухое" in (card.visible_text or "")
             assert all(p <= 2000 for p in prices(card)) and prices(card)
             labels = [b["text"] for b in buttons(card)]
-            assert labels == ["👍", "👎", "Похожие", T.share_button]
+            assert labels == ["👍", "👎", "Похожие", T.favourite_button, T.share_button]
             assert all(
                 len(b["callback_data"].encode()) <= 64
                 for b in buttons(card)

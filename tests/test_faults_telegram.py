@@ -79,7 +79,7 @@ async def test_a_fault_on_a_card_still_delivers_the_whole_answer(
             assert got == reference
         delivered_cards = cards([c for c in calls if c.ok])
         assert len({c.visible_text for c in delivered_cards}) == 3
-        assert all(len(c.inline_buttons) == 4 for c in delivered_cards)  # with «Поделиться»
+        assert all(len(c.inline_buttons) == 5 for c in delivered_cards)  # «Поделиться», «⭐»
         rejected = [c for c in calls if not c.ok]
         if kind == "429":
             (limited,) = rejected

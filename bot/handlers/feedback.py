@@ -11,7 +11,7 @@ from aiogram.types import CallbackQuery, Message
 from bot.callbacks import SimilarCallback, VoteCallback
 from bot.delivery import send_recommendation
 from bot.drafts import typing_indicator
-from bot.keyboards import card_url, wine_card
+from bot.keyboards import card_kept, card_url, wine_card
 from bot.texts import T
 from services.app.chat import ChatService
 
@@ -39,7 +39,10 @@ async def vote(
                 chat_id=query.message.chat.id,
                 message_id=query.message.message_id,
                 reply_markup=wine_card(
-                    callback_data.wine_id, change.current, card_url(query.message.reply_markup)
+                    callback_data.wine_id,
+                    change.current,
+                    card_url(query.message.reply_markup),
+                    card_kept(query.message.reply_markup),
                 ),
             )
 

@@ -21,6 +21,7 @@ _TABLE_RU = {
     "conversations": "разговоры",
     "feedback": "оценки",
     "quiz_answers": "ответы анкеты вкуса",
+    "favourites": "избранное",
     "users": "профиль",
     "answers": "привязка ответов",
     "telegram_updates": "служебные записи",

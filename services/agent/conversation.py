@@ -24,11 +24,14 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from core.domain import SWEETNESS_RU, WINE_TYPE_RU, Sweetness, WineFilters, WineType
 from core.language.catalog_terms import CatalogIndex
 from core.language.followups import FollowUp, is_new_request, read_followup, without_negated
+from core.language.kinds import MessageKind, read_message
+from core.language.price_bands import band_bounds, read_price_band, without_price_words
 from core.language.request import parse_query
 from core.language.world import countries_of_group, without_group
 from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent.catalog_index import catalog_index
+from services.agent.price_bands import catalog_percentiles
 
 _WINE_MARKER = re.compile(r"\[WINE:([0-9a-fA-F-]{36})\]")
 _SWEETNESS_ORDER = (Sweetness.dry, Sweetness.semi_dry, Sweetness.semi_sweet, Sweetness.sweet)
@@ -271,10 +274,15 @@ def _merge(
     )
 
 
-def read_turn(state: RequestState, text: str, index: CatalogIndex) -> RequestState:
+def read_turn(
+    state: RequestState,
+    text: str,
+    index: CatalogIndex,
+    percentiles: dict[float, Decimal] | None = None,
+) -> RequestState:
     """The state after one message (without the wines this message is answered with)."""
     group = countries_of_group(text)
-    plain = without_group(text)
+    plain = without_price_words(without_group(text))
     parsed = parse_query(plain)
     followup = read_followup(plain)
     # Colour words («красное») name no wine; style words («просекко» → sparkling) may.
@@ -291,9 +299,36 @@ def read_turn(state: RequestState, text: str, index: CatalogIndex) -> RequestSta
     if fresh:
         base = RequestState(shown=state.shown, last_shown=state.last_shown, turns=state.turns)
     merged = _merge(base, plain, parsed.filters, followup, named, group)
+    merged = _price_band(merged, text, parsed.filters, followup, percentiles)
     structured = not parsed.filters.is_empty() or bool(ids or group or followup.changes)
     mood = text.strip() if fresh and not structured else ("" if fresh else state.mood)
     return replace(merged, mood=mood, named_now=bool(ids), turns=state.turns + 1)
+
+
+def _price_band(
+    state: RequestState,
+    text: str,
+    parsed: WineFilters,
+    followup: FollowUp,
+    percentiles: dict[float, Decimal] | None,
+) -> RequestState:
+    """A price word without a number («недорогое», «на подарок начальнику») as a band of the
+    catalog's prices; a number in the message wins, and «подешевле» after wines were shown
+    stays «cheaper than those»."""
+    band = read_price_band(text)
+    if band is None or not percentiles or parsed.price_min or parsed.price_max:
+        return state
+    if (followup.cheaper or followup.dearer) and state.last_shown and state.refined:
+        return state
+    low, high = band_bounds(band, percentiles)
+    filters = state.filters.model_copy(update={"price_min": low, "price_max": high})
+    asked = tuple(
+        dict.fromkeys(
+            (*state.asked_now, *(n for n, v in (("price_min", low), ("price_max", high)) if v))
+        )
+    )
+    refined = tuple(r for r in state.refined if r not in ("дешевле", "дороже"))
+    return replace(state, filters=filters, asked_now=asked, refined=refined)
 
 
 def _turns(history: Sequence[dict[str, Any]]) -> list[tuple[str | None, list[uuid.UUID]]]:
@@ -333,13 +368,21 @@ async def conversation_state(
         repo = WineRepository(session)
         known = {w.id: w for w in await repo.get_by_ids(all_ids)} if all_ids else {}
         index = await catalog_index(repo)
+        percentiles = await catalog_percentiles(repo)
     state = RequestState()
     for message, ids in turns:
-        if message is not None:
-            state = read_turn(state, message, index)
+        # A question about wine, small talk or off-topic leaves the request as it was.
+        if message is not None and _is_request(message):
+            state = read_turn(state, message, index, percentiles)
         if ids:
             shown = tuple(_shown(known[i]) for i in ids if i in known)
             state = replace(
                 state, shown=tuple(dict.fromkeys((*state.shown, *ids))), last_shown=shown
             )
-    return read_turn(state, text, index)
+    if not _is_request(text):
+        return replace(state, refined=(), asked_now=(), named_now=False)
+    return read_turn(state, text, index, percentiles)
+
+
+def _is_request(text: str) -> bool:
+    return read_message(text).kind is MessageKind.request

@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from core.errors import LLMRequestError, LLMUnavailableError
 from core.language.intent import asks_for_wine
+from core.language.kinds import MessageKind, read_message
 from core.recommendation import MAX_WINES, Path, Recommendation, RecommendedWine
 from core.settings import Settings
 from core.taste import profile_prompt_block
@@ -43,6 +44,7 @@ from services.agent.finish import finish_run
 from services.agent.grounding_stream import StreamGrounder
 from services.agent.guard import REFUSAL, PromptGuard
 from services.agent.history import repair_pairing, trim_to_budget
+from services.agent.kinds import check_cards, declined, knowledge_context, offline_kind_answer
 from services.agent.offline import offline_recommendation
 from services.agent.registry import ToolRegistry, ToolResult
 from services.agent.resolve import resolve_picks
@@ -115,32 +117,50 @@ class SommelierService:
         max_steps = max(1, min(MAX_STEPS, max_steps))
         path: Path = "agent"
         result: tuple[str, list[RecommendedWine], str] | None = None
+        reading = run.reading = read_message(text)
+        request = reading.kind is MessageKind.request
         try:
-            if not self.llm.configured:
+            if reading.kind in (MessageKind.offtopic, MessageKind.manipulation):
+                # Declined on every path, without a model call: nothing to answer but that.
+                path = "offline"
+                result = declined(reading)
+            elif not self.llm.configured:
                 raise LLMUnavailableError("no LLM is configured")
-            try:
-                async for event in self._agent(
-                    run, user, history, registry, max_steps, stream_answer
-                ):
-                    if isinstance(event, tuple):
-                        result = event
-                    else:
-                        yield event
-            except (ToolUseFailedError, LLMRequestError) as exc:
-                run.fallback_reason = str(exc) or type(exc).__name__
-                path = "catalog_prompt"
-                result = await answer_from_catalog_slice(self, run, user, history)
+            else:
+                try:
+                    async for event in self._agent(
+                        run, user, history, registry, max_steps, stream_answer
+                    ):
+                        if isinstance(event, tuple):
+                            result = event
+                        else:
+                            yield event
+                except (ToolUseFailedError, LLMRequestError) as exc:
+                    run.fallback_reason = str(exc) or type(exc).__name__
+                    if not request:
+                        raise LLMUnavailableError(run.fallback_reason) from exc
+                    path = "catalog_prompt"
+                    result = await answer_from_catalog_slice(self, run, user, history)
         except LLMUnavailableError as exc:
-            run.fallback_reason = str(exc)
+            run.fallback_reason = run.fallback_reason or str(exc)
             path = "offline"
-            async for item in self._offline(run, user, max_steps):
-                if isinstance(item, tuple):
-                    result = item
-                else:
-                    yield item
+            run.turn = run.turn[:1]
+            if request:
+                async for item in self._offline(run, user, max_steps):
+                    if isinstance(item, tuple):
+                        result = item
+                    else:
+                        yield item
+            else:
+                result = await offline_kind_answer(self.sessions, reading)
         assert result is not None
+        if not request and path == "agent":
+            result = check_cards(reading, result)
+            if not result[0].strip() and not result[1]:
+                result = await offline_kind_answer(self.sessions, reading)
         intro, wines, closing = result
         rec = finish_run(self.guard, run, path, intro, wines, closing)
+        rec.kind, rec.manipulation = reading.kind.value, reading.manipulation
         final = Final(
             recommendation=rec.public_json(),
             request_id=run.request_id,
@@ -231,6 +251,8 @@ class SommelierService:
         system = self.system_prompt(user)
         if run.state is not None:
             system += "\n\n" + run.state.prompt_block()
+        if context := knowledge_context(run.reading):
+            system += "\n\n" + context
         specs = registry.openai_specs() or None
         final: LLMReply | None = None
         found_wines = False
@@ -283,7 +305,10 @@ class SommelierService:
         assert final is not None
         parsed = parse_answer(final.content)
         recites = self.guard.leaks(final.content)
-        wants_wine = asks_for_wine(run.text) or (run.state is not None and run.state.structured)
+        request = run.reading.kind is MessageKind.request
+        wants_wine = request and (
+            asks_for_wine(run.text) or (run.state is not None and run.state.structured)
+        )
         if recites and not parsed.picks:
             if wants_wine:  # the person still gets wines: the next path answers the request
                 raise ToolUseFailedError("the model quoted its instructions")
@@ -294,7 +319,7 @@ class SommelierService:
             # request could name wines that are not in the catalog, so it is not trusted.
             if not parsed.intro:
                 raise ToolUseFailedError("the model returned an empty answer")
-            if asks_for_wine(run.text):
+            if request and asks_for_wine(run.text):
                 raise ToolUseFailedError("the model answered a wine request without the catalog")
             if states_unknown_prices(parsed.intro, allowed_prices((), run.text)):
                 raise ToolUseFailedError("the model quoted prices without the catalog")

@@ -8,6 +8,7 @@ from decimal import Decimal
 from typing import Any
 
 from core.domain import WineFilters
+from core.language.kinds import MessageKind, MessageReading
 from core.recommendation import Usage
 from services.agent.conversation import RequestState
 
@@ -49,3 +50,5 @@ class Run:
     # Budget bounds of a search that found nothing: the answer may name them as limits
     # («дешевле 500 ₽»), never as prices.
     searched_prices: set[Decimal] = field(default_factory=set)
+    # What the message is (core/language/kinds.py): a request, a wine question, small talk…
+    reading: MessageReading = field(default_factory=lambda: MessageReading(MessageKind.request))

@@ -30,6 +30,8 @@ def log_answer(user_id: int | None, rec: Recommendation) -> None:
             "fallback": rec.fallback_reason,
             # Claims of the model's prose dropped as false or unconfirmed, by kind (no text).
             "dropped_claims": dict(rec.dropped_claims),
+            "kind": rec.kind,
+            "manipulation": rec.manipulation,
         }
     )
 

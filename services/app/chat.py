@@ -22,8 +22,6 @@ from core.errors import MediaUnreadableError
 from core.recommendation import Recommendation, RecommendedWine
 from core.taste import (
     ProfileSummary,
-    VotedWine,
-    build_profile,
     describe_quiz,
     summarize,
     taste_profile,
@@ -47,6 +45,7 @@ from services.agent.run import MAX_STEPS, UserContext
 from services.agent.welcome import WelcomeWriter
 from services.app.answer_log import log_answer, log_refusal
 from services.app.coordination import save_plan_with_turn
+from services.app.favourites import Favourites, rebuild_profile
 from services.app.group_table import EarlierAnswer, TablePicks, table_picks
 from services.app.media import budget_in, dish_request, label_answer, wine_list_answer
 from services.app.quick_picks import QuickPage, QuickPicks
@@ -99,6 +98,7 @@ class ChatService:
         self.welcome_writer = WelcomeWriter(sommelier)
         self.quick = QuickPicks(sessions, self.welcome_writer)
         self.answers_since_start: Counter[str] = Counter()
+        self.favourites = Favourites(self._guarded)  # «⭐ В избранное» and /favorites
 
     @property
     def llm_configured(self) -> bool:
@@ -406,14 +406,8 @@ class ChatService:
         async with self._guarded() as s:
             if not await WineRepository(s).get_by_ids([wine_id]):
                 return None
-            feedback = FeedbackRepository(s)
-            change = await feedback.vote(user_id, wine_id, vote)
-            votes = await feedback.votes_with_wines(user_id)
-            profile = build_profile(
-                VotedWine(w.wine_type, w.sweetness, w.grape_varieties, w.country, w.price_rub, v)
-                for w, v in votes
-            )
-            await UserRepository(s).set_profile(user_id, profile)
+            change = await FeedbackRepository(s).vote(user_id, wine_id, vote)
+            await rebuild_profile(s, user_id)  # the votes and the favourites
             await s.commit()
             return change
 
@@ -425,7 +419,7 @@ class ChatService:
     async def reset_profile(self, user_id: int) -> None:
         async with self._guarded() as s:
             await FeedbackRepository(s).clear(user_id)
-            await UserRepository(s).set_profile(user_id, {})
+            await rebuild_profile(s, user_id)  # what is left: the favourites
             await s.commit()
 
     async def wine_on_sale(self, wine_id: uuid.UUID) -> bool | None:

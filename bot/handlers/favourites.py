@@ -1,0 +1,89 @@
+"""«⭐ В избранное» under a card, and /favorites: the kept wines with prices and availability
+(an unavailable one marked, with the closest wine on sale), each removable by a button."""
+
+from __future__ import annotations
+
+import contextlib
+import html
+
+from aiogram import Bot, Router
+from aiogram.exceptions import TelegramBadRequest
+from aiogram.filters import Command
+from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
+
+from bot.callbacks import FavouriteCallback
+from bot.keyboards import card_url, card_vote, favourites_list, wine_card
+from bot.texts import T
+from core.domain import format_price
+from services.app.chat import ChatService
+
+
+async def favourites_text(
+    chat: ChatService, user_id: int
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    items = await chat.favourites.list(user_id)
+    if not items:
+        return T.favourites_empty, None
+    lines = [T.favourites_title, ""]
+    for number, item in enumerate(items, 1):
+        wine = item.wine
+        vintage = f", {wine.vintage_year}" if wine.vintage_year else ""
+        state = T.favourite_on_sale if item.available else f"<i>{T.favourite_gone}</i>"
+        line = (
+            f"{number}. <b>{html.escape(wine.name)}</b>{vintage} — "
+            f"{format_price(wine.price_rub)} · {state}"
+        )
+        if item.closest is not None:
+            line += "\n    " + T.favourite_closest.format(
+                name=html.escape(item.closest.name), price=format_price(item.closest.price_rub)
+            )
+        lines.append(line)
+    lines += ["", T.favourites_hint]
+    keyboard = favourites_list([(i.wine.id, i.wine.name) for i in items])
+    return "\n".join(lines), keyboard
+
+
+async def favourites(message: Message, chat: ChatService) -> None:
+    if message.from_user is None:
+        return
+    text, keyboard = await favourites_text(chat, message.from_user.id)
+    await message.answer(text, reply_markup=keyboard)
+
+
+async def favourite_pressed(
+    query: CallbackQuery, callback_data: FavouriteCallback, chat: ChatService, bot: Bot
+) -> None:
+    user_id = query.from_user.id
+    if not callback_data.add:
+        await chat.favourites.remove(user_id, callback_data.wine_id)
+        with contextlib.suppress(TelegramBadRequest):
+            await query.answer(T.favourite_removed)
+        if isinstance(query.message, Message):
+            text, keyboard = await favourites_text(chat, user_id)
+            with contextlib.suppress(TelegramBadRequest):
+                await query.message.edit_text(text, reply_markup=keyboard)
+        return
+    added = await chat.favourites.add(user_id, callback_data.wine_id)
+    if added is None:
+        with contextlib.suppress(TelegramBadRequest):
+            await query.answer(T.wine_gone)
+        return
+    with contextlib.suppress(TelegramBadRequest):
+        await query.answer(T.favourite_added if added else T.favourite_already)
+    if added and isinstance(query.message, Message):
+        markup = query.message.reply_markup
+        with contextlib.suppress(TelegramBadRequest):
+            await bot.edit_message_reply_markup(
+                chat_id=query.message.chat.id,
+                message_id=query.message.message_id,
+                reply_markup=wine_card(
+                    callback_data.wine_id, card_vote(markup), card_url(markup), kept=True
+                ),
+            )
+
+
+def build_router() -> Router:
+    router = Router(name="favourites")
+    router.message.register(favourites, Command("favorites", "favourites"))
+    router.callback_query.register(favourite_pressed, FavouriteCallback.filter())
+    return router
