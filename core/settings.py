@@ -54,6 +54,7 @@ class Settings(BaseSettings):
     http_host: str = "0.0.0.0"
     http_port: int = Field(default=8080, ge=1, le=65535)
     api_token: str | None = None
+    web_secret: str | None = None
 
     # Answers in flight per process; most of each is waiting for the LLM, so this caps the
     # throughput at about this many divided by the seconds an answer takes (BENCHMARKS.md).

@@ -19,6 +19,7 @@ from core.settings import Settings
 from services.app.container import Services, build_services
 from services.app.runtime import open_runtime
 from sommelier.memory import releasing_free_memory
+from web.app import add_web
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +30,7 @@ def build_served_app(
     """The HTTP API app (`/healthz` only when `api` is False), with the Telegram webhook
     mounted on it when WEBHOOK_URL is set."""
     app = build_app(services, api=api)
+    add_web(app, services)
     if not (settings.webhook_url and settings.telegram_bot_token):
         return app, None
     telegram = TelegramWebhook(settings, services)
