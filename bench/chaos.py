@@ -8,12 +8,13 @@ from chats Telegram delivers by webhook (to a random live replica, retried on th
 none answers, as Telegram does), one third from chats read by long polling. Every 30–60 s a
 random one of the three processes is killed with SIGKILL and started again at once.
 
-Each question carries a tag the fake model copies into the intro, every card's why and the
-closing, so every message the person receives is attributed to its question. Afterwards:
-- unanswered: questions without a complete answer (intro, three cards, closing);
-- duplicated: questions any part of whose answer arrived twice;
-- extra delay: time to the complete answer minus the model's own time for the attempt that
-  answered; its p99 over the questions a kill touched, against two leases.
+Afterwards, from the ledger and from what each chat received (the two fake Bot API servers):
+- unanswered: questions whose update was never finished, or whose chat received fewer parts
+  (intro, cards, closing) than the answers planned for it;
+- duplicated: questions in chats that received more parts than were planned;
+- extra delay: time to the finished answer minus the model's own time in the attempt that
+  answered (each question carries a tag, so the fake model knows whose time it spends); its
+  p99 over the questions a kill touched, against two leases.
 
 (The polling process reads its chats from a second fake Bot API server with its own update
 ids: one real Telegram cannot serve a bot by webhook and polling at once. A process may send
@@ -55,9 +56,6 @@ JSONDict = dict[str, Any]
 FIRST_CHAT = 8_000_000
 POLLING_UPDATE_IDS = 1_000_000_000
 SECRET = "chaos-secret"
-TAG = re.compile(r"метка (q\d+x)")
-WINES = re.compile(r"вин: (\d)")
-KINDS = {"intro": "Вот что я нашел", "card": "Подходит по стилю", "closing": "Хорошего вечера"}
 OURS = ("LLM_", "EMBEDDING_", "TELEGRAM_", "DATABASE_", "ADMIN_", "WEBHOOK_", "API_", "HTTP_")
 
 
@@ -136,10 +134,11 @@ class TaggedModel:
             return tool_calls(call("search_wines", arguments if len(arguments) > 1 else {}))
         if not wines:
             return tool_calls(call("search_wines", {"limit": 5}))
-        mark = f"(метка {tag})"
-        parts = [f"[INTRO]\nВот что я нашел, вин: {len(wines[:3])} {mark}."]
-        parts += [f"[WINE:{w['id']}]\nПодходит по стилю {mark}." for w in wines[:3]]
-        parts.append(f"[CLOSING]\nХорошего вечера {mark}!")
+        parts = ["[INTRO]\nВот что я нашел в каталоге."]
+        parts += [
+            f"[WINE:{w['id']}]\nПодходит к вашему запросу по стилю и цене." for w in wines[:3]
+        ]
+        parts.append("[CLOSING]\nХорошего вечера!")
         return reply("\n".join(parts))
 
 
@@ -150,7 +149,6 @@ class Question:
     update_id: int
     route: str
     asked: float
-    answered: float | None = None
 
 
 class Processes:
@@ -222,48 +220,61 @@ async def _deliver(http: Any, ports: list[int], update: JSONDict, rng: random.Ra
         delay = min(delay * 2, 5.0)
 
 
-def _count(report: ChaosReport, questions: dict[str, Question], servers: list[Any]) -> None:
+@dataclass
+class Ledger:
+    """What the ledger says of one question's update once the run is over."""
+
+    attempts: int
+    parked: bool
+    parts: int  # parts of the answer recorded as sent: intro, each card, closing
+    finished_at: float | None  # epoch seconds
+
+
+def _count(
+    report: ChaosReport,
+    questions: dict[str, Question],
+    ledger: dict[int, Ledger],
+    servers: list[Any],
+) -> None:
+    """Per chat, the messages the person received against the parts the ledger says were
+    planned: an answer is intro + its cards + closing, so a chat whose updates are all
+    finished got every answer complete exactly when it received Σ parts − 2 cards and 2 texts
+    per question; more means a part arrived twice, fewer that one is missing."""
     from bot.texts import T
 
-    parts: dict[str, Counter[str]] = defaultdict(Counter)
-    promised: dict[str, int] = {}
+    received: dict[int, Counter[str]] = defaultdict(Counter)
     for server in servers:
         for sent in server.sent():
-            if sent.method not in ("sendMessage", "sendPhoto"):
+            if sent.method not in ("sendMessage", "sendPhoto") or sent.chat_id is None:
                 continue
             text = sent.visible_text or ""
             if text == T.answer_again:
                 report.notices += 1
-                continue
-            found = TAG.search(text)
-            if not found or found.group(1) not in questions:
-                continue
-            kind = next((k for k, phrase in KINDS.items() if phrase in text), None)
-            if kind is None:
-                continue
-            parts[found.group(1)][kind] += 1
-            if kind == "intro" and (count := WINES.search(text)):
-                promised[found.group(1)] = int(count.group(1))
-            if kind == "closing":
-                q = questions[found.group(1)]
-                q.answered = max(q.answered or 0.0, sent.at)
-    for tag, q in questions.items():
-        got = parts[tag]
-        cards = promised.get(tag, 3)
-        if got["intro"] >= 1 and got["card"] >= cards and got["closing"] >= 1:
-            report.answered += 1
-        else:
+            elif sent.reply_markup:
+                received[int(sent.chat_id)]["cards"] += 1
+            elif sent.method == "sendMessage":  # a card's photo comes before its text
+                received[int(sent.chat_id)]["texts"] += 1
+    expected: dict[int, Counter[str]] = defaultdict(Counter)
+    for q in questions.values():
+        row = ledger.get(q.update_id)
+        if row is None or row.finished_at is None or row.parked:
             report.unanswered += 1
-            seen = [
-                (c.visible_text or "")[:70]
-                for server in servers
-                for c in server.sent(chat_id=q.chat_id)
-                if c.method in ("sendMessage", "sendPhoto") and c.at >= q.asked
-            ][:4]
-            report.examples.append(f"{tag} ({q.route}) incomplete: {dict(got)}; chat saw {seen}")
-        if got["intro"] > 1 or got["card"] > cards or got["closing"] > 1:
-            report.duplicated += 1
-            report.examples.append(f"{tag} ({q.route}) twice: {dict(got)}")
+            report.examples.append(f"{q.tag} ({q.route}) never finished: {row}")
+            continue
+        expected[q.chat_id]["cards"] += row.parts - 2
+        expected[q.chat_id]["texts"] += 2
+        expected[q.chat_id]["questions"] += 1
+    for chat_id, want in expected.items():
+        got = received[chat_id]
+        asked = want["questions"]
+        if got["cards"] > want["cards"] or got["texts"] > want["texts"]:
+            report.duplicated += asked
+            report.examples.append(f"chat {chat_id}: {dict(got)} received, {dict(want)} planned")
+        elif got["cards"] < want["cards"] or got["texts"] < want["texts"]:
+            report.unanswered += asked
+            report.examples.append(f"chat {chat_id}: {dict(got)} received, {dict(want)} planned")
+        else:
+            report.answered += asked
 
 
 async def run_chaos(
@@ -336,7 +347,7 @@ async def run_chaos(
                     chat = rng.choice(hook_chats)
                     update = tg_hook.accept_update(tg_hook.message_update(chat, ask))
                     questions[tag] = Question(
-                        tag, chat, update["update_id"], "webhook", time.monotonic()
+                        tag, chat, update["update_id"], "webhook", time.time()
                     )
                     task = asyncio.create_task(_deliver(http, procs.ports, update, rng))
                     deliveries.add(task)
@@ -348,7 +359,7 @@ async def run_chaos(
                     next_poll_id += 1
                     tg_poll.push_update(update)
                     questions[tag] = Question(
-                        tag, chat, update["update_id"], "polling", time.monotonic()
+                        tag, chat, update["update_id"], "polling", time.time()
                     )
                 await asyncio.sleep(rng.expovariate(rate))
             report.questions = len(questions)
@@ -375,17 +386,21 @@ async def run_chaos(
                 rows = (
                     await conn.execute(
                         text(
-                            "SELECT update_id, attempts, parked_at IS NOT NULL "
+                            "SELECT update_id, attempts, parked_at IS NOT NULL, sent_parts,"
+                            " extract(epoch FROM finished_at) "
                             "FROM telegram_updates WHERE update_id = ANY(:ids)"
                         ),
                         {"ids": ids},
                     )
                 ).all()
-            attempts = {int(r[0]): int(r[1]) for r in rows}
-            report.taken_over = sum(1 for a in attempts.values() if a > 1)
-            report.parked = sum(1 for r in rows if r[2])
-            _count(report, questions, [tg_hook, tg_poll])
-            _delays(report, questions, model, attempts)
+            ledger = {
+                int(r[0]): Ledger(int(r[1]), bool(r[2]), int(r[3]), r[4] and float(r[4]))
+                for r in rows
+            }
+            report.taken_over = sum(1 for row in ledger.values() if row.attempts > 1)
+            report.parked = sum(1 for row in ledger.values() if row.parked)
+            _count(report, questions, ledger, [tg_hook, tg_poll])
+            _delays(report, questions, model, ledger)
             report.error_lines = sum(
                 f.read_text(errors="replace").count('"level": "ERROR"') for f in logs.iterdir()
             )
@@ -397,24 +412,27 @@ async def run_chaos(
 
 def _delays(
     report: ChaosReport, questions: dict[str, Question], model: TaggedModel,
-    attempts: dict[int, int],
+    ledger: dict[int, Ledger],
 ) -> None:  # fmt: skip
-    """Extra delay = time to the complete answer − the model's time in the answering attempt.
+    """Extra delay = time to the finished answer − the model's time in the answering attempt.
     The clock of a question starts when it arrives or when the previous question of its chat
     is answered, whichever is later (a chat's questions are answered in order). A question
     counts as affected when it was taken over, or waited more than 1 s beyond the model
     (its process was down, or an earlier question of its chat was taken over)."""
     affected: list[float] = []
     unaffected: list[float] = []
-    free_at: dict[int, float] = {}  # a chat's questions are answered one after another
+    slowest: list[tuple[float, str]] = []
+    free_at: dict[int, float] = {}
     for q in sorted(questions.values(), key=lambda q: q.asked):
-        if q.answered is None:
+        row = ledger.get(q.update_id)
+        if row is None or row.finished_at is None:
             continue
         begins = max(q.asked, free_at.get(q.chat_id, 0.0))
-        free_at[q.chat_id] = q.answered
-        extra = max(0.0, q.answered - begins - model.model_seconds.get(q.tag, 0.0))
-        if attempts.get(q.update_id, 1) > 1 or extra > 1.0:
+        free_at[q.chat_id] = row.finished_at
+        extra = max(0.0, row.finished_at - begins - model.model_seconds.get(q.tag, 0.0))
+        if row.attempts > 1 or extra > 1.0:
             affected.append(extra)
+            slowest.append((extra, f"{q.tag} {q.route} attempts {row.attempts}"))
         else:
             unaffected.append(extra)
     report.affected = len(affected)
@@ -423,6 +441,7 @@ def _delays(
         report.extra_delay_p50_s = statistics.median(ordered)
         report.extra_delay_p99_s = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
         report.extra_delay_max_s = ordered[-1]
+        report.examples += [f"{e:.1f} s extra: {what}" for e, what in sorted(slowest)[-3:]]
     if unaffected:
         ordered = sorted(unaffected)
         report.unaffected_extra_p99_s = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]

@@ -87,6 +87,9 @@ class UpdateWorker:
             log.warning(
                 "database unavailable: %d updates answered without being stored", len(updates)
             )
+            # Perhaps stored after all (the reply was lost, not the write): closed once the
+            # database answers again, so no other process answers them a second time.
+            self.coordinator.unfinished.update(u.update_id for u in updates)
             for update in updates:
                 self._start(update, None, must_wait=False)
             return [u.update_id for u in updates]
@@ -150,6 +153,7 @@ class UpdateWorker:
                 return
             since_renewal += recover_every
             try:
+                await self.coordinator.finish_unfinished()
                 if since_renewal >= renew_every:
                     since_renewal = 0.0
                     await self._renew()

@@ -45,9 +45,6 @@ class ChatOrderMiddleware(BaseMiddleware):
 
     def __init__(self, coordinator: Coordinator) -> None:
         self.coordinator = coordinator
-        # Updates answered while the database was unreachable: their ledger rows still say
-        # "in progress" and would hold their chats back until taken over.
-        self._unfinished: set[int] = set()
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         delivery = data.get(DELIVERY_KEY)
@@ -64,10 +61,10 @@ class ChatOrderMiddleware(BaseMiddleware):
     ) -> Any:
         chat_id = chat_id_of(update)
         try:
-            await self._finish_unfinished()
+            await self.coordinator.finish_unfinished()
             if chat_id is not None and data.get(MUST_WAIT_KEY, True):
                 await self.coordinator.wait_turn(
-                    update.update_id, chat_id, before_each_check=self._finish_unfinished
+                    update.update_id, chat_id, before_each_check=self.coordinator.finish_unfinished
                 )
             if delivery.plan is not None and chat_id is not None:
                 # A process died while sending this answer: send the rest of the same answer.
@@ -81,19 +78,10 @@ class ChatOrderMiddleware(BaseMiddleware):
             try:
                 await self.coordinator.finish(update.update_id)
             except Exception as exc:  # the database may be down: finish it once it is back
-                self._unfinished.add(update.update_id)
+                self.coordinator.unfinished.add(update.update_id)
                 log.warning(
                     "could not mark update %s finished: %s", update.update_id, type(exc).__name__
                 )
-
-    async def _finish_unfinished(self) -> None:
-        """Mark finished what could not be marked while the database was away."""
-        for update_id in sorted(self._unfinished):
-            try:
-                await self.coordinator.finish(update_id)
-            except Exception:
-                return
-            self._unfinished.discard(update_id)
 
 
 def _is_request(update: Update) -> bool:

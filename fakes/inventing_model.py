@@ -49,6 +49,9 @@ def install(server: FakeOpenAIServer) -> None:
     server.model_responders[INVENTING_MODEL] = respond
 
 
+TRUE_INTRO = "Вот что нашлось в каталоге."
+
+
 def true_sentence(grapes: list[str], country: str) -> str:
     """A sentence true of the wine: a grape the vocabulary knows, else its country."""
     for grape in grapes:
@@ -63,7 +66,7 @@ def invented_why(grapes: list[str], country: str) -> str:
 
 def invented_intro(countries: list[str]) -> str:
     country = next(c for c in _COUNTRIES if _GENITIVE[c] not in countries)
-    return f"Все три — из {country}, урожая 1987 года."
+    return f"{TRUE_INTRO} Все три — из {country}, урожая 1987 года."
 
 
 def _answer(wines: list[tuple[str, list[str], str]]) -> Step:

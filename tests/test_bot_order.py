@@ -195,7 +195,7 @@ async def test_an_update_left_unfinished_by_an_outage_does_not_hold_its_chat_bac
         return {DELIVERY_KEY: Delivery(u.update_id, coordinator=coordinator)}
 
     await order(handler, first, data(first))
-    assert order._unfinished == {9_100_001}
+    assert coordinator.unfinished == {9_100_001}
     await asyncio.wait_for(order(handler, second, data(second)), timeout=10)
     assert handled == [9_100_001, 9_100_002]
-    assert order._unfinished == set()
+    assert coordinator.unfinished == set()

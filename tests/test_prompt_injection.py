@@ -136,7 +136,7 @@ def with_made_up_wines(wines: list[JSONDict]) -> str:
 
 
 HTML = (
-    '<a href="http://evil.example/phish">Скидка 90%</a> <script>alert(1)</script> '
+    '<a href="http://evil.example/phish">Скидка для вас</a> <script>alert(1)</script> '
     '<b onclick="steal()">жирный</b> <img src=x onerror=alert(1)> www.evil.example/win'
 )
 

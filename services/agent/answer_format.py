@@ -113,7 +113,12 @@ def intro_so_far(text: str) -> IntroSoFar | None:
     if following is not None:
         return IntroSoFar(rest[: following.start()], True)
     unclosed = _OPEN_MARKER.search(rest)
-    return IntroSoFar(rest[: unclosed.start()] if unclosed else rest, False)
+    if unclosed is None:
+        return IntroSoFar(rest, False)
+    before = rest[: unclosed.start()]
+    # A bracket opening a line is the next marker being written: the intro is over (a bracket
+    # inside a line is prose, held back only until it is read).
+    return IntroSoFar(before, before.endswith("\n"))
 
 
 def render_answer(intro: str, picks: list[tuple[str, str]], closing: str) -> str:

@@ -33,6 +33,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from core.errors import DatabaseUnavailableError
 from repositories.coordination import Intake, LeasedUpdate, RateCounter, UpdateLedger
 from services.app.sessions import SessionFactory
 
@@ -61,10 +62,16 @@ class Delivery:
         return self.attempts > 1
 
     async def mark_sent(self, parts: int) -> None:
-        """Record that the first `parts` parts of the answer went out."""
+        """Record that the first `parts` parts of the answer went out. Best effort: with the
+        database away the answer still goes out whole (a process taking it over later might
+        resend a part, which beats leaving the rest unsent now)."""
         self.sent_parts = parts
-        if self.coordinator is not None:
+        if self.coordinator is None:
+            return
+        try:
             await self.coordinator.mark_sent(self.update_id, parts)
+        except DatabaseUnavailableError:
+            log.warning("update %s: part %d sent but not recorded", self.update_id, parts)
 
 
 #: The update the current task answers: the facade stores the answer's plan with the turn.
@@ -89,6 +96,10 @@ class Coordinator:
         self.lease = lease
         self.max_attempts = max_attempts
         self.owner = owner or process_name()
+        # Updates answered while the database was unreachable (or answered from memory when it
+        # could not store them): finished as soon as it answers again, before anything else, so
+        # that their rows neither hold their chats back nor get taken over and answered twice.
+        self.unfinished: set[int] = set()
 
     async def intake(self, updates: Sequence[Intake]) -> tuple[set[int], set[int]]:
         """Store updates leased to this process, in one round trip: (stored now, those whose
@@ -155,6 +166,14 @@ class Coordinator:
         async with self.sessions() as s:
             await UpdateLedger(s).finish(update_id)
             await s.commit()
+
+    async def finish_unfinished(self) -> None:
+        for update_id in sorted(self.unfinished):
+            try:
+                await self.finish(update_id)
+            except Exception:
+                return  # still away: the next look tries again
+            self.unfinished.discard(update_id)
 
     async def park(self, update_id: int, error: str) -> None:
         async with self.sessions() as s:
