@@ -233,6 +233,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def chat_log_file(args: argparse.Namespace, settings: Settings) -> Path | None:
+    """The terminal chat shows only the conversation: its log goes to DATA_DIR/logs/chat.log
+    (`-v` keeps it on the terminal, with debug lines)."""
+    chat = args.handler is cmd_chat or (args.handler is cmd_run and not settings.telegram_bot_token)
+    if not chat or args.verbose:
+        return None
+    return Path(settings.data_dir).expanduser() / "logs" / "chat.log"
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["bench"]:
@@ -242,7 +251,10 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         settings = get_settings()
-        configure_logging(settings.log_format, verbose=args.verbose)
+        log_file = chat_log_file(args, settings)
+        configure_logging(settings.log_format, verbose=args.verbose, log_file=log_file)
+        if log_file is not None:
+            print(f"(журнал: {log_file})", file=sys.stderr)
         handler: Command = args.handler
         return asyncio.run(handler(args, settings))
     except SettingsError as exc:

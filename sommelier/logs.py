@@ -11,6 +11,7 @@ import json
 import logging
 import sys
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 # httpx2: the HTTP client under this openai SDK, one INFO line per request.
@@ -36,9 +37,17 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line, ensure_ascii=False, default=str)
 
 
-def configure_logging(log_format: str = "text", *, verbose: bool = False) -> logging.Handler:
-    """Send every record to stderr in `log_format` (replacing what an earlier call set up)."""
-    handler = logging.StreamHandler(sys.stderr)
+def configure_logging(
+    log_format: str = "text", *, verbose: bool = False, log_file: Path | None = None
+) -> logging.Handler:
+    """Send every record to stderr — or to `log_file`, appended — in `log_format` (replacing
+    what an earlier call set up)."""
+    handler: logging.Handler
+    if log_file is not None:
+        log_file.parent.mkdir(parents=True, exist_ok=True)
+        handler = logging.FileHandler(log_file, encoding="utf-8")
+    else:
+        handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(
         JsonFormatter() if log_format == "json" else logging.Formatter(TEXT_FORMAT)
     )

@@ -172,3 +172,33 @@ async def test_processes_on_one_data_dir_share_the_server_and_stop_it(tmp_path: 
     run = await sommelier(shared, "seed")
     assert f"0 inserted, 0 updated, {SEED_COUNT} unchanged" in run.out, run
     assert not _postgres_running_on((shared / "pg").resolve())
+
+
+async def test_the_terminal_chat_shows_only_the_conversation(data_dir: Path) -> None:
+    """`sommelier chat` (what `make run` starts without a token): the answer on the terminal,
+    no log line between the question and the answer; the log in DATA_DIR/logs/chat.log."""
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(_SCRUBBED)}
+    environment.update(PYTHONPATH=str(PROJECT_ROOT), DATA_DIR=str(data_dir))
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "sommelier.cli",
+        "chat",
+        cwd=data_dir,
+        env=environment,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(
+        process.communicate("белое сухое к рыбе до 1500\n\n".encode()), timeout=120
+    )
+    text, errors = out.decode(), err.decode()
+    assert process.returncode == 0, errors
+    log_file = data_dir / "logs" / "chat.log"
+    assert f"(журнал: {log_file})" in errors
+    assert [line for line in errors.splitlines() if line.strip()] == [f"(журнал: {log_file})"]
+    assert "Сомелье слушает" in text and "₽" in text and "До встречи" in text
+    for marker in (" INFO ", " WARNING ", '"event": "answer"', "sommelier.answers"):
+        assert marker not in text, text
+    assert '"event": "answer"' in log_file.read_text(encoding="utf-8")
