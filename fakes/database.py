@@ -133,10 +133,15 @@ class PostgresControl:
         database host stalls or the network to it drops packets."""
         for proc in self._processes():
             proc.suspend()
+        self._frozen = True
 
     def thaw(self) -> None:
         for proc in self._processes():
             proc.resume()
+        self._frozen = False
+
+    def frozen(self) -> bool:
+        return getattr(self, "_frozen", False)
 
     def shutdown(self) -> None:
         """Stop the server for good (this process is its only user)."""

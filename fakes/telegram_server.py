@@ -215,6 +215,7 @@ def _bad_request(description: str) -> _ApiError:
 @dataclass
 class _Injection:
     remaining: int
+    skip: int = 0  # calls of the method let through untouched before this one applies
     status: int = 0
     description: str = ""
     retry_after: int | None = None
@@ -800,24 +801,31 @@ class FakeTelegramServer:
         description: str,
         retry_after: int | None = None,
         times: int = 1,
+        after: int = 0,
     ) -> None:
-        """Answer the next ``times`` calls of ``method`` with an error instead of handling them."""
+        """Answer the next ``times`` calls of ``method`` with an error instead of handling them
+        (the first ``after`` calls of it pass untouched)."""
         if retry_after is None and status == 429:
             retry_after = 1
         self._failures.setdefault(method.lower(), []).append(
             _Injection(
-                remaining=times, status=status, description=description, retry_after=retry_after
+                remaining=times,
+                skip=after,
+                status=status,
+                description=description,
+                retry_after=retry_after,
             )
         )
 
-    def delay_next(self, method: str, seconds: float, times: int = 1) -> None:
-        """Answer the next ``times`` calls of ``method`` only after ``seconds``.
+    def delay_next(self, method: str, seconds: float, times: int = 1, after: int = 0) -> None:
+        """Answer the next ``times`` calls of ``method`` only after ``seconds`` (the first
+        ``after`` calls of it pass untouched).
 
         The call is still processed (and recorded) even when the client gives up waiting,
         like a real server that received a request whose client timed out.
         """
         self._delays.setdefault(method.lower(), []).append(
-            _Injection(remaining=times, seconds=seconds)
+            _Injection(remaining=times, skip=after, seconds=seconds)
         )
 
     @staticmethod
@@ -826,6 +834,9 @@ class FakeTelegramServer:
         if not pending:
             return None
         injection = pending[0]
+        if injection.skip > 0:
+            injection.skip -= 1
+            return None
         injection.remaining -= 1
         if injection.remaining <= 0:
             pending.pop(0)

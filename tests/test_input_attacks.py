@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 import aiohttp
@@ -119,7 +118,7 @@ PAYLOADS = [
     "'; DROP TABLE wines; --",
     "' OR '1'='1",
     "%' OR 1=1 --",
-    "\\'; SELECT pg_sleep(3); --",
+    "\\'; SELECT pg_sleep(30); --",
     "1; UPDATE wines SET price_rub = 1",
     "' UNION SELECT id, name FROM users --",
     "\x00' OR 1=1",
@@ -147,14 +146,14 @@ async def test_sql_in_every_filter_is_only_ever_a_value(seeded: Runtime) -> None
     before = await catalog_fingerprint(seeded.sessions)
     settings_ = make_settings()
     embeddings = EmbeddingService(settings_)
-    registry = build_catalog_tools(seeded.sessions, embeddings, timeout=5)
+    # pg_sleep(30) run as SQL would hit the tool's timeout and be reported as timed out.
+    registry = build_catalog_tools(seeded.sessions, embeddings, timeout=10)
     outcomes: list[str] = []
     for tool, fields in TEXT_FILTERS.items():
         for field in fields:
             for payload in PAYLOADS:
-                started = time.monotonic()
                 result = await registry.execute(tool, {field: payload})
-                assert time.monotonic() - started < 2, (tool, field, payload)  # no pg_sleep
+                assert "timed out" not in result.content, (tool, field, payload)  # no pg_sleep
                 # A clean result or an explained refusal; never a database error.
                 assert "failed" not in result.content, (tool, field, payload, result.content)
                 outcomes.append(result.content)
