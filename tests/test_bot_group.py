@@ -79,6 +79,7 @@ async def test_guest_mention_gets_one_answer_with_catalog_picks(seeded: Runtime)
         # The replied-to message is part of the request: «к стейку» + «@bot что взять?».
         steak = h.tg.message_update(GUEST_GROUP, "у нас будет стейк, бюджет до 3000")["message"]
         answer = await summon_guest(h, CALLER, f"{BOT} что взять?", reply_to=steak)
+        assert wine_ids(answer), answer["text"]
         for wine in (await wines_by_id(seeded, wine_ids(answer))).values():
             assert wine.price_rub <= Decimal(3000)
         # Nothing from the group was stored: no conversation for the caller.

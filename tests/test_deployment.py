@@ -108,3 +108,17 @@ def test_every_setting_is_documented_for_the_person_deploying() -> None:
     names = [name.upper() for name in Settings.model_fields]
     assert [name for name in names if f"# {name}=" not in example] == []
     assert [name for name in names if f"`{name}`" not in readme] == []
+
+
+async def test_the_running_bot_writes_its_health_file(seeded: Runtime, tmp_path: Path) -> None:
+    """The health file is the bot's own: written after its successful Bot API requests."""
+    from tests.bot_harness import running_bot
+    from tests.bot_helpers import adult
+
+    heartbeat = tmp_path / "bot.health"
+    assert not heartbeat.exists()
+    async with running_bot(seeded, health_file=heartbeat) as h:
+        await adult(h, 990_777)
+        assert heartbeat.exists()
+        ok, lines = await check_health(h.settings)
+    assert ok, lines

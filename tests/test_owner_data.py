@@ -108,9 +108,15 @@ async def test_forget_asks_first_and_keeps_everything_on_no(seeded: Runtime) -> 
         await adult(h, PERSON)
         await ask(h, PERSON, "белое к рыбе")
         asked = await ask(h, PERSON, "/forget")
+        kept = await _rows_carrying(seeded, PERSON)
         await h.press(PERSON, ForgetCallback(confirmed=False).pack(), asked[-1].message_id or 0)
         await h.idle()
-    assert await _rows_carrying(seeded, PERSON)
+
+    def stored(rows: dict[str, int]) -> dict[str, int]:  # the press itself adds ledger rows
+        return {k: v for k, v in rows.items() if not k.startswith(("telegram_updates", "rate"))}
+
+    assert kept["users.id"] == 1 and kept.get("conversations.user_id")
+    assert stored(await _rows_carrying(seeded, PERSON)) == stored(kept)  # nothing deleted
 
 
 async def test_privacy_says_what_is_kept_and_for_how_long(seeded: Runtime) -> None:

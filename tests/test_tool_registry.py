@@ -327,8 +327,12 @@ async def test_semantic_search_survives_a_dimension_mismatch(seeded: Runtime) ->
         try:
             registry = build_catalog_tools(seeded.sessions, embeddings)
             result = await registry.execute("semantic_search", {"query": "игристое к устрицам"})
-            assert await returned_wines(seeded, result)
+            wines = await returned_wines(seeded, result)
             assert server.embedding_requests
+            # The vectors cannot be compared; the words still find sparkling wines.
+            assert wines and all(w.wine_type == WineType.sparkling for w in wines), [
+                (w.name, w.wine_type) for w in wines
+            ]
         finally:
             await embeddings.close()
 
