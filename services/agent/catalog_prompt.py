@@ -7,7 +7,9 @@ important constraint until at least three wines fit.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from core.domain import SWEETNESS_RU, WINE_TYPE_RU, format_price
 from core.errors import LLMRequestError, LLMUnavailableError
@@ -21,15 +23,34 @@ from services.agent.conversation import RequestState
 from services.agent.resolve import resolve_picks
 from services.agent.run import Run, UserContext
 from services.agent.selection import select_wines
-
-if TYPE_CHECKING:
-    from services.agent.loop import SommelierService
+from services.llm.client import LLMReply
 
 CATALOG_SLICE = 20
 
 
+class Agent(Protocol):
+    """What the fallback needs of the agent (services.agent.loop.SommelierService), named
+    here so that the two modules do not import each other."""
+
+    sessions: async_sessionmaker[AsyncSession]
+
+    def context_block(self, user: UserContext) -> str: ...
+
+    def messages(
+        self, system: str, history: Sequence[dict[str, Any]], run: Run
+    ) -> list[dict[str, Any]]: ...
+
+    async def call(
+        self,
+        run: Run,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]] | None,
+        on_delta: Any = None,
+    ) -> LLMReply: ...
+
+
 async def answer_from_catalog_slice(
-    agent: SommelierService, run: Run, user: UserContext, history: Sequence[dict[str, Any]]
+    agent: Agent, run: Run, user: UserContext, history: Sequence[dict[str, Any]]
 ) -> tuple[str, list[RecommendedWine], str]:
     run.turn = run.turn[:1]
     run.trusted_ids = set()
@@ -57,9 +78,7 @@ async def answer_from_catalog_slice(
     return parsed.intro, wines, parsed.closing
 
 
-async def catalog_slice(
-    agent: SommelierService, text: str, state: RequestState | None = None
-) -> list[Wine]:
+async def catalog_slice(agent: Agent, text: str, state: RequestState | None = None) -> list[Wine]:
     """Wines for the prompt: the conversation state's best picks first, then random fits."""
     if state is not None:
         async with agent.sessions() as session:
