@@ -29,6 +29,10 @@ class Housekeeping:
     def __init__(self, rt: Runtime) -> None:
         self.rt = rt
         self.settings = rt.settings
+        # One job at a time in a process: each holds its lock's connection and works through
+        # another, and the maintenance pool is small (a backup and the purge both due at start
+        # used to exhaust it).
+        self._one_at_a_time = asyncio.Lock()
 
     async def backup_now(self) -> BackupReport:
         directory = self.settings.backups_path
@@ -67,11 +71,13 @@ class Housekeeping:
                 await self._once(lock, job)
             except (SommelierError, OSError) as exc:  # logged; tried again next round
                 log.warning("housekeeping job failed: %s", exc)
+            except Exception as exc:  # never the end of the loop: the next round tries again
+                log.error("housekeeping job failed: %s", type(exc).__name__, exc_info=exc)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), seconds)
 
     async def _once(self, lock: int, job: Callable[[], Awaitable[object]]) -> None:
-        async with self.rt.maintenance.connect() as conn:
+        async with self._one_at_a_time, self.rt.maintenance.connect() as conn:
             if not await conn.scalar(text("SELECT pg_try_advisory_lock(:k)"), {"k": lock}):
                 return  # another replica does it this round
             try:
