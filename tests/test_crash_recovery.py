@@ -24,12 +24,14 @@ import pytest
 from sqlalchemy import text
 
 from bot.texts import T
+from fakes.openai_server import responder
 from fakes.telegram_server import FakeTelegramServer, SentCall
 from services.app.chat import TelegramUser
 from services.app.container import build_services
 from services.app.runtime import Runtime
-from tests.bot_helpers import cards, messages
+from tests.bot_helpers import API_KEY, JSONDict, cards, fake_llm, messages
 from tests.conftest import TEST_EMBEDDING_DIM, make_settings
+from tests.fault_helpers import good_agent
 from tests.serving import free_port, with_settings
 
 pytestmark = pytest.mark.slow  # real processes: `make test-fast` skips them
@@ -69,6 +71,7 @@ async def bot_process(
     webhook: bool,
     failpoint: str | None = None,
     admin: int | None = None,
+    extra: dict[str, str] | None = None,
 ) -> AsyncIterator[BotProcess]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(OURS)}
     env |= {
@@ -81,6 +84,7 @@ async def bot_process(
         "SOMMELIER_FAILPOINTS": failpoint or "",
         "ADMIN_IDS": str(admin or ""),
     }
+    env |= extra or {}
     url = None
     if webhook:
         port = free_port()
@@ -239,3 +243,38 @@ async def test_an_update_that_keeps_killing_its_handler_is_parked_with_an_apolog
         stats = messages(tg.sent(chat_id=admin))[0].visible_text or ""
         assert "Отложено после сбоев: 1" in stats, stats
         assert "did not finish in 3 attempts" in stats, stats
+
+
+async def test_sigterm_lets_the_answer_in_flight_finish_and_takes_nothing_new(
+    seeded: Runtime,
+) -> None:
+    """A rolling update: SIGTERM while the model is thinking. The answer in flight is sent
+    whole within SHUTDOWN_GRACE_SECONDS, the process exits cleanly, and a message that arrives
+    after the signal is left for the next process (not fetched, so not lost)."""
+    chat_id, later_chat = 980_004, 980_005
+    await confirm_age(seeded, chat_id)
+    await confirm_age(seeded, later_chat)
+    thinking = asyncio.Event()
+    release = asyncio.Event()
+    good = good_agent({"wine_type": "red", "sweetness": "dry"})
+
+    async def slow_model(body: JSONDict) -> object:
+        thinking.set()
+        await release.wait()
+        return good(body)
+
+    async with fake_llm() as llm, FakeTelegramServer() as tg:
+        llm.script(*[responder(slow_model)] * 10)
+        extra = {"LLM_API_KEY": API_KEY, "LLM_BASE_URL": llm.base_url, "LLM_TIMEOUT_SECONDS": "60"}
+        async with bot_process(seeded, tg, webhook=False, extra=extra) as bot:
+            tg.push_update(tg.message_update(chat_id, QUESTION))
+            await asyncio.wait_for(thinking.wait(), 60)
+            bot.process.send_signal(signal.SIGTERM)
+            await asyncio.sleep(1.0)  # the signal is handled: polling has stopped
+            tg.push_update(tg.message_update(later_chat, QUESTION))
+            release.set()
+            code = await asyncio.wait_for(bot.process.wait(), 60)
+        assert code == 0
+        assert len(cards(tg.sent(chat_id=chat_id))) == 3
+        assert messages(tg.sent(chat_id=later_chat)) == []
+        assert [u["message"]["chat"]["id"] for u in tg.pending_updates] == [later_chat]
