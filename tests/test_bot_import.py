@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from aiohttp import web
 from sqlalchemy import select, update
 
 from bot.texts import T
@@ -11,6 +12,7 @@ from services.app.runtime import Runtime
 from tests.bot_harness import ADMIN_ID, BotHarness, running_bot
 from tests.bot_helpers import adult, ask, buttons, callback_answer, cards, press, similar_data
 from tests.catalog_feeds import csv_cp1251, yml_feed
+from tests.serving import serving
 
 USER = 929131
 
@@ -87,3 +89,26 @@ async def test_an_admin_imports_an_uploaded_document_and_cards_link_to_the_shop(
 def _stub(h: BotHarness, chat_id: int, message_id: int) -> dict[str, object]:
     """The replied-to message as Telegram embeds it (the stored document message)."""
     return dict(h.tg._messages[chat_id][message_id])
+
+
+async def test_an_admin_imports_a_feed_by_url_and_a_dead_link_is_named(clean_db: Runtime) -> None:
+    feeds = {"feed.xml": yml_feed()}
+
+    async def feed(request: web.Request) -> web.Response:
+        body = feeds.get(request.match_info["name"])
+        return (
+            web.Response(body=body, content_type="text/xml") if body else web.Response(status=404)
+        )
+
+    app = web.Application()
+    app.router.add_get("/{name}", feed)
+    async with serving(app) as base, running_bot(clean_db) as h:
+        replies = await ask(h, ADMIN_ID, f"/import {base}/feed.xml")
+        assert replies
+        report = _final_report(h, ADMIN_ID)
+        assert "Каталог обновлен" in report and "Добавлено: 4" in report, report
+        assert len(await _external_ids(clean_db)) == 4
+        await ask(h, ADMIN_ID, f"/import {base}/gone.xml")
+        report = _final_report(h, ADMIN_ID)
+        assert "404" in report and "Каталог обновлен" not in report, report
+        assert len(await _external_ids(clean_db)) == 4  # nothing changed

@@ -202,3 +202,63 @@ async def test_the_terminal_chat_shows_only_the_conversation(data_dir: Path) -> 
     for marker in (" INFO ", " WARNING ", '"event": "answer"', "sommelier.answers"):
         assert marker not in text, text
     assert '"event": "answer"' in log_file.read_text(encoding="utf-8")
+
+
+def _written_whole(dump: Path) -> bool:
+    """The backup is there, not empty, and no `.partial` file is left beside it."""
+    return dump.stat().st_size > 0 and not list(dump.parent.glob("*.partial"))
+
+
+async def test_backup_restore_embed_and_serve_from_the_command_line(
+    data_dir: Path, tmp_path: Path
+) -> None:
+    from aiohttp import ClientSession
+
+    from fakes.openai_server import FakeOpenAIServer
+    from tests.serving import free_port
+
+    await sommelier(data_dir, "catalog")  # migrated and seeded, whatever ran before
+    dump = tmp_path / "owner.dump"
+    run = await sommelier(data_dir, "backup", str(dump))
+    assert run.code == 0, run
+    assert str(dump) in run.out and "wines" in run.out, run
+    assert _written_whole(dump)
+
+    run = await sommelier(data_dir, "restore", str(dump))  # the database holds rows
+    assert run.code != 0 and "--force" in run.err, run
+    run = await sommelier(data_dir, "restore", str(dump), "--force")
+    assert run.code == 0 and "restored" in run.out, run
+    assert f"wines {SEED_COUNT}" in run.out or f"wines: {SEED_COUNT}" in run.out, run
+
+    async with FakeOpenAIServer(api_key="cli-key", embedding_dim=1536) as llm:
+        run = await sommelier(
+            data_dir, "embed", EMBEDDING_API_KEY="cli-key", EMBEDDING_BASE_URL=llm.base_url
+        )
+        assert run.code == 0, run
+        assert f"embedded {SEED_COUNT} wines" in run.out and "0 without" in run.out, run
+        assert llm.embedding_requests
+
+    port = free_port()
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(_SCRUBBED)}
+    environment.update(PYTHONPATH=str(PROJECT_ROOT), DATA_DIR=str(data_dir))
+    server = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "sommelier.cli", "serve", "--host", "127.0.0.1",
+        "--port", str(port), cwd=data_dir, env=environment,
+        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        status = 0
+        async with ClientSession() as http:
+            for _ in range(600):
+                try:
+                    async with http.get(f"http://127.0.0.1:{port}/healthz") as resp:
+                        status = resp.status
+                        break
+                except OSError:
+                    await asyncio.sleep(0.1)
+        assert status == 200
+    finally:
+        server.terminate()
+        code = await asyncio.wait_for(server.wait(), 60)
+    assert code == 0

@@ -129,3 +129,26 @@ async def test_new_starts_a_fresh_conversation_for_an_adult(seeded: Runtime) -> 
             text("SELECT count(*) FROM conversations WHERE user_id = :u"), {"u": chat}
         )
     assert conversations == 2
+
+
+async def test_a_conversation_silent_past_the_limit_ends_by_itself(seeded: Runtime) -> None:
+    chat = 991_503
+    async with running_bot(seeded) as h:
+        await adult(h, chat)
+        first = cards(await ask(h, chat, "белое сухое"))
+        async with seeded.sessions() as s:  # a day and more of silence
+            await s.execute(
+                text(
+                    "UPDATE conversations SET last_activity_at = now() - interval '25 hours' "
+                    "WHERE user_id = :u"
+                ),
+                {"u": chat},
+            )
+            await s.commit()
+        again = cards(await ask(h, chat, "белое сухое"))
+    assert first and again
+    async with seeded.sessions() as s:
+        conversations = await s.scalar(
+            text("SELECT count(*) FROM conversations WHERE user_id = :u"), {"u": chat}
+        )
+    assert conversations == 2  # the silent one ended; the question began a new one
