@@ -1172,6 +1172,10 @@ class FakeOpenAIServer:
         self.embedding_fn: Callable[[str], list[float]] | None = None
         self.embeddings_fail: int | None = None
         self.latency: float = 0.0
+        #: Seconds between streamed pieces of a reply's text (a model writing at a fixed pace).
+        self.chunk_delay: float = 0.0
+        #: time.time() when each streamed reply's first piece of text was sent.
+        self.first_content_at: list[float] = []
         self.model_id: str = DEFAULT_MODEL_ID
         #: Chat models that cannot see images: an image content part gets the real API's 400.
         self.non_vision_models: set[str] = set()
@@ -1280,6 +1284,8 @@ class FakeOpenAIServer:
         self.embedding_fn = None
         self.embeddings_fail = None
         self.latency = 0.0
+        self.chunk_delay = 0.0
+        self.first_content_at = []
 
     # -- helpers ---------------------------------------------------------------------
 
@@ -1707,7 +1713,11 @@ class FakeOpenAIServer:
         if isinstance(step, ReplyStep):
             await send(chunk({"role": "assistant", "content": "", "refusal": None}))
             cut = step.after_chars if isinstance(step, PausedReplyStep) else len(step.content)
-            for piece in pieces(step.content[:cut]):
+            for index, piece in enumerate(pieces(step.content[:cut])):
+                if index and self.chunk_delay:
+                    await asyncio.sleep(self.chunk_delay)
+                if not index:
+                    self.first_content_at.append(time.time())
                 await send(chunk({"content": piece}))
             if isinstance(step, PausedReplyStep):
                 resumed = asyncio.ensure_future(step.resume.wait())
