@@ -177,6 +177,28 @@ async def test_other_sites_cannot_call_the_chat_or_frame_it(seeded: Runtime) -> 
             assert await s.scalar(text("SELECT count(*) FROM visitors")) == 1
 
 
+async def test_no_secret_in_the_page_and_a_cookie_for_third_party_frames(seeded: Runtime) -> None:
+    secrets = {
+        "web_secret": "web-secret-value-1",
+        "api_token": "api-token-value-2",
+        "llm_api_key": "llm-key-value-3",
+        "telegram_bot_token": "123:bot-token-value-4",
+    }
+    async with serving_chat(seeded, make_settings(**secrets)) as site, visitor(site.base) as v:
+        response, page = await v.open("?embed=1")
+        script = await (await v.http.get(f"{site.base}/chat/widget.js")).text()
+        for value in secrets.values():
+            assert value not in page + script + str(response.headers)
+        # Over https inside a shop's frame the cookie must be sent in a third-party context.
+        async with (
+            aiohttp.ClientSession() as fresh,
+            fresh.get(f"{site.base}/chat?embed=1", headers={"X-Forwarded-Proto": "https"}) as r,
+        ):
+            cookie = r.headers["Set-Cookie"]
+        assert "SameSite=None" in cookie and "Secure" in cookie and "Partitioned" in cookie
+        assert "HttpOnly" in cookie
+
+
 async def test_a_product_page_gives_the_conversation_its_wine(seeded: Runtime) -> None:
     async with seeded.sessions() as s:
         viewed = (

@@ -102,19 +102,11 @@ def give_cookie(
     value = signer.sign(token, COOKIE_PURPOSE)
     secure = request.secure or request.headers.get("X-Forwarded-Proto") == "https"
     if secure and request.query.get("embed") == "1":
-        response.set_cookie(
-            COOKIE,
-            value,
-            max_age=COOKIE_MAX_AGE,
-            path="/chat",
-            httponly=True,
-            secure=True,
-            samesite="None",
-            partitioned=True,
+        # Written by hand: Python's http.cookies knows `Partitioned` only from 3.14.
+        response.headers.add(
+            "Set-Cookie",
+            f"{COOKIE}={value}; Max-Age={COOKIE_MAX_AGE}; Path=/chat; HttpOnly; Secure; "
+            "SameSite=None; Partitioned",
         )
         return
     set_cookie(response, request, COOKIE, value, COOKIE_MAX_AGE, same_site="Lax", path="/chat")
-
-
-def drop_cookie(response: web.StreamResponse) -> None:
-    response.del_cookie(COOKIE, path="/chat")

@@ -27,7 +27,6 @@ from services.app.rate_limit import RateLimiter
 from services.app.visitors import LINK_CODE_VALID, new_token, parse_wine_reference, shown_code
 from web.chat import events
 from web.chat.access import (
-    drop_cookie,
     embedding_allowed,
     give_cookie,
     page_csp,
@@ -274,13 +273,12 @@ async def new_conversation(
 async def forget(
     request: web.Request, wc: WebChat, body: dict[str, Any], token: str
 ) -> web.Response:
-    """«Удалить мои данные»: everything about the visitor (as /forget does), and the cookie."""
+    """«Удалить мои данные»: everything about the visitor, as /forget does — with the row that
+    tied the cookie's token to them, so the same browser is a stranger afterwards (a new
+    random id on its next 18+ confirmation; nothing links it to what was deleted)."""
     user_id = await wc.chat.visitors.user_of(token)
     removed = await wc.chat.forget(user_id) if user_id is not None else {}
-    response = web.json_response({"deleted": removed})
-    drop_cookie(response)
-    give_cookie(response, request, wc.signer, new_token())
-    return response
+    return web.json_response({"deleted": removed})
 
 
 @api
