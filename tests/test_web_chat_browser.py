@@ -23,12 +23,12 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 from sqlalchemy import text
 
-from fakes.openai_server import FakeOpenAIServer
+from fakes.openai_server import FakeOpenAIServer, ReplyStep, Step, reply
 from services.app.runtime import Runtime
 from tests.agent_fixtures import agent_settings
 from tests.browser import ARTEFACTS, DESKTOP, PHONE, chromium, screenshot
 from tests.serving import serving
-from tests.web_chat_harness import serving_chat, sommelier_model
+from tests.web_chat_harness import LONG_INTRO, serving_chat, sommelier_model
 
 pytestmark = pytest.mark.slow
 
@@ -256,3 +256,59 @@ async def test_the_web_chat_and_the_widget_in_a_browser(
     }
     (ARTEFACTS / "web-chat-latency.json").write_text(json.dumps(report, indent=1))
     print(report)
+
+
+HOSTILE = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>'
+
+
+def hostile_model(body: dict[str, Any]) -> Step:
+    """The sommelier, writing markup and script links into its intro."""
+    step = sommelier_model(body)
+    if isinstance(step, ReplyStep) and LONG_INTRO in step.content:
+        intro = f"Вот <b>что</b> я нашел {HOSTILE} [тут](javascript:window.__pwned=3)."
+        return reply(step.content.replace(LONG_INTRO, intro))
+    return step
+
+
+def hostile_page(base: str) -> dict[str, Any]:
+    with chromium(DESKTOP) as driver:
+        driver.get(f"{base}/chat")
+        until(driver, lambda d: d.find_element(By.ID, "age-yes").is_displayed())
+        driver.find_element(By.ID, "age-yes").click()
+        until(driver, lambda d: d.find_element(By.ID, "question").is_displayed())
+        driver.find_element(By.ID, "question").click()
+        cards, _ = ask(driver, "белое к рыбе до 1500")
+        screenshot(driver, "web-chat-hostile")
+        return driver.execute_script(
+            "const log = document.getElementById('log');"
+            "return {pwned: window.__pwned === undefined ? null : window.__pwned,"
+            " elements: log.querySelectorAll('script, img, iframe, b, a').length,"
+            " intro: log.querySelector('.msg--bot .answer-text').textContent,"
+            " names: [...log.querySelectorAll('.card__name')].map(n => n.textContent),"
+            " overflow: document.documentElement.scrollWidth - window.innerWidth,"
+            " cards: arguments[0].length};",
+            cards,
+        )
+
+
+async def test_hostile_catalog_rows_and_model_output_stay_text_in_the_browser(
+    seeded: Runtime, server: FakeOpenAIServer
+) -> None:
+    server.model_responders["gpt-4o-mini"] = hostile_model
+    async with seeded.sessions() as s:
+        await s.execute(
+            text(
+                "UPDATE wines SET name = :name, description = :name, "
+                "url = 'javascript:window.__pwned=4', image_url = 'javascript:window.__pwned=5' "
+                "WHERE wine_type = 'white' AND price_rub <= 1500"
+            ),
+            {"name": HOSTILE + "Щ" * 150},
+        )
+        await s.commit()
+    settings = agent_settings(server.base_url, llm_timeout_seconds=15)
+    async with serving_chat(seeded, settings) as site:
+        seen = await asyncio.to_thread(hostile_page, site.base)
+    assert seen["pwned"] is None and seen["elements"] == 0, seen  # nothing ran or was built
+    assert seen["cards"] >= 1 and all(name.startswith(HOSTILE) for name in seen["names"]), seen
+    assert "<b>что</b>" in seen["intro"], seen  # the model's markup shown as the text it is
+    assert seen["overflow"] <= 0, seen  # a long unbroken name wraps inside its card
