@@ -27,6 +27,7 @@ from bot.handlers import (
     group,
     help,
     inline,
+    link,
     media,
     privacy,
     profile,
@@ -116,6 +117,9 @@ def create_dispatcher(
     # Photos and voice are questions too: the same 18+ gate and the same per-user limit.
     media_questions = _gated(media.build_router())
     media_questions.message.middleware(RateLimitMiddleware(services.rate_limiter))
+    # Link codes are guessed only as fast as a person may write.
+    linking = _gated(link.build_router())
+    linking.message.middleware(RateLimitMiddleware(services.rate_limiter))
     dp.include_routers(
         group.build_router(services.rate_limiter),
         privacy.build_router(),
@@ -127,6 +131,7 @@ def create_dispatcher(
         _gated(quiz.build_router()),
         _gated(feedback.build_router()),
         _gated(favourites.build_router()),
+        linking,
         questions,
         inline.build_router(services.rate_limiter),
         media_questions,

@@ -55,6 +55,9 @@ class Settings(BaseSettings):
     http_port: int = Field(default=8080, ge=1, le=65535)
     api_token: str | None = None
     web_secret: str | None = None
+    # The shop's sites that may embed the web chat's widget (comma-separated origins).
+    web_origins: str = ""
+    web_rate_limit_per_address: int = Field(default=60, ge=1, le=100_000)
 
     # Answers in flight per process; most of each is waiting for the LLM, so this caps the
     # throughput at about this many divided by the seconds an answer takes (BENCHMARKS.md).
@@ -110,6 +113,15 @@ class Settings(BaseSettings):
                 raise ValueError(f"'{part.strip()}' is not a Telegram id")
         return value
 
+    @field_validator("web_origins")
+    @classmethod
+    def _check_web_origins(cls, value: str) -> str:
+        for part in value.split(","):
+            origin = part.strip()
+            if origin and not re.fullmatch(r"https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?", origin):
+                raise ValueError(f"'{origin}' is not an origin (scheme://host[:port], no path)")
+        return value
+
     @model_validator(mode="after")
     def _embedding_defaults(self) -> Settings:
         if self.embedding_base_url is None:
@@ -131,6 +143,11 @@ class Settings(BaseSettings):
     @property
     def admin_id_set(self) -> frozenset[int]:
         return frozenset(int(p) for p in self.admin_ids.split(",") if p.strip())
+
+    @property
+    def web_origin_list(self) -> tuple[str, ...]:
+        """WEB_ORIGINS as origins compared exactly (lower case, no trailing slash)."""
+        return tuple(p.strip().lower() for p in self.web_origins.split(",") if p.strip())
 
     @property
     def backups_path(self) -> Path:

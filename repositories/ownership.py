@@ -14,8 +14,9 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 PERSON_COLUMNS = ("user_id", "chat_id")
 # Rows kept after /forget, with the id removed: anonymous answer counts.
 ANONYMIZED = {"answers": "user_id"}
-# Rate-limit keys that name a person: private messages and group mentions, and inline queries.
-RATE_KEY_PREFIXES = ("tg:", "tg-inline:")
+# Rate-limit keys that name a person: private messages and group mentions, inline queries,
+# and the web chat's visitors.
+RATE_KEY_PREFIXES = ("tg:", "tg-inline:", "web:")
 
 
 async def table_counts(session: AsyncSession) -> dict[str, int]:

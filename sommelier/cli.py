@@ -103,8 +103,14 @@ async def cmd_embed(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def cmd_run(args: argparse.Namespace, settings: Settings) -> int:
+    """The bot (with the web chat when HTTP_PORT is set); without a token the web chat when
+    HTTP_PORT is set (the HTTP API too only behind API_TOKEN), else the terminal chat."""
+    from sommelier.serve import http_port_set, serve
+
     if settings.telegram_bot_token:
         return await cmd_bot(args, settings)
+    if http_port_set(settings):
+        return await serve(settings, api=bool(settings.api_token))
     return await cmd_chat(args, settings)
 
 
@@ -216,7 +222,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("health", help="exit 0 when the database and Telegram are reachable")
     p.set_defaults(handler=cmd_health)
 
-    p = sub.add_parser("run", help="the bot when TELEGRAM_BOT_TOKEN is set, else the chat")
+    p = sub.add_parser(
+        "run",
+        help="the bot when TELEGRAM_BOT_TOKEN is set, else the web chat when HTTP_PORT is set, "
+        "else the terminal chat",
+    )
     p.set_defaults(handler=cmd_run)
 
     p = sub.add_parser("catalog", help="migrate, seed when empty and print the catalog size")

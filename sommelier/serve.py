@@ -51,14 +51,32 @@ async def run_bot(settings: Settings) -> int:
         services = build_services(rt)
         stop = asyncio.Event()
         keeper = asyncio.create_task(services.housekeeping.run(stop))
+        # With HTTP_PORT set the polling bot serves the web chat too (the API behind API_TOKEN).
+        runner = await _start_web(settings, services) if http_port_set(settings) else None
         try:
             async with releasing_free_memory():
                 await run_polling(settings, services)
         finally:
             stop.set()
             await keeper
+            if runner is not None:
+                await runner.cleanup()
             await services.close()
     return 0
+
+
+def http_port_set(settings: Settings) -> bool:
+    """HTTP_PORT was given (environment, .env or an option), not just its default."""
+    return "http_port" in settings.model_fields_set
+
+
+async def _start_web(settings: Settings, services: Services) -> web.AppRunner:
+    app, _ = build_served_app(settings, services, api=bool(settings.api_token))
+    runner = web.AppRunner(app, handler_cancellation=True)
+    await runner.setup()
+    await web.TCPSite(runner, settings.http_host, settings.http_port).start()
+    log.info("web chat on %s:%d/chat", settings.http_host, settings.http_port)
+    return runner
 
 
 async def serve(
@@ -73,7 +91,7 @@ async def serve(
         await runner.setup()
         bind_host, bind_port = host or settings.http_host, port or settings.http_port
         await web.TCPSite(runner, bind_host, bind_port).start()
-        log.info("HTTP API listening on %s:%d", bind_host, bind_port)
+        log.info("HTTP API and web chat (/chat) on %s:%d", bind_host, bind_port)
         keeper = asyncio.create_task(services.housekeeping.run(stop))
         try:
             if telegram is not None:

@@ -26,6 +26,7 @@ _TABLE_RU = {
     "answers": "привязка ответов",
     "telegram_updates": "служебные записи",
     "rate_counters": "счетчики лимита",
+    "visitors": "связь с веб-чатом",
 }
 
 

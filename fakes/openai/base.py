@@ -33,6 +33,8 @@ class ServerBase:
     embedding_fn: Callable[[str], list[float]] | None
     embeddings_fail: int | None
     latency: float
+    chunk_delay: float
+    first_content_at: list[float]
     model_id: str
     non_vision_models: set[str]
     vision_requests: list[JSONDict]

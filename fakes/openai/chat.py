@@ -235,7 +235,11 @@ class ChatMixin(ServerBase):
         if isinstance(step, ReplyStep):
             await send(chunk({"role": "assistant", "content": "", "refusal": None}))
             cut = step.after_chars if isinstance(step, PausedReplyStep) else len(step.content)
-            for piece in pieces(step.content[:cut]):
+            for index, piece in enumerate(pieces(step.content[:cut])):
+                if index and self.chunk_delay:
+                    await asyncio.sleep(self.chunk_delay)
+                if not index:
+                    self.first_content_at.append(time.time())
                 await send(chunk({"content": piece}))
             if isinstance(step, PausedReplyStep):
                 resumed = asyncio.ensure_future(step.resume.wait())

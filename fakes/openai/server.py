@@ -30,6 +30,10 @@ class FakeOpenAIServer(ChatMixin, EmbeddingsMixin, MediaMixin):
         self.embedding_fn: Callable[[str], list[float]] | None = None
         self.embeddings_fail: int | None = None
         self.latency: float = 0.0
+        #: Seconds between streamed pieces of a reply's text (a model writing at a fixed pace).
+        self.chunk_delay: float = 0.0
+        #: time.time() when each streamed reply's first piece of text was sent.
+        self.first_content_at: list[float] = []
         self.model_id: str = DEFAULT_MODEL_ID
         #: Chat models that cannot see images: an image content part gets the real API's 400.
         self.non_vision_models: set[str] = set()
@@ -121,6 +125,8 @@ class FakeOpenAIServer(ChatMixin, EmbeddingsMixin, MediaMixin):
         self.embedding_fn = None
         self.embeddings_fail = None
         self.latency = 0.0
+        self.chunk_delay = 0.0
+        self.first_content_at = []
 
     # -- routes ----------------------------------------------------------------------
 

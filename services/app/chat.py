@@ -54,6 +54,7 @@ from services.app.sessions import (
     GuardedSessions,
     database_errors_as_unavailable,
 )
+from services.app.visitors import Visitors
 from services.llm.embeddings import EmbeddingService
 from services.llm.transcription import Transcriber
 from services.llm.vision import ImageReading, VisionClient
@@ -99,6 +100,7 @@ class ChatService:
         self.quick = QuickPicks(sessions, self.welcome_writer)
         self.answers_since_start: Counter[str] = Counter()
         self.favourites = Favourites(self._guarded)  # «⭐ В избранное» and /favorites
+        self.visitors = Visitors(self._guarded, inactivity)  # the web chat's, and /link
 
     @property
     def llm_configured(self) -> bool:

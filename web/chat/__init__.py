@@ -1,0 +1,1 @@
+"""The web chat and its embeddable widget (issue 29)."""
