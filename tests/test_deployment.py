@@ -58,12 +58,10 @@ async def test_an_unreachable_telegram_is_retried_with_one_line_each_until_stopp
         await bot.get_me()
 
     try:
-        started = time.monotonic()
         reached = await until_telegram_answers(call, stop, first_delay=0.01, max_delay=0.05)
     finally:
         await bot.session.close()
     assert reached is False and attempts == 4
-    assert time.monotonic() - started < 60  # each attempt: the request layer's own 3 retries
     lines = [r for r in caplog.records if r.name == "bot.runner"]
     assert len(lines) == 4
     assert all("Telegram is unreachable" in r.getMessage() and r.exc_info is None for r in lines)
