@@ -570,9 +570,18 @@ async def run_soak(
 
             restarts: list[asyncio.Task[None]] = []
             restart_at = {messages * (i + 1) // (db_restarts + 1) for i in range(db_restarts)}
+            # Half of the messages between a restart and the next one are sent while the
+            # database is away; the rest only once it is back, so that "served again after
+            # the restart" is measured whatever time the server takes to start.
+            back_at = {
+                at + (messages * (i + 2) // (db_restarts + 1) - at) // 2
+                for i, at in enumerate(sorted(restart_at))
+            }
             for n in range(messages):
                 if n in restart_at:
                     restarts.append(asyncio.create_task(restart(pg)))
+                if n in back_at and restarts:
+                    await restarts[-1]
                 chat_id = FIRST_CHAT + rng.randrange(chats)
                 tg.push_update(tg.message_update(chat_id, rng.choice(QUESTIONS)))
                 if progress and n % 500 == 0:
