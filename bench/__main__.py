@@ -13,7 +13,7 @@ from sommelier.logs import configure_logging
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog="sommelier bench", description="Benchmarks; appends the report to BENCHMARKS.md."
+        prog="sommelier bench", description="Benchmarks; writes the report to bench/runs/<when>.md."
     )
     p.add_argument("--quick", action="store_true", help="1k and 10k wines only")
     p.add_argument(
@@ -37,7 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dim", type=int, help="embedding dimension (default 1536)")
     p.add_argument("--variants", help="repository variants, e.g. current,exact")
     p.add_argument("--reuse", action="store_true", help="reuse bench databases already built")
-    p.add_argument("--output", help="report file (default BENCHMARKS.md)")
+    p.add_argument("--output", help="report file (default bench/runs/<date>-<time>.md)")
     p.add_argument("--no-append", action="store_true", help="print the report only")
     p.add_argument("--profile-bot", help="write a cProfile dump of the bot process here")
     return p

@@ -1,4 +1,4 @@
-"""The Markdown report appended to BENCHMARKS.md."""
+"""The Markdown report of a run: a file of its own in bench/runs/ (BENCHMARKS.md links it)."""
 
 from __future__ import annotations
 
@@ -451,16 +451,15 @@ def render(results: BenchResults) -> str:
     return "\n".join(lines) + "\n"
 
 
-HEADER = """# Benchmarks
+HEADER = """# A benchmark run
 
-Produced by `sommelier bench` (`make bench`; `--quick` for 1k and 10k wines). Each run appends a
-section below.
-
-## Runs
+Written by `sommelier bench` (one file per run in bench/runs/; BENCHMARKS.md holds the method
+and the status of every target, and links here).
 """
 
 
 def append(path: Path, section: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
     existing = path.read_text(encoding="utf-8") if path.exists() else HEADER
     if not existing.endswith("\n"):
         existing += "\n"

@@ -1,4 +1,4 @@
-"""`sommelier bench`: runs every benchmark and appends the report to BENCHMARKS.md."""
+"""`sommelier bench`: runs every benchmark and writes the report to bench/runs/<when>.md."""
 
 from __future__ import annotations
 
@@ -23,6 +23,8 @@ from bench.search import Truth, run_search
 from bench.workload import QUESTIONS, search_cases, semantic_cases
 from core.settings import Settings
 
+RUNS = Path("bench/runs")
+
 FULL_SIZES = (1_000, 10_000, 100_000)
 QUICK_SIZES = (1_000, 10_000)
 AGENT_SMALL = 50
@@ -46,7 +48,7 @@ class BenchConfig:
     # Steady arrival rates (chats/s) tried for the sustained figure; () skips it.
     sustained_rates: tuple[float, ...] = (10.0, 20.0, 30.0, 40.0, 50.0)
     sustained_seconds: float = 15.0
-    output: Path | None = field(default_factory=lambda: Path("BENCHMARKS.md"))
+    output: Path | None = field(default_factory=lambda: RUNS / f"{datetime.now():%Y-%m-%d-%H%M}.md")
     bot_profile: Path | None = None
 
 
@@ -270,5 +272,5 @@ async def run_cli(args: argparse.Namespace, settings: Settings) -> int:
     print(section)
     if config.output is not None:
         append(config.output, section)
-        _say(f"appended to {config.output}")
+        _say(f"report written to {config.output}")
     return 0

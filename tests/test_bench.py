@@ -103,9 +103,9 @@ async def test_tiny_run_reports_every_row(tiny_results: BenchResults, tmp_path: 
         assert rate == 5.0 and step.completed == step.chats == 10 and step.error_count == 0
     assert results.economy is not None and 0 < results.economy.stable_share < 1
 
-    out = tmp_path / "BENCHMARKS.md"
+    out = tmp_path / "runs" / "2026-11-25-1200.md"
     append(out, section)
     append(out, section)
     text = out.read_text(encoding="utf-8")
-    assert text.startswith("# Benchmarks") and "## Runs" in text
+    assert text.startswith("# A benchmark run") and "BENCHMARKS.md" in text
     assert text.count("| target | measured |") == 2
