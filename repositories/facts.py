@@ -45,3 +45,16 @@ async def clear_wordings(session: AsyncSession, older_than: timedelta) -> int:
         {"s": older_than.total_seconds()},
     )
     return int(result.rowcount or 0)
+
+
+async def use_console_link(session: AsyncSession, nonce: str) -> bool:
+    """True the first time a link's nonce is used, False ever after (links expire in
+    minutes: used nonces older than a day are dropped)."""
+    await session.execute(
+        text("DELETE FROM console_links WHERE used_at < now() - interval '1 day'")
+    )
+    inserted = await session.scalar(
+        text("INSERT INTO console_links (nonce) VALUES (:n) ON CONFLICT DO NOTHING RETURNING 1"),
+        {"n": nonce},
+    )
+    return inserted is not None

@@ -51,14 +51,27 @@ async def run_bot(settings: Settings) -> int:
         services = build_services(rt)
         stop = asyncio.Event()
         keeper = asyncio.create_task(services.housekeeping.run(stop))
+        # With PUBLIC_URL a polling bot serves its HTTP server too (console, «Купить»).
+        runner = await _serve_web(settings, services) if settings.public_url else None
         try:
             async with releasing_free_memory():
                 await run_polling(settings, services)
         finally:
             stop.set()
             await keeper
+            if runner is not None:
+                await runner.cleanup()
             await services.close()
     return 0
+
+
+async def _serve_web(settings: Settings, services: Services) -> web.AppRunner:
+    app, _ = build_served_app(settings, services, api=bool(settings.api_token))
+    runner = web.AppRunner(app, handler_cancellation=True)
+    await runner.setup()
+    await web.TCPSite(runner, settings.http_host, settings.http_port).start()
+    log.info("web pages listening on %s:%d", settings.http_host, settings.http_port)
+    return runner
 
 
 async def serve(

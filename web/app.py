@@ -5,6 +5,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from services.app.container import Services
+from web.console.routes import add_console
 from web.pages import add_static
 from web.sessions import Signer, signing_key
 
@@ -15,3 +16,4 @@ def add_web(app: web.Application, services: Services) -> None:
     """The shared assets and signer; each feature adds its routes here."""
     app[SIGNER_KEY] = Signer(signing_key(services.settings))
     add_static(app)
+    add_console(app, services)

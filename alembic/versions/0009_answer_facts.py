@@ -1,5 +1,6 @@
 """The shop's console (issue 27): one row of request facts per answer, «Купить» clicks through
-the signed redirect, and the catalog imports' outcomes.
+the signed redirect, and the catalog imports' outcomes,
+the used one-time console links.
 
 `answer_facts` and `buy_clicks` carry `user_id`, so /forget (which finds tables by that column)
 deletes them; the console shows only `person`, a keyed hash. `wording` (the request's words,
@@ -86,8 +87,18 @@ def upgrade() -> None:
         sa.Column("error", sa.Text),
     )
 
+    # One-time console links: a link's nonce is stored when it is used, so it opens one session.
+    op.create_table(
+        "console_links",
+        sa.Column("nonce", sa.Text, primary_key=True),
+        sa.Column(
+            "used_at", sa.DateTime(timezone=True), nullable=False, server_default=sa.func.now()
+        ),
+    )
+
 
 def downgrade() -> None:
+    op.drop_table("console_links")
     op.drop_table("catalog_syncs")
     op.drop_table("buy_clicks")
     op.drop_table("answer_facts")
