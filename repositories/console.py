@@ -1,33 +1,36 @@
-"""What the shop's console reads (SQL only): answers per day, demand, unmet demand, wines,
-catalog imports. Every query takes a period [start, end) and an optional path filter and
-reads `answer_facts` through its `created_at` index: a month of a busy shop is a few
-hundred thousand rows, aggregated in one scan per view."""
+"""What the shop's console reads (SQL only), from the per-day rollups (`fact_rollup.py`) for
+whole days [first, last] and one path (or '*', every path); votes and «Купить» clicks from
+their own small tables; the catalog's state and imports. No query reads `answer_facts` but
+the unmet requests' example wordings, from the last days only."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date
 from typing import Any
 
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-DIMENSIONS = ("style", "food", "country", "grape", "price_band", "occasion")
-UNMET_KEYS = ("style", "country", "region", "grape", "food", "price_band", "occasion")
+from repositories.fact_rollup import DIMENSIONS, SEPARATOR, UNMET_KEYS
+
+__all__ = ["DIMENSIONS", "UNMET_KEYS", "Period"]
 
 
 @dataclass(frozen=True)
 class Period:
-    start: datetime
-    end: datetime
+    first: date  # inclusive, UTC days
+    last: date
     path: str | None = None  # only the answers of this path
 
     def params(self) -> dict[str, Any]:
-        return {"start": self.start, "end": self.end, "path": self.path}
+        return {"first": self.first, "last": self.last, "path": self.path or "*"}
 
 
-_IN_PERIOD = (
-    "created_at >= :start AND created_at < :end AND (CAST(:path AS text) IS NULL OR path = :path)"
+_DAYS = "day BETWEEN :first AND :last AND path = :path"
+_STAMPS = (
+    "created_at >= (CAST(:first AS date)::timestamp AT TIME ZONE 'UTC') "
+    "AND created_at < ((CAST(:last AS date) + 1)::timestamp AT TIME ZONE 'UTC')"
 )
 
 
@@ -38,59 +41,63 @@ def _rows(result: Any) -> list[dict[str, Any]]:
 async def daily(session: AsyncSession, p: Period) -> list[dict[str, Any]]:
     """Per day: answers, people, tokens, unmet (nothing matched or a condition relaxed)."""
     result = await session.execute(
-        text(
-            "SELECT date_trunc('day', created_at, 'UTC') AS day, count(*) AS answers, "
-            "count(DISTINCT person) AS people, coalesce(sum(tokens), 0) AS tokens, "
-            "count(*) FILTER (WHERE match IN ('none', 'relaxed')) AS unmet "
-            f"FROM answer_facts WHERE {_IN_PERIOD} GROUP BY 1 ORDER BY 1"
-        ),
+        text(f"SELECT day, answers, people, tokens, unmet FROM fact_days WHERE {_DAYS}"),
         p.params(),
     )
     return _rows(result)
 
 
-async def totals(session: AsyncSession, p: Period) -> dict[str, Any]:
-    row = (
-        (
-            await session.execute(
-                text(
-                    "SELECT count(*) AS answers, count(DISTINCT person) AS people, "
-                    "coalesce(sum(tokens), 0) AS tokens, "
-                    "percentile_disc(0.5) WITHIN GROUP (ORDER BY latency_ms) AS p50, "
-                    "percentile_disc(0.95) WITHIN GROUP (ORDER BY latency_ms) AS p95 "
-                    f"FROM answer_facts WHERE {_IN_PERIOD}"
-                ),
-                p.params(),
-            )
-        )
-        .mappings()
-        .one()
+async def values(
+    session: AsyncSession, p: Period, dims: tuple[str, ...], by_day: bool = False
+) -> list[dict[str, Any]]:
+    """Summed per (dim, value[, day]): n, extra (unmet: how many found nothing), low (unmet:
+    the nearest price shown; HLL: the register's maximum is taken instead of a sum)."""
+    day = ", day" if by_day else ""
+    result = await session.execute(
+        text(
+            f"SELECT dim, value{day}, CASE WHEN dim = 'hll' THEN max(n) ELSE sum(n) END AS n, "
+            "sum(extra) AS extra, min(low) AS low FROM fact_day_values "
+            f"WHERE dim = ANY(:dims) AND {_DAYS} GROUP BY dim, value{day}"
+        ),
+        p.params() | {"dims": list(dims)},
     )
-    return dict(row)
+    return _rows(result)
 
 
 async def path_mix(session: AsyncSession, p: Period) -> list[dict[str, Any]]:
+    """Answers per path, and each path's latency histogram (bucket → count)."""
+    params = p.params()
     result = await session.execute(
         text(
-            "SELECT path, count(*) AS answers, "
-            "percentile_disc(0.5) WITHIN GROUP (ORDER BY latency_ms) AS p50, "
-            "percentile_disc(0.95) WITHIN GROUP (ORDER BY latency_ms) AS p95 "
-            f"FROM answer_facts WHERE {_IN_PERIOD} GROUP BY path ORDER BY 2 DESC"
+            "SELECT path, sum(answers) AS answers FROM fact_days "
+            "WHERE day BETWEEN :first AND :last AND path <> '*' "
+            "AND (:path = '*' OR path = :path) GROUP BY path ORDER BY 2 DESC"
         ),
-        p.params(),
+        params,
     )
-    return _rows(result)
+    mix = _rows(result)
+    histograms = await session.execute(
+        text(
+            "SELECT path, value, sum(n) AS n FROM fact_day_values "
+            "WHERE dim = 'latency' AND day BETWEEN :first AND :last AND path <> '*' "
+            "AND (:path = '*' OR path = :path) GROUP BY path, value"
+        ),
+        params,
+    )
+    per_path: dict[str, dict[int, int]] = {}
+    for path, value, n in histograms.all():
+        per_path.setdefault(path, {})[int(value)] = int(n)
+    return [m | {"histogram": per_path.get(m["path"], {})} for m in mix]
 
 
 async def votes(session: AsyncSession, p: Period) -> dict[str, int]:
     row = (
         await session.execute(
             text(
-                "SELECT count(*) FILTER (WHERE vote > 0) AS up, "
-                "count(*) FILTER (WHERE vote < 0) AS down FROM feedback "
-                "WHERE updated_at >= :start AND updated_at < :end"
+                "SELECT count(*) FILTER (WHERE vote > 0), count(*) FILTER (WHERE vote < 0) "
+                f"FROM feedback WHERE {_STAMPS.replace('created_at', 'updated_at')}"
             ),
-            {"start": p.start, "end": p.end},
+            p.params(),
         )
     ).one()
     return {"up": int(row[0]), "down": int(row[1])}
@@ -98,87 +105,27 @@ async def votes(session: AsyncSession, p: Period) -> dict[str, int]:
 
 async def clicks(session: AsyncSession, p: Period) -> int:
     return int(
-        await session.scalar(
-            text(
-                "SELECT count(*) FROM buy_clicks WHERE created_at >= :start AND created_at < :end"
-            ),
-            {"start": p.start, "end": p.end},
-        )
+        await session.scalar(text(f"SELECT count(*) FROM buy_clicks WHERE {_STAMPS}"), p.params())
         or 0
     )
 
 
-async def demand(session: AsyncSession, p: Period, previous: Period) -> list[dict[str, Any]]:
-    """(dimension, value, day) counts over this period and the one before it, in one scan:
-    the caller ranks the values and draws each one's trend."""
-    values = ", ".join(f"('{d}', {d})" for d in DIMENSIONS)
+async def wine_rows(session: AsyncSession, p: Period) -> list[dict[str, Any]]:
+    """Every wine with its shows (rollups), 👍/👎 and clicks in the period."""
     result = await session.execute(
         text(
-            "SELECT v.dim, v.value, date_trunc('day', f.created_at, 'UTC') AS day, count(*) AS n "
-            f"FROM answer_facts f CROSS JOIN LATERAL (VALUES {values}) AS v(dim, value) "
-            "WHERE f.created_at >= :prev AND f.created_at < :end "
-            "AND (CAST(:path AS text) IS NULL OR f.path = :path) AND v.value IS NOT NULL "
-            "GROUP BY 1, 2, 3"
-        ),
-        p.params() | {"prev": previous.start},
-    )
-    return _rows(result)
-
-
-async def unmet(session: AsyncSession, p: Period, limit: int = 50) -> list[dict[str, Any]]:
-    """Requests the catalog could not satisfy, grouped by what was asked, most frequent
-    first: how many, nothing at all or only something relaxed, the nearest price shown, and
-    the latest wordings still kept."""
-    keys = ", ".join(UNMET_KEYS)
-    any_key = " OR ".join(f"{k} IS NOT NULL" for k in UNMET_KEYS)
-    result = await session.execute(
-        text(
-            f"SELECT {keys}, count(*) AS n, "
-            "count(*) FILTER (WHERE match = 'none') AS nothing, "
-            "min(price_max) AS price_max, min(nearest_price) AS nearest_price, "
-            "(array_agg(wording ORDER BY created_at DESC) "
-            "FILTER (WHERE wording IS NOT NULL))[1:3] AS examples "
-            f"FROM answer_facts WHERE {_IN_PERIOD} AND match IN ('none', 'relaxed') "
-            f"AND ({any_key}) GROUP BY {keys} ORDER BY n DESC, nothing DESC LIMIT :limit"
-        ),
-        p.params() | {"limit": limit},
-    )
-    return _rows(result)
-
-
-async def unmet_names(session: AsyncSession, p: Period, limit: int = 30) -> list[dict[str, Any]]:
-    """Wines asked for by name (a label photo) that the shop does not have."""
-    result = await session.execute(
-        text(
-            "SELECT asked_name AS name, count(*) AS n, max(created_at) AS last "
-            f"FROM answer_facts WHERE {_IN_PERIOD} AND asked_name IS NOT NULL "
-            "GROUP BY asked_name ORDER BY n DESC, last DESC LIMIT :limit"
-        ),
-        p.params() | {"limit": limit},
-    )
-    return _rows(result)
-
-
-async def wines(session: AsyncSession, p: Period) -> list[dict[str, Any]]:
-    """Per wine shown, voted on or clicked in the period: shows, 👍, 👎, clicks."""
-    result = await session.execute(
-        text(
-            "WITH shown AS ("
-            "  SELECT w AS wine_id, count(*) AS shown FROM answer_facts, unnest(wine_ids) AS w "
-            f"  WHERE {_IN_PERIOD} GROUP BY w), "
-            "voted AS ("
-            "  SELECT wine_id, count(*) FILTER (WHERE vote > 0) AS up, "
+            "WITH shown AS (SELECT value::uuid AS wine_id, sum(n) AS shown FROM fact_day_values "
+            f"  WHERE dim = 'wine' AND {_DAYS} GROUP BY value), "
+            "voted AS (SELECT wine_id, count(*) FILTER (WHERE vote > 0) AS up, "
             "  count(*) FILTER (WHERE vote < 0) AS down FROM feedback "
-            "  WHERE updated_at >= :start AND updated_at < :end GROUP BY wine_id), "
-            "clicked AS ("
-            "  SELECT wine_id, count(*) AS clicks FROM buy_clicks "
-            "  WHERE created_at >= :start AND created_at < :end GROUP BY wine_id) "
+            f"  WHERE {_STAMPS.replace('created_at', 'updated_at')} GROUP BY wine_id), "
+            "clicked AS (SELECT wine_id, count(*) AS clicks FROM buy_clicks "
+            f"  WHERE {_STAMPS} GROUP BY wine_id) "
             "SELECT w.id, w.name, w.producer, w.price_rub, w.available, "
             "coalesce(s.shown, 0) AS shown, coalesce(v.up, 0) AS up, "
-            "coalesce(v.down, 0) AS down, coalesce(c.clicks, 0) AS clicks "
-            "FROM shown s FULL JOIN voted v ON v.wine_id = s.wine_id "
-            "FULL JOIN clicked c ON c.wine_id = coalesce(s.wine_id, v.wine_id) "
-            "JOIN wines w ON w.id = coalesce(s.wine_id, v.wine_id, c.wine_id) "
+            "coalesce(v.down, 0) AS down, coalesce(c.clicks, 0) AS clicks FROM wines w "
+            "LEFT JOIN shown s ON s.wine_id = w.id LEFT JOIN voted v ON v.wine_id = w.id "
+            "LEFT JOIN clicked c ON c.wine_id = w.id "
             "ORDER BY shown DESC, clicks DESC, w.name"
         ),
         p.params(),
@@ -186,20 +133,24 @@ async def wines(session: AsyncSession, p: Period) -> list[dict[str, Any]]:
     return _rows(result)
 
 
-async def never_shown(session: AsyncSession, p: Period) -> list[dict[str, Any]]:
-    """Wines on sale that no answer of the period showed."""
+async def unmet_examples(
+    session: AsyncSession, p: Period, keys: list[str], per_key: int = 3
+) -> dict[str, list[str]]:
+    """The latest wordings still kept for these unmet request groups, in [first, last]."""
+    if not keys:
+        return {}
+    key = f"concat_ws(E'{SEPARATOR}', " + ", ".join(f"coalesce({k}, '')" for k in UNMET_KEYS) + ")"
     result = await session.execute(
         text(
-            "SELECT w.id, w.name, w.producer, w.price_rub FROM wines w "
-            "WHERE w.available AND NOT EXISTS ("
-            "  SELECT 1 FROM answer_facts f WHERE f.wine_ids @> ARRAY[w.id] "
-            "  AND f.created_at >= :start AND f.created_at < :end "
-            "  AND (CAST(:path AS text) IS NULL OR f.path = :path)"
-            ") ORDER BY w.name"
+            f"SELECT k, (array_agg(wording ORDER BY created_at DESC))[1:{per_key}] FROM ("
+            f"  SELECT {key} AS k, wording, created_at FROM answer_facts "
+            f"  WHERE {_STAMPS} AND match IN ('none', 'relaxed') AND wording IS NOT NULL "
+            "  AND (:path = '*' OR path = :path)) AS u "
+            "WHERE k = ANY(:keys) GROUP BY k"
         ),
-        p.params(),
+        p.params() | {"keys": keys},
     )
-    return _rows(result)
+    return {k: list(words) for k, words in result.all()}
 
 
 async def catalog_syncs(session: AsyncSession, limit: int = 20) -> list[dict[str, Any]]:

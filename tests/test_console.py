@@ -193,3 +193,18 @@ async def test_the_weekly_digest_reaches_each_admin_once(seeded: Runtime) -> Non
     assert "пино нуар" in caption and "ответов" in caption
     image = photos[0].params["photo"]
     assert image.data.startswith(b"\x89PNG")
+
+
+async def test_inline_and_group_answers_leave_facts_too(seeded: Runtime) -> None:
+    from tests.bot_helpers import inline
+    from tests.test_bot_group import BOT, summon_guest
+
+    async with console_stack(seeded) as stack:
+        await adult(stack.bot, CUSTOMER)
+        await inline(stack.bot, CUSTOMER, "игристое")
+        await summon_guest(stack.bot, CUSTOMER, f"{BOT} белое сухое к рыбе")
+    facts = {f["path"]: f for f in await _facts(seeded, CUSTOMER)}
+    assert facts["inline"]["style"] == "игристое" and facts["inline"]["wine_ids"]
+    group = facts["group"]
+    assert group["style"] == "белое сухое" and group["food"] and group["wine_ids"]
+    assert group["wording"] is None  # a group's words are not kept, only its conditions

@@ -1,6 +1,6 @@
 """The shop's console (issue 27): one row of request facts per answer, «Купить» clicks through
 the signed redirect, and the catalog imports' outcomes,
-the used one-time console links.
+the used one-time console links, and the per-day rollups the console reads.
 
 `answer_facts` and `buy_clicks` carry `user_id`, so /forget (which finds tables by that column)
 deletes them; the console shows only `person`, a keyed hash. `wording` (the request's words,
@@ -87,6 +87,29 @@ def upgrade() -> None:
         sa.Column("error", sa.Text),
     )
 
+    # Per-day rollups of answer_facts (the console reads these): complete days are computed
+    # once (`final`), today on every console view; /forget drops the days it touched.
+    op.create_table(
+        "fact_days",
+        sa.Column("day", sa.Date, primary_key=True),
+        sa.Column("path", sa.Text, primary_key=True),  # '*': all paths
+        sa.Column("answers", sa.Integer, nullable=False),
+        sa.Column("unmet", sa.Integer, nullable=False),
+        sa.Column("tokens", sa.BigInteger, nullable=False),
+        sa.Column("people", sa.Integer, nullable=False),
+        sa.Column("final", sa.Boolean, nullable=False),
+    )
+    op.create_table(
+        "fact_day_values",
+        sa.Column("day", sa.Date, primary_key=True),
+        sa.Column("path", sa.Text, primary_key=True),
+        sa.Column("dim", sa.Text, primary_key=True),
+        sa.Column("value", sa.Text, primary_key=True),
+        sa.Column("n", sa.BigInteger, nullable=False),
+        sa.Column("extra", sa.BigInteger, nullable=False, server_default="0"),
+        sa.Column("low", sa.Integer),
+    )
+    op.create_index("fact_day_values_dim_day", "fact_day_values", ["dim", "path", "day"])
     # One-time console links: a link's nonce is stored when it is used, so it opens one session.
     op.create_table(
         "console_links",
@@ -99,6 +122,8 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("console_links")
+    op.drop_table("fact_day_values")
+    op.drop_table("fact_days")
     op.drop_table("catalog_syncs")
     op.drop_table("buy_clicks")
     op.drop_table("answer_facts")

@@ -26,6 +26,8 @@ _TABLE_RU = {
     "answers": "привязка ответов",
     "telegram_updates": "служебные записи",
     "rate_counters": "счетчики лимита",
+    "answer_facts": "статистика запросов",
+    "buy_clicks": "переходы «Купить»",
 }
 
 

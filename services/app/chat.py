@@ -28,6 +28,7 @@ from core.taste import (
     taste_profile,
     valid_quiz_answer,
 )
+from repositories.fact_rollup import forget_days
 from repositories.facts import record_fact
 from repositories.models import Wine
 from repositories.ownership import forget_person
@@ -48,7 +49,7 @@ from services.agent.welcome import WelcomeWriter
 from services.app.answer_log import log_answer, log_refusal
 from services.app.coordination import save_plan_with_turn
 from services.app.fact_log import record_quick
-from services.app.facts import FactRecorder
+from services.app.facts import FactRecorder, new_fact_id
 from services.app.favourites import Favourites, rebuild_profile
 from services.app.group_table import EarlierAnswer, TablePicks, table_picks
 from services.app.media import budget_in, dish_request, label_answer, wine_list_answer
@@ -320,7 +321,7 @@ class ChatService:
     async def _store(
         self, user_id: int | None, conversation_id: uuid.UUID | None, rec: Recommendation
     ) -> None:
-        fact_id = uuid.uuid4()
+        fact_id = new_fact_id()
         self.recorder.track_links(rec, fact_id)  # «Купить» through /go/ (with a public URL)
         async with self._guarded() as s:
             if conversation_id is not None:
@@ -342,6 +343,7 @@ class ChatService:
         """Delete everything stored about the person (answers keep their anonymous count);
         returns rows removed per table. One transaction: all of it or nothing."""
         async with self._guarded() as s:
+            await forget_days(s, user_id)  # the console's rollups of their days, recomputed
             removed = await forget_person(s, user_id)
             await s.commit()
         return removed

@@ -1,19 +1,21 @@
-"""The shop's console as data: what the web pages (and their CSV downloads) show, computed
-from the request facts (repositories/console.py). No Telegram id leaves this module: people
-are counted by their keyed hash."""
+"""The shop's console as data: what the web pages (and their CSV downloads) show, from the
+per-day rollups of the request facts (repositories/fact_rollup.py, brought up to date before
+each view). No Telegram id leaves this module: people are counted by their keyed hash."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
 from core.domain import format_price
 from core.settings import Settings
 from repositories import console as q
-from repositories.console import DIMENSIONS, Period
+from repositories.console import DIMENSIONS, UNMET_KEYS, Period
+from repositories.fact_rollup import SEPARATOR, refresh
+from services.app.console_math import people_estimate, percentile
 from services.app.sessions import GuardedSessions
 
 PERIODS = (7, 30, 90, 365)
@@ -26,11 +28,13 @@ DIMENSION_NAMES = {
     "occasion": "Повод",
 }
 TOP = 10
+TREND_POINTS = 30  # a demand value's trend: at most this many points over the period
+EXAMPLE_DAYS = 30  # example wordings are looked up in the period's last days only
 
 
 @dataclass(frozen=True)
 class Window:
-    """The chosen period (last `days` days, up to now) and the one just before it."""
+    """The chosen period (the last `days` UTC days, today included) and the one before it."""
 
     days: int
     path: str | None
@@ -38,17 +42,15 @@ class Window:
     previous: Period
 
     @property
-    def day_list(self) -> list[datetime]:
-        return [self.current.start + timedelta(days=i) for i in range(self.days)]
+    def day_list(self) -> list[date]:
+        return [self.current.first + timedelta(days=i) for i in range(self.days)]
 
 
 def window(days: int, path: str | None = None, now: datetime | None = None) -> Window:
-    """The last `days` calendar days (UTC) including today, and as many days before them."""
-    end = now or datetime.now(UTC)
-    today = end.replace(hour=0, minute=0, second=0, microsecond=0)
-    start = today - timedelta(days=days - 1)
-    previous = Period(start - timedelta(days=days), start, path)
-    return Window(days, path, Period(start, end, path), previous)
+    today = (now or datetime.now(UTC)).astimezone(UTC).date()
+    first = today - timedelta(days=days - 1)
+    previous = Period(first - timedelta(days=days), first - timedelta(days=1), path)
+    return Window(days, path, Period(first, today, path), previous)
 
 
 def unmet_label(row: dict[str, Any]) -> str:
@@ -62,10 +64,10 @@ def unmet_label(row: dict[str, Any]) -> str:
     return text
 
 
-def unmet_outcome(row: dict[str, Any]) -> str:
-    if row["nothing"] * 2 >= row["n"] or row.get("nearest_price") is None:
+def unmet_outcome(n: int, nothing: int, nearest: int | None) -> str:
+    if nothing * 2 >= n or nearest is None:
         return "нет в наличии"
-    return "ближайшее показанное " + format_price(Decimal(row["nearest_price"]))
+    return "ближайшее показанное " + format_price(Decimal(nearest))
 
 
 class ConsoleService:
@@ -77,22 +79,29 @@ class ConsoleService:
     def clicks_tracked(self) -> bool:
         return self.settings.public_base_url is not None
 
+    async def refresh(self) -> None:
+        """Today's rollups, and any day not final yet (after /forget, say), before a view."""
+        async with self.guarded() as s:
+            await refresh(s)
+            await s.commit()
+
     async def overview(self, w: Window) -> dict[str, Any]:
+        await self.refresh()
         async with self.guarded() as s:
             days = await q.daily(s, w.current)
-            totals = await q.totals(s, w.current)
+            hll = await q.values(s, w.current, ("hll", "latency"))
             mix = await q.path_mix(s, w.current)
             votes = await q.votes(s, w.current)
             clicks = await q.clicks(s, w.current)
         price = self.settings.llm_price_per_1k_tokens
-        by_day = {d["day"].date(): d for d in days}
+        by_day = {d["day"]: d for d in days}
         series = []
         for day in w.day_list:
-            d = by_day.get(day.date(), {})
+            d = by_day.get(day, {})
             tokens = int(d.get("tokens", 0))
             series.append(
                 {
-                    "day": day.date().isoformat(),
+                    "day": day.isoformat(),
                     "answers": int(d.get("answers", 0)),
                     "people": int(d.get("people", 0)),
                     "unmet": int(d.get("unmet", 0)),
@@ -100,18 +109,28 @@ class ConsoleService:
                     "cost": round(tokens / 1000 * price, 2),
                 }
             )
-        total = int(totals["answers"] or 0)
+        registers = {r["value"]: int(r["n"]) for r in hll if r["dim"] == "hll"}
+        latency = {int(r["value"]): int(r["n"]) for r in hll if r["dim"] == "latency"}
+        total = sum(d["answers"] for d in series)
+        tokens = sum(d["tokens"] for d in series)
         voted = votes["up"] + votes["down"]
         return {
             "series": series,
             "answers": total,
-            "people": int(totals["people"] or 0),
-            "tokens": int(totals["tokens"] or 0),
-            "cost": round(int(totals["tokens"] or 0) / 1000 * price, 2),
-            "p50": totals["p50"],
-            "p95": totals["p95"],
+            "people": people_estimate(registers),
+            "tokens": tokens,
+            "cost": round(tokens / 1000 * price, 2),
+            "p50": percentile(latency, 0.5),
+            "p95": percentile(latency, 0.95),
             "paths": [
-                {**m, "share": round(100 * m["answers"] / total, 1) if total else 0} for m in mix
+                {
+                    "path": m["path"],
+                    "answers": int(m["answers"]),
+                    "share": round(100 * int(m["answers"]) / total, 1) if total else 0,
+                    "p50": percentile(m["histogram"], 0.5),
+                    "p95": percentile(m["histogram"], 0.95),
+                }
+                for m in mix
             ],
             "up": votes["up"],
             "down": votes["down"],
@@ -120,25 +139,24 @@ class ConsoleService:
         }
 
     async def demand(self, w: Window) -> dict[str, list[dict[str, Any]]]:
+        await self.refresh()
+        points = min(w.days, TREND_POINTS)
         async with self.guarded() as s:
-            rows = await q.demand(s, w.current, w.previous)
+            now = await q.values(s, w.current, DIMENSIONS, by_day=True)
+            before = await q.values(s, w.previous, DIMENSIONS)
         current: dict[tuple[str, str], int] = defaultdict(int)
-        previous: dict[tuple[str, str], int] = defaultdict(int)
-        per_day: dict[tuple[str, str], dict[str, int]] = defaultdict(dict)
-        for r in rows:
-            key = (r["dim"], str(r["value"]))
-            if r["day"] >= w.current.start:
-                current[key] += r["n"]
-                per_day[key][r["day"].date().isoformat()] = r["n"]
-            else:
-                previous[key] += r["n"]
-        days = [d.date().isoformat() for d in w.day_list]
+        trend: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0] * points)
+        for r in now:
+            key = (r["dim"], r["value"])
+            current[key] += int(r["n"])
+            index = (r["day"] - w.current.first).days * points // w.days
+            trend[key][min(index, points - 1)] += int(r["n"])
+        previous = {(r["dim"], r["value"]): int(r["n"]) for r in before}
         result: dict[str, list[dict[str, Any]]] = {}
         for dim in DIMENSIONS:
-            ranked = sorted(
-                ((k, n) for k, n in current.items() if k[0] == dim), key=lambda kn: (-kn[1], kn[0])
-            )[:TOP]
-            total = sum(n for k, n in current.items() if k[0] == dim)
+            mine = [(k, n) for k, n in current.items() if k[0] == dim]
+            total = sum(n for _, n in mine)
+            ranked = sorted(mine, key=lambda kn: (-kn[1], kn[0]))[:TOP]
             result[dim] = [
                 {
                     "value": key[1],
@@ -146,59 +164,73 @@ class ConsoleService:
                     "share": round(100 * n / total, 1) if total else 0,
                     "previous": previous.get(key, 0),
                     "change": _change(n, previous.get(key, 0)),
-                    "trend": [per_day[key].get(d, 0) for d in days],
+                    "trend": trend[key],
                 }
                 for key, n in ranked
             ]
         return result
 
-    async def unmet(self, w: Window) -> dict[str, list[dict[str, Any]]]:
+    async def unmet(self, w: Window, limit: int = 50) -> dict[str, list[dict[str, Any]]]:
+        await self.refresh()
         async with self.guarded() as s:
-            groups = await q.unmet(s, w.current)
-            names = await q.unmet_names(s, w.current)
-        rows = [
-            {
-                "request": unmet_label(g),
-                "requests": g["n"],
-                "nothing": g["nothing"],
-                "outcome": unmet_outcome(g),
-                "examples": " · ".join(g["examples"] or []),
-            }
-            for g in groups
-        ]
+            rows = await q.values(s, w.current, ("unmet", "asked"))
+            groups = sorted(
+                (r for r in rows if r["dim"] == "unmet"),
+                key=lambda r: (-int(r["n"]), -int(r["extra"]), r["value"]),
+            )[:limit]
+            recent = Period(
+                max(w.current.first, w.current.last - timedelta(EXAMPLE_DAYS - 1)),
+                w.current.last,
+                w.path,
+            )
+            examples = await q.unmet_examples(s, recent, [g["value"] for g in groups])
+        table = []
+        for g in groups:
+            fields = dict(zip(UNMET_KEYS, g["value"].split(SEPARATOR), strict=True))
+            table.append(
+                {
+                    "request": unmet_label(fields),
+                    "requests": int(g["n"]),
+                    "nothing": int(g["extra"]),
+                    "outcome": unmet_outcome(int(g["n"]), int(g["extra"]), g["low"]),
+                    "examples": " · ".join(examples.get(g["value"], [])),
+                }
+            )
+        names = sorted(
+            (r for r in rows if r["dim"] == "asked"), key=lambda r: (-int(r["n"]), r["value"])
+        )
         return {
-            "groups": rows,
-            "names": [
-                {"wine": n["name"], "requests": n["n"], "last": n["last"].date().isoformat()}
-                for n in names
-            ],
+            "groups": table,
+            "names": [{"wine": n["value"], "requests": int(n["n"])} for n in names[:30]],
         }
 
     async def wines(self, w: Window) -> dict[str, list[dict[str, Any]]]:
+        await self.refresh()
         async with self.guarded() as s:
-            rows = await q.wines(s, w.current)
-            never = await q.never_shown(s, w.current)
+            rows = await q.wine_rows(s, w.current)
         table = [
             {
                 "wine": r["name"],
                 "producer": r["producer"],
                 "price": int(r["price_rub"]),
                 "available": r["available"],
-                "shown": r["shown"],
-                "up": r["up"],
-                "down": r["down"],
-                "clicks": r["clicks"],
+                "shown": int(r["shown"]),
+                "up": int(r["up"]),
+                "down": int(r["down"]),
+                "clicks": int(r["clicks"]),
                 "click_rate": round(100 * r["clicks"] / r["shown"], 1) if r["shown"] else None,
             }
             for r in rows
         ]
+        used = [r for r in table if r["shown"] or r["up"] or r["down"] or r["clicks"]]
         return {
-            "shown": [r for r in table if r["available"]],
+            "shown": [r for r in used if r["available"]],
             "never": [
-                {"wine": r["name"], "producer": r["producer"], "price": int(r["price_rub"])}
-                for r in never
+                {"wine": r["wine"], "producer": r["producer"], "price": r["price"]}
+                for r in table
+                if r["available"] and not r["shown"]
             ],
-            "unavailable": [r for r in table if not r["available"]],
+            "unavailable": [r for r in used if not r["available"]],
         }
 
     async def catalog(self) -> dict[str, Any]:

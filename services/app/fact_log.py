@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import logging
 import time
-import uuid
 from collections.abc import Sequence
 
 from core.errors import DatabaseUnavailableError
 from core.recommendation import Recommendation, RecommendedWine
 from repositories.facts import record_fact
-from services.app.facts import FactRecorder
+from services.app.facts import FactRecorder, new_fact_id
 from services.app.metrics import observe_answer
 from services.app.sessions import DATABASE_ERRORS, GuardedSessions
 
@@ -32,7 +31,11 @@ async def record_quick(
     rec.timings_ms["total"] = (time.perf_counter() - started) * 1000
     try:
         async with guarded() as s:
-            await record_fact(s, recorder.values(uuid.uuid4(), user_id, rec, text))
+            # A group's messages are not kept (/privacy): its conditions only, not its words.
+            values = recorder.values(
+                new_fact_id(), user_id, rec, text, keep_wording=path != "group"
+            )
+            await record_fact(s, values)
             await s.commit()
     except (
         DatabaseUnavailableError,

@@ -41,7 +41,7 @@ async def overview(console: ConsoleService, w: Window) -> dict[str, Any]:
     series = data["series"]
     days = [d["day"] for d in series]
     paths = data["paths"]
-    for row, width in zip(paths, share_bars(paths, "answers"), strict=True):
+    for row, width in zip(paths, share_bars(paths, "answers", 80), strict=True):
         row["bar"] = width
     return {
         "data": data,
@@ -85,7 +85,7 @@ async def demand(console: ConsoleService, w: Window) -> dict[str, Any]:
     data = await console.demand(w)
     tables = []
     for dim, rows in data.items():
-        for row, width in zip(rows, share_bars(rows, "requests", 160), strict=True):
+        for row, width in zip(rows, share_bars(rows, "requests", 80), strict=True):
             row["bar"] = width
             row["spark"] = sparkline(row["trend"])
         tables.append(
@@ -108,7 +108,7 @@ async def demand(console: ConsoleService, w: Window) -> dict[str, Any]:
 async def unmet(console: ConsoleService, w: Window) -> dict[str, Any]:
     data = await console.unmet(w)
     groups = data["groups"]
-    for row, width in zip(groups, share_bars(groups, "requests", 160), strict=True):
+    for row, width in zip(groups, share_bars(groups, "requests", 80), strict=True):
         row["bar"] = width
     return {
         "tables": [
@@ -126,7 +126,7 @@ async def unmet(console: ConsoleService, w: Window) -> dict[str, Any]:
             Table(
                 "names",
                 "Вина, которые просили по названию, а их нет",
-                [("wine", "Вино"), ("requests", "Запросов"), ("last", "Последний раз")],
+                [("wine", "Вино"), ("requests", "Запросов")],
                 data["names"],
             ),
         ]
@@ -140,8 +140,8 @@ async def wines(console: ConsoleService, w: Window) -> dict[str, Any]:
         ("producer", "Производитель"),
         ("price", "Цена, ₽"),
         ("shown", "Показов"),
-        ("up", "👍"),
-        ("down", "👎"),
+        ("up", "Нравится"),
+        ("down", "Не нравится"),
         ("clicks", "«Купить»"),
         ("click_rate", "Кликов, %"),
     ]
