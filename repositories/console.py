@@ -48,20 +48,25 @@ async def daily(session: AsyncSession, p: Period) -> list[dict[str, Any]]:
 
 
 async def values(
-    session: AsyncSession, p: Period, dims: tuple[str, ...], by_day: bool = False
-) -> list[dict[str, Any]]:
-    """Summed per (dim, value[, day]): n, extra (unmet: how many found nothing), low (unmet:
-    the nearest price shown; HLL: the register's maximum is taken instead of a sum)."""
-    day = ", day" if by_day else ""
+    session: AsyncSession, p: Period, dims: tuple[str, ...], points: int = 0
+) -> list[tuple[Any, ...]]:
+    """(dim, value, n, extra, low[, point]) summed over the period — n: count (HLL: the
+    register's maximum), extra: unmet requests that found nothing, low: the nearest price
+    shown; with `points`, per equal part of the period (0 … points - 1): a trend."""
+    point = (
+        ", ((day - CAST(:first AS date)) * :points / (CAST(:last AS date) - :first + 1))"
+        if points
+        else ""
+    )
     result = await session.execute(
         text(
-            f"SELECT dim, value{day}, CASE WHEN dim = 'hll' THEN max(n) ELSE sum(n) END AS n, "
-            "sum(extra) AS extra, min(low) AS low FROM fact_day_values "
-            f"WHERE dim = ANY(:dims) AND {_DAYS} GROUP BY dim, value{day}"
+            "SELECT dim, value, CASE WHEN dim = 'hll' THEN max(n) ELSE sum(n) END, "
+            f"sum(extra), min(low){point} FROM fact_day_values "
+            f"WHERE dim = ANY(:dims) AND {_DAYS} GROUP BY dim, value{point}"
         ),
-        p.params() | {"dims": list(dims)},
+        p.params() | {"dims": list(dims), "points": points},
     )
-    return _rows(result)
+    return [tuple(row) for row in result.all()]
 
 
 async def path_mix(session: AsyncSession, p: Period) -> list[dict[str, Any]]:

@@ -5,11 +5,10 @@
 groups, wines asked for by name, a latency histogram, and 256 HyperLogLog registers of the
 people — so the people of any period are estimated from its days without reading a fact).
 
-`refresh` recomputes, under one advisory lock (one replica at a time), every day from the
-first one not yet final up to today: on a running bot that is today (and yesterday, just
-after midnight), a few thousand facts. A day is final once it ended 5 minutes before it was
-computed. `/forget` drops the rollups of the days the person's facts were on, so they are
-computed again without them."""
+`refresh` recomputes, under one advisory lock (one replica at a time), every day without a
+final rollup: on a running bot that is today (and yesterday, just after midnight), a few
+thousand facts; after /forget, the person's days (it drops their rollups, so they are computed
+again without them). A day is final once it ended 5 minutes before it was computed."""
 
 from __future__ import annotations
 
@@ -27,7 +26,11 @@ LATENCY_STEP = 1.15  # histogram bucket k holds latencies up to 10 ms × 1.15^k
 
 _DAY = "date(f.created_at AT TIME ZONE 'UTC')"
 _FINAL = f"(({_DAY} + 1)::timestamp AT TIME ZONE 'UTC') + interval '5 minutes' < now()"
-_RANGE = "f.created_at >= (CAST(:first AS date)::timestamp AT TIME ZONE 'UTC')"
+_RANGE = (
+    "f.created_at >= (CAST(:first AS date)::timestamp AT TIME ZONE 'UTC') "
+    "AND f.created_at < ((CAST(:last AS date) + 1)::timestamp AT TIME ZONE 'UTC')"
+)
+CHUNK_DAYS = 7  # days computed per statement: each stays well inside the statement timeout
 
 _DAYS = f"""
 INSERT INTO fact_days (day, path, answers, unmet, tokens, people, final)
@@ -42,7 +45,7 @@ _EMPTY_DAYS = """
 INSERT INTO fact_days (day, path, answers, unmet, tokens, people, final)
 SELECT d::date, '*', 0, 0, 0, 0,
        ((d::date + 1)::timestamp AT TIME ZONE 'UTC') + interval '5 minutes' < now()
-FROM generate_series(CAST(:first AS date), CAST(:today AS date), interval '1 day') AS d
+FROM generate_series(CAST(:first AS date), CAST(:last AS date), interval '1 day') AS d
 ON CONFLICT DO NOTHING
 """
 
@@ -53,7 +56,7 @@ _LATENCY_BUCKET = (
     f"ELSE ceil(ln(f.latency_ms / {LATENCY_BASE_MS:g}) / ln({LATENCY_STEP}))::int END"
 )
 _HLL_RHO = (
-    "41 - floor(log(2, greatest(('x' || substr(f.person, 3, 10))::bit(40)::bigint, 1)"
+    "40 - floor(log(2, greatest(('x' || substr(f.person, 3, 10))::bit(40)::bigint, 1)"
     "::numeric))::int"
 )
 
@@ -90,38 +93,51 @@ _VALUE_SELECTS = (
 )
 
 
-async def refresh(session: AsyncSession) -> date | None:
-    """Bring the rollups up to now; returns the first day recomputed (None: no facts yet).
-    The caller commits."""
+async def refresh(session: AsyncSession) -> int:
+    """Bring the rollups up to now: every day since the first fact without a final rollup
+    (today, yesterday just after midnight, the days of a /forget), in runs of at most
+    CHUNK_DAYS days. Returns the days computed; the caller commits."""
     await session.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": ROLLUP_LOCK})
-    today = await session.scalar(text("SELECT (now() AT TIME ZONE 'UTC')::date"))
-    first_fact = await session.scalar(
-        text("SELECT (min(created_at) AT TIME ZONE 'UTC')::date FROM answer_facts")
-    )
-    if first_fact is None:
-        return None
-    missing = await session.scalar(
-        text(
-            "SELECT min(d)::date FROM generate_series(CAST(:f AS date), CAST(:t AS date), "
-            "interval '1 day') AS d WHERE NOT EXISTS "
-            "(SELECT 1 FROM fact_days WHERE day = d::date AND path = '*' AND final)"
-        ),
-        {"f": first_fact, "t": today},
-    )
-    first = missing if missing is not None else today
-    params = {"first": first, "today": today}
-    await session.execute(text("DELETE FROM fact_days WHERE day >= :first"), params)
-    await session.execute(text("DELETE FROM fact_day_values WHERE day >= :first"), params)
-    await session.execute(text(_DAYS), params)
-    await session.execute(text(_EMPTY_DAYS), params)
-    await session.execute(
-        text(
-            "INSERT INTO fact_day_values (day, path, dim, value, n, extra, low) "
-            + " UNION ALL ".join(f"({s})" for s in _VALUE_SELECTS)
-        ),
-        params,
-    )
-    return first
+    days = (
+        await session.scalars(
+            text(
+                "SELECT d::date FROM generate_series("
+                "(SELECT (min(created_at) AT TIME ZONE 'UTC')::date FROM answer_facts), "
+                "(now() AT TIME ZONE 'UTC')::date, interval '1 day') AS d "
+                "WHERE NOT EXISTS (SELECT 1 FROM fact_days "
+                "WHERE day = d::date AND path = '*' AND final) ORDER BY 1"
+            )
+        )
+    ).all()
+    for first, last in _runs(list(days)):
+        params = {"first": first, "last": last}
+        await session.execute(
+            text("DELETE FROM fact_days WHERE day BETWEEN :first AND :last"), params
+        )
+        await session.execute(
+            text("DELETE FROM fact_day_values WHERE day BETWEEN :first AND :last"), params
+        )
+        await session.execute(text(_DAYS), params)
+        await session.execute(text(_EMPTY_DAYS), params)
+        await session.execute(
+            text(
+                "INSERT INTO fact_day_values (day, path, dim, value, n, extra, low) "
+                + " UNION ALL ".join(f"({s})" for s in _VALUE_SELECTS)
+            ),
+            params,
+        )
+    return len(days)
+
+
+def _runs(days: list[date]) -> list[tuple[date, date]]:
+    """Consecutive days as (first, last) runs of at most CHUNK_DAYS."""
+    runs: list[tuple[date, date]] = []
+    for day in days:
+        if runs and (day - runs[-1][1]).days == 1 and (day - runs[-1][0]).days < CHUNK_DAYS:
+            runs[-1] = (runs[-1][0], day)
+        else:
+            runs.append((day, day))
+    return runs
 
 
 async def forget_days(session: AsyncSession, user_id: int) -> None:

@@ -109,8 +109,8 @@ class ConsoleService:
                     "cost": round(tokens / 1000 * price, 2),
                 }
             )
-        registers = {r["value"]: int(r["n"]) for r in hll if r["dim"] == "hll"}
-        latency = {int(r["value"]): int(r["n"]) for r in hll if r["dim"] == "latency"}
+        registers = {value: int(n) for dim, value, n, *_ in hll if dim == "hll"}
+        latency = {int(value): int(n) for dim, value, n, *_ in hll if dim == "latency"}
         total = sum(d["answers"] for d in series)
         tokens = sum(d["tokens"] for d in series)
         voted = votes["up"] + votes["down"]
@@ -142,16 +142,14 @@ class ConsoleService:
         await self.refresh()
         points = min(w.days, TREND_POINTS)
         async with self.guarded() as s:
-            now = await q.values(s, w.current, DIMENSIONS, by_day=True)
+            now = await q.values(s, w.current, DIMENSIONS, points)
             before = await q.values(s, w.previous, DIMENSIONS)
         current: dict[tuple[str, str], int] = defaultdict(int)
         trend: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0] * points)
-        for r in now:
-            key = (r["dim"], r["value"])
-            current[key] += int(r["n"])
-            index = (r["day"] - w.current.first).days * points // w.days
-            trend[key][min(index, points - 1)] += int(r["n"])
-        previous = {(r["dim"], r["value"]): int(r["n"]) for r in before}
+        for dim, value, n, _extra, _low, point in now:
+            current[(dim, value)] += int(n)
+            trend[(dim, value)][min(int(point), points - 1)] += int(n)
+        previous = {(dim, value): int(n) for dim, value, n, *_ in before}
         result: dict[str, list[dict[str, Any]]] = {}
         for dim in DIMENSIONS:
             mine = [(k, n) for k, n in current.items() if k[0] == dim]
@@ -173,7 +171,10 @@ class ConsoleService:
     async def unmet(self, w: Window, limit: int = 50) -> dict[str, list[dict[str, Any]]]:
         await self.refresh()
         async with self.guarded() as s:
-            rows = await q.values(s, w.current, ("unmet", "asked"))
+            rows = [
+                {"dim": dim, "value": value, "n": n, "extra": extra, "low": low}
+                for dim, value, n, extra, low in await q.values(s, w.current, ("unmet", "asked"))
+            ]
             groups = sorted(
                 (r for r in rows if r["dim"] == "unmet"),
                 key=lambda r: (-int(r["n"]), -int(r["extra"]), r["value"]),
