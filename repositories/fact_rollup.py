@@ -93,15 +93,17 @@ _VALUE_SELECTS = (
 )
 
 
-async def refresh(session: AsyncSession) -> int:
+async def refresh(session: AsyncSession, today_fresh: bool = False) -> int:
     """Bring the rollups up to now: every day since the first fact without a final rollup
     (today, yesterday just after midnight, the days of a /forget), in runs of at most
-    CHUNK_DAYS days. Returns the days computed; the caller commits."""
+    CHUNK_DAYS days; `today_fresh`: today's rollup, if there is one, is recent enough to be
+    kept. Returns the days computed; the caller commits."""
     await session.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": ROLLUP_LOCK})
-    days = (
-        await session.scalars(
+    rows = (
+        await session.execute(
             text(
-                "SELECT d::date FROM generate_series("
+                "SELECT d::date, EXISTS (SELECT 1 FROM fact_days WHERE day = d::date "
+                "AND path = '*') FROM generate_series("
                 "(SELECT (min(created_at) AT TIME ZONE 'UTC')::date FROM answer_facts), "
                 "(now() AT TIME ZONE 'UTC')::date, interval '1 day') AS d "
                 "WHERE NOT EXISTS (SELECT 1 FROM fact_days "
@@ -109,6 +111,9 @@ async def refresh(session: AsyncSession) -> int:
             )
         )
     ).all()
+    days = [day for day, _ in rows]
+    if today_fresh and len(rows) == 1 and rows[0][1]:
+        return 0  # only today is open, and its rollup was made a moment ago
     for first, last in _runs(list(days)):
         params = {"first": first, "last": last}
         await session.execute(

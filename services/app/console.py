@@ -4,6 +4,7 @@ each view). No Telegram id leaves this module: people are counted by their keyed
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
@@ -29,6 +30,7 @@ DIMENSION_NAMES = {
 }
 TOP = 10
 TREND_POINTS = 30  # a demand value's trend: at most this many points over the period
+TODAY_SECONDS = 5.0
 EXAMPLE_DAYS = 30  # example wordings are looked up in the period's last days only
 
 
@@ -74,16 +76,21 @@ class ConsoleService:
     def __init__(self, guarded: GuardedSessions, settings: Settings) -> None:
         self.guarded = guarded
         self.settings = settings
+        self._today_at = -TODAY_SECONDS
 
     @property
     def clicks_tracked(self) -> bool:
         return self.settings.public_base_url is not None
 
     async def refresh(self) -> None:
-        """Today's rollups, and any day not final yet (after /forget, say), before a view."""
+        """Before a view: any day without a final rollup (after /forget, say) and today —
+        today at most every TODAY_SECONDS (the views of one page visit share it)."""
+        fresh = time.monotonic() - self._today_at < TODAY_SECONDS
         async with self.guarded() as s:
-            await refresh(s)
+            computed = await refresh(s, today_fresh=fresh)
             await s.commit()
+        if computed:
+            self._today_at = time.monotonic()
 
     async def overview(self, w: Window) -> dict[str, Any]:
         await self.refresh()
