@@ -36,9 +36,26 @@ class Table:
         return out.getvalue()
 
 
+WEEKLY_AFTER_DAYS = 90  # longer periods are drawn and tabulated by week
+
+
+def by_week(series: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Daily rows summed per week (labelled by the week's first day in the period);
+    people summed too: person-days, as on the daily chart."""
+    weeks: list[dict[str, Any]] = []
+    for index, day in enumerate(series):
+        if index % 7 == 0:
+            weeks.append({**day})
+        else:
+            for key in ("answers", "people", "unmet", "tokens", "cost"):
+                weeks[-1][key] = round(weeks[-1][key] + day[key], 2)
+    return weeks
+
+
 async def overview(console: ConsoleService, w: Window) -> dict[str, Any]:
     data = await console.overview(w)
-    series = data["series"]
+    weekly = w.days > WEEKLY_AFTER_DAYS
+    series = by_week(data["series"]) if weekly else data["series"]
     days = [d["day"] for d in series]
     paths = data["paths"]
     for row, width in zip(paths, share_bars(paths, "answers", 80), strict=True):
@@ -51,12 +68,13 @@ async def overview(console: ConsoleService, w: Window) -> dict[str, Any]:
         "people_chart": bar_chart(days, [d["people"] for d in series], height=120),
         "cost_chart": bar_chart(days, [d["cost"] or d["tokens"] for d in series], height=120),
         "cost_in_rub": console.settings.llm_price_per_1k_tokens > 0,
+        "per": "неделю" if weekly else "день",
         "tables": [
             Table(
                 "days",
-                "По дням",
+                "По неделям" if weekly else "По дням",
                 [
-                    ("day", "День"),
+                    ("day", "Неделя с" if weekly else "День"),
                     ("answers", "Ответов"),
                     ("people", "Людей"),
                     ("unmet", "Неудовлетворено"),
