@@ -69,6 +69,21 @@ async def values(
     return [tuple(row) for row in result.all()]
 
 
+async def top_values(
+    session: AsyncSession, p: Period, dim: str, limit: int
+) -> list[tuple[Any, ...]]:
+    """(value, n, extra, low) of one dimension's most frequent values in the period."""
+    result = await session.execute(
+        text(
+            "SELECT value, sum(n) AS n, sum(extra) AS extra, min(low) FROM fact_day_values "
+            f"WHERE dim = :dim AND {_DAYS} GROUP BY value "
+            "ORDER BY n DESC, extra DESC, value LIMIT :limit"
+        ),
+        p.params() | {"dim": dim, "limit": limit},
+    )
+    return [tuple(row) for row in result.all()]
+
+
 async def path_mix(session: AsyncSession, p: Period) -> list[dict[str, Any]]:
     """Answers per path, and each path's latency histogram (bucket → count)."""
     params = p.params()

@@ -178,14 +178,11 @@ class ConsoleService:
     async def unmet(self, w: Window, limit: int = 50) -> dict[str, list[dict[str, Any]]]:
         await self.refresh()
         async with self.guarded() as s:
-            rows = [
-                {"dim": dim, "value": value, "n": n, "extra": extra, "low": low}
-                for dim, value, n, extra, low in await q.values(s, w.current, ("unmet", "asked"))
+            groups = [
+                {"value": value, "n": n, "extra": extra, "low": low}
+                for value, n, extra, low in await q.top_values(s, w.current, "unmet", limit)
             ]
-            groups = sorted(
-                (r for r in rows if r["dim"] == "unmet"),
-                key=lambda r: (-int(r["n"]), -int(r["extra"]), r["value"]),
-            )[:limit]
+            names = await q.top_values(s, w.current, "asked", 30)
             recent = Period(
                 max(w.current.first, w.current.last - timedelta(EXAMPLE_DAYS - 1)),
                 w.current.last,
@@ -204,12 +201,9 @@ class ConsoleService:
                     "examples": " · ".join(examples.get(g["value"], [])),
                 }
             )
-        names = sorted(
-            (r for r in rows if r["dim"] == "asked"), key=lambda r: (-int(r["n"]), r["value"])
-        )
         return {
             "groups": table,
-            "names": [{"wine": n["value"], "requests": int(n["n"])} for n in names[:30]],
+            "names": [{"wine": value, "requests": int(n)} for value, n, *_ in names],
         }
 
     async def wines(self, w: Window) -> dict[str, list[dict[str, Any]]]:
