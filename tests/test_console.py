@@ -201,7 +201,15 @@ async def test_inline_and_group_answers_leave_facts_too(seeded: Runtime) -> None
 
     async with console_stack(seeded) as stack:
         await adult(stack.bot, CUSTOMER)
-        await inline(stack.bot, CUSTOMER, "игристое")
+        answer = await inline(stack.bot, CUSTOMER, "игристое")
+        links = [
+            b["url"]
+            for r in answer["results"]
+            for row in r["reply_markup"]["inline_keyboard"]
+            for b in row
+            if b.get("text") == "Купить"
+        ]
+        assert links and all(u.startswith(f"{stack.base}/go/") for u in links)
         await summon_guest(stack.bot, CUSTOMER, f"{BOT} белое сухое к рыбе")
     facts = {f["path"]: f for f in await _facts(seeded, CUSTOMER)}
     assert facts["inline"]["style"] == "игристое" and facts["inline"]["wine_ids"]

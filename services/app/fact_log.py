@@ -29,6 +29,8 @@ async def record_quick(
     """`started`: `time.perf_counter()` when the request came in."""
     rec = Recommendation(intro="", wines=list(wines), closing="", path=path)  # type: ignore[arg-type]
     rec.timings_ms["total"] = (time.perf_counter() - started) * 1000
+    fact_id = new_fact_id()
+    recorder.track_links(rec, fact_id)  # an inline card's «Купить» goes through /go/ too
     try:
         async with guarded() as s:
             # A group's messages are not kept (/privacy): its conditions only, not its words.
