@@ -14,6 +14,7 @@ from aiogram.client.session.middlewares.base import (
     NextRequestMiddlewareType,
 )
 from aiogram.exceptions import (
+    TelegramAPIError,
     TelegramBadRequest,
     TelegramNetworkError,
     TelegramRetryAfter,
@@ -40,6 +41,7 @@ from bot.rendering import (
 from core.failpoints import failpoint
 from core.recommendation import Recommendation, RecommendedWine
 from services.app.coordination import Delivery, current_delivery
+from services.app.metrics import TELEGRAM_ERRORS
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +70,7 @@ class ReliableRequests(BaseRequestMiddleware):
         plain_tried = False
         for attempt in range(1, self.attempts + 1):
             try:
-                return await make_request(bot, method)
+                return await _counted(make_request, bot, method)
             except TelegramRetryAfter as exc:
                 if attempt == self.attempts or exc.retry_after > MAX_RETRY_AFTER_SECONDS:
                     raise
@@ -102,6 +104,18 @@ class ReliableRequests(BaseRequestMiddleware):
                     "telegram rejected HTML of %s; resending as plain text", type(method).__name__
                 )
         raise RuntimeError("unreachable")  # pragma: no cover
+
+
+async def _counted(
+    make_request: NextRequestMiddlewareType[TelegramType],
+    bot: Bot,
+    method: TelegramMethod[TelegramType],
+) -> Response[TelegramType]:
+    try:
+        return await make_request(bot, method)
+    except (TelegramAPIError, TelegramNetworkError):
+        TELEGRAM_ERRORS.labels(type(method).__name__).inc()  # /metrics
+        raise
 
 
 def _expired_query(exc: TelegramBadRequest) -> bool:

@@ -20,6 +20,7 @@ from bot.delivery import ReliableRequests
 from bot.handlers import (
     admin,
     catalog_import,
+    console,
     conversation,
     fallback,
     favourites,
@@ -127,6 +128,7 @@ def create_dispatcher(
         _gated(help.build_router()),
         admin.build_admin_router(settings.admin_id_set),
         catalog_import.build_import_router(settings.admin_id_set),
+        console.build_console_router(settings, services),
         _gated(profile.build_router()),
         _gated(quiz.build_router()),
         _gated(feedback.build_router()),

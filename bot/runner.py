@@ -19,6 +19,7 @@ from aiogram.types import BotCommand
 from aiohttp import web
 
 from bot.catalog_schedule import start_catalog_sync, stop_catalog_sync
+from bot.digest_schedule import start_digest
 from bot.factory import create_bot, create_dispatcher
 from bot.intake import UpdateWorker
 from bot.webhook import add_webhook, webhook_path
@@ -48,6 +49,7 @@ class TelegramWebhook:
         self.dp, self.order = create_worker(self.bot, settings, services)
         self.services = services
         self.sync: asyncio.Task[None] | None = None
+        self.digest: asyncio.Task[None] | None = None
         self._stop_leases = asyncio.Event()
         self._leases: asyncio.Task[None] | None = None
 
@@ -82,10 +84,12 @@ class TelegramWebhook:
             return False
         log.info("bot started: webhook %s", webhook_path(url))
         self.sync = start_catalog_sync(self.bot, self.settings, self.services)
+        self.digest = start_digest(self.bot, self.settings, self.services)
         return True
 
     async def drain(self) -> None:
         await stop_catalog_sync(self.sync)
+        await stop_catalog_sync(self.digest)  # the same cancellation
         await self.order.drain(self.settings.shutdown_grace_seconds)
         self._stop_leases.set()
         if self._leases is not None:
@@ -100,6 +104,7 @@ async def run_polling(settings: Settings, services: Services) -> None:
     bot = create_bot(settings)
     dp, worker = create_worker(bot, settings, services)
     sync = start_catalog_sync(bot, settings, services)
+    digest = start_digest(bot, settings, services)
     stop = _stop_on_signals()
 
     async def prepare() -> None:
@@ -117,6 +122,7 @@ async def run_polling(settings: Settings, services: Services) -> None:
         await worker.poll(stop, allowed_updates=dp.resolve_used_update_types())
     finally:
         await stop_catalog_sync(sync)
+        await stop_catalog_sync(digest)
         await worker.drain(settings.shutdown_grace_seconds)
         stop_leases.set()
         if leases is not None:

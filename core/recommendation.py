@@ -106,6 +106,8 @@ class Recommendation:
     dropped_claims: dict[str, int] = field(default_factory=dict)
     why_sentences: int = 0
     why_sentences_kept: int = 0
+    # A wine the person asked for by name (a label photo) that the shop does not have.
+    unmet_name: str | None = None
 
     def public_json(self) -> dict[str, Any]:
         """The `ask --json` / API shape."""

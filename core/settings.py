@@ -58,6 +58,11 @@ class Settings(BaseSettings):
     # The shop's sites that may embed the web chat's widget (comma-separated origins).
     web_origins: str = ""
     web_rate_limit_per_address: int = Field(default=60, ge=1, le=100_000)
+    # The shop's console (issue 27): where the bot is reachable from outside (links it hands
+    # out: the console's one-time link, «Купить» through the tracked redirect).
+    public_url: str | None = Field(default=None, pattern=r"^https?://")
+    llm_price_per_1k_tokens: float = Field(default=0.0, ge=0)
+    weekly_digest: bool = True
 
     # Answers in flight per process; most of each is waiting for the LLM, so this caps the
     # throughput at about this many divided by the seconds an answer takes (BENCHMARKS.md).
@@ -148,6 +153,17 @@ class Settings(BaseSettings):
     def web_origin_list(self) -> tuple[str, ...]:
         """WEB_ORIGINS as origins compared exactly (lower case, no trailing slash)."""
         return tuple(p.strip().lower() for p in self.web_origins.split(",") if p.strip())
+
+    @property
+    def public_base_url(self) -> str | None:
+        """PUBLIC_URL, else the scheme and host of WEBHOOK_URL (the same server); None in
+        polling mode without PUBLIC_URL."""
+        if self.public_url:
+            return self.public_url.rstrip("/")
+        if self.webhook_url:
+            scheme, _, rest = self.webhook_url.partition("://")
+            return f"{scheme}://{rest.split('/', 1)[0]}"
+        return None
 
     @property
     def backups_path(self) -> Path:

@@ -170,3 +170,65 @@ class Answer(Base):
     llm_calls: Mapped[int] = mapped_column(SmallInteger, default=0)
     duration_ms: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class AnswerFact(Base):
+    """What one answer was asked and shown (migration 0009): what the shop's console reads."""
+
+    __tablename__ = "answer_facts"
+
+    id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    user_id: Mapped[int | None] = mapped_column(BigInteger)
+    person: Mapped[str | None] = mapped_column(Text)
+    path: Mapped[str] = mapped_column(Text)
+    kind: Mapped[str] = mapped_column(Text, default="request")
+    style: Mapped[str | None] = mapped_column(Text)
+    body: Mapped[str | None] = mapped_column(Text)
+    country: Mapped[str | None] = mapped_column(Text)
+    region: Mapped[str | None] = mapped_column(Text)
+    grape: Mapped[str | None] = mapped_column(Text)
+    food: Mapped[str | None] = mapped_column(Text)
+    occasion: Mapped[str | None] = mapped_column(Text)
+    price_band: Mapped[str | None] = mapped_column(Text)
+    price_max: Mapped[int | None] = mapped_column(Integer)
+    match: Mapped[str] = mapped_column(Text)
+    asked_name: Mapped[str | None] = mapped_column(Text)
+    wine_ids: Mapped[list[uuid.UUID] | None] = mapped_column(ARRAY(UUID(as_uuid=True)))
+    nearest_price: Mapped[int | None] = mapped_column(Integer)
+    latency_ms: Mapped[int] = mapped_column(Integer, default=0)
+    tokens: Mapped[int] = mapped_column(Integer, default=0)
+    llm_calls: Mapped[int] = mapped_column(SmallInteger, default=0)
+    tools: Mapped[int] = mapped_column(SmallInteger, default=0)
+    wording: Mapped[str | None] = mapped_column(Text)
+
+
+class BuyClick(Base):
+    """A «Купить» click that went through the signed redirect (migration 0009)."""
+
+    __tablename__ = "buy_clicks"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    user_id: Mapped[int | None] = mapped_column(BigInteger)
+    fact_id: Mapped[uuid.UUID | None] = mapped_column(UUID(as_uuid=True))
+    wine_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True))
+
+
+class CatalogSync(Base):
+    """One catalog import's outcome (migration 0009): the console's Catalog view."""
+
+    __tablename__ = "catalog_syncs"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    source: Mapped[str] = mapped_column(Text)
+    format: Mapped[str | None] = mapped_column(Text)
+    rows: Mapped[int] = mapped_column(Integer, default=0)
+    inserted: Mapped[int] = mapped_column(Integer, default=0)
+    updated: Mapped[int] = mapped_column(Integer, default=0)
+    unchanged: Mapped[int] = mapped_column(Integer, default=0)
+    marked_unavailable: Mapped[int] = mapped_column(Integer, default=0)
+    skipped: Mapped[int] = mapped_column(Integer, default=0)
+    reasons: Mapped[list[Any]] = mapped_column(JSONB, default=list)
+    error: Mapped[str | None] = mapped_column(Text)

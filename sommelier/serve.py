@@ -51,8 +51,10 @@ async def run_bot(settings: Settings) -> int:
         services = build_services(rt)
         stop = asyncio.Event()
         keeper = asyncio.create_task(services.housekeeping.run(stop))
-        # With HTTP_PORT set the polling bot serves the web chat too (the API behind API_TOKEN).
-        runner = await _start_web(settings, services) if http_port_set(settings) else None
+        # With HTTP_PORT or PUBLIC_URL set the polling bot serves its HTTP server too: the web
+        # chat, the console, «Купить» redirects (the API only behind API_TOKEN).
+        serve_web = http_port_set(settings) or bool(settings.public_url)
+        runner = await _start_web(settings, services) if serve_web else None
         try:
             async with releasing_free_memory():
                 await run_polling(settings, services)
@@ -75,7 +77,7 @@ async def _start_web(settings: Settings, services: Services) -> web.AppRunner:
     runner = web.AppRunner(app, handler_cancellation=True)
     await runner.setup()
     await web.TCPSite(runner, settings.http_host, settings.http_port).start()
-    log.info("web chat on %s:%d/chat", settings.http_host, settings.http_port)
+    log.info("web chat and console on %s:%d", settings.http_host, settings.http_port)
     return runner
 
 

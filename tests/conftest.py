@@ -56,7 +56,8 @@ async def clean_db(runtime: Runtime) -> AsyncIterator[Runtime]:
         await conn.execute(
             text(
                 "TRUNCATE wines, users, conversations, messages, feedback, answers, "
-                "telegram_updates, rate_counters, favourites CASCADE"
+                "telegram_updates, rate_counters, favourites, answer_facts, buy_clicks, "
+                "catalog_syncs, console_links, fact_days, fact_day_values CASCADE"
             )
         )
     from repositories.wines import forget_catalog_caches

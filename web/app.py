@@ -6,6 +6,7 @@ from aiohttp import web
 
 from services.app.container import Services
 from web.chat.routes import add_chat
+from web.console.routes import add_console
 from web.pages import add_static
 from web.sessions import Signer, signing_key
 
@@ -17,3 +18,4 @@ def add_web(app: web.Application, services: Services) -> None:
     app[SIGNER_KEY] = Signer(signing_key(services.settings))
     add_static(app)
     add_chat(app, services)
+    add_console(app, services)

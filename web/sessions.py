@@ -6,29 +6,14 @@ DATA_DIR (a single process on the embedded database)."""
 
 from __future__ import annotations
 
-import hashlib
-import secrets
-from pathlib import Path
 from typing import Any
 
 from aiohttp import web
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
-from core.settings import Settings
+from services.app.web_key import signing_key
 
-
-def signing_key(settings: Settings) -> str:
-    if settings.web_secret:
-        return settings.web_secret
-    shared = settings.telegram_bot_token or settings.api_token
-    if shared:
-        return hashlib.sha256(f"sommelier-web:{shared}".encode()).hexdigest()
-    path = Path(settings.data_dir).expanduser() / "web.key"
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
-    return path.read_text().strip()
+__all__ = ["Signer", "set_cookie", "signing_key"]
 
 
 class Signer:

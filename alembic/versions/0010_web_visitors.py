@@ -8,26 +8,19 @@ fit in 53 bits, so no visitor can ever share an id with a Telegram user or group
 the table under /forget (found by that column) and the foreign key removes a visitor's rows
 with its user.
 
-Independent of the console's migration 0009 (issue 27): it only adds this table. It follows
-0009 when that file is present and 0008 otherwise, so either branch merges first without a
-second head.
-
 Revision ID: 0010
-Revises: 0009 (or 0008)
+Revises: 0009
 Create Date: 2026-11-25
 """
 
 from collections.abc import Sequence
-from pathlib import Path
 
 import sqlalchemy as sa
 
 from alembic import op
 
 revision: str = "0010"
-down_revision: str | None = (
-    "0009" if any(Path(__file__).resolve().parent.glob("0009_*.py")) else "0008"
-)
+down_revision: str | None = "0009"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

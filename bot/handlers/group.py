@@ -75,7 +75,8 @@ async def table_answer(message: Message, chat: ChatService, bot_username: str) -
     text = _request_text(message, bot_username)
     earlier = _earlier_answer(message)
     context = _context(message)
-    picks = await chat.group_picks(f"{context} {text}".strip(), earlier)
+    who = message.from_user.id if message.from_user else None
+    picks = await chat.group_picks(f"{context} {text}".strip(), earlier, user_id=who)
     if not picks.wines:
         return T.group_nothing
     header = T.group_header.format(request=picks.request) if picks.request else T.group_header_any

@@ -27,6 +27,8 @@ _TABLE_RU = {
     "telegram_updates": "служебные записи",
     "rate_counters": "счетчики лимита",
     "visitors": "связь с веб-чатом",
+    "answer_facts": "статистика запросов",
+    "buy_clicks": "переходы «Купить»",
 }
 
 

@@ -10,12 +10,20 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from core.domain import UpsertReport, WineRecord
 from core.errors import SommelierError
+from repositories.facts import record_catalog_sync
 from repositories.wines import WineRepository
 from seeds.loader import DEFAULT_SEED_FILE, load_seed_file
 from services.app.catalog_import import ImportReport, import_catalog
 from services.llm.embeddings import EmbeddingService, EmbedReport
 
 log = logging.getLogger(__name__)
+
+
+def _label(source: str) -> str:
+    """A feed URL without its query (tokens live there), or a file's name."""
+    if source.startswith(("http://", "https://")):
+        return source.split("?", 1)[0][:300]
+    return Path(source).name[:300]
 
 
 async def seed_catalog(
@@ -62,20 +70,50 @@ class CatalogAdmin:
     ) -> ImportReport:
         """A shop's feed (path, URL or uploaded bytes) through the one import path; changed
         wines are re-embedded afterwards when an embedding key is configured."""
-        report = await import_catalog(
-            self.sessions,
-            source,
-            data=data,
-            dry_run=dry_run,
-            sync=sync,
-            source_label=source_label,
-        )
+        label = source_label or _label(source)
+        try:
+            report = await import_catalog(
+                self.sessions,
+                source,
+                data=data,
+                dry_run=dry_run,
+                sync=sync,
+                source_label=source_label,
+            )
+        except SommelierError as exc:
+            if not dry_run:
+                await self._remember({"source": label, "error": str(exc)[:500]})
+            raise
+        if not dry_run:
+            await self._remember(
+                {
+                    "source": label,
+                    "format": report.format,
+                    "rows": report.rows,
+                    "inserted": report.inserted,
+                    "updated": report.updated,
+                    "unchanged": report.unchanged,
+                    "marked_unavailable": report.marked_unavailable,
+                    "skipped": len({(p.row, p.id) for p in report.skipped}),
+                    "reasons": [p.as_dict() for p in report.skipped[:50]],
+                    "error": None if report.applied else "not applied",
+                }
+            )
         if report.applied and (report.inserted or report.updated) and self.embeddings.available:
             try:
                 await self.embeddings.embed_catalog(self.sessions)
             except SommelierError as exc:  # the import is committed; /embed can finish it
                 log.warning("embedding after the import failed: %s", exc)
         return report
+
+    async def _remember(self, values: dict[str, object]) -> None:
+        """The import's outcome for the console's Catalog view (never fails the import)."""
+        try:
+            async with self.sessions() as session:
+                await record_catalog_sync(session, values)
+                await session.commit()
+        except Exception as exc:  # a report we could not keep is only logged
+            log.warning("catalog import outcome not recorded: %s", type(exc).__name__)
 
     async def embed(
         self, progress: Callable[[int, int], Awaitable[None]] | None = None

@@ -6,6 +6,7 @@ Adapters never touch SQL; this facade owns the transactions around the agent.
 from __future__ import annotations
 
 import logging
+import time
 import uuid
 from collections import Counter
 from collections.abc import AsyncIterator, Sequence
@@ -27,6 +28,8 @@ from core.taste import (
     taste_profile,
     valid_quiz_answer,
 )
+from repositories.fact_rollup import forget_days
+from repositories.facts import record_fact
 from repositories.models import Wine
 from repositories.ownership import forget_person
 from repositories.quiz import QuizRepository
@@ -45,9 +48,12 @@ from services.agent.run import MAX_STEPS, UserContext
 from services.agent.welcome import WelcomeWriter
 from services.app.answer_log import log_answer, log_refusal
 from services.app.coordination import save_plan_with_turn
+from services.app.fact_log import record_quick
+from services.app.facts import FactRecorder, new_fact_id
 from services.app.favourites import Favourites, rebuild_profile
 from services.app.group_table import EarlierAnswer, TablePicks, table_picks
 from services.app.media import budget_in, dish_request, label_answer, wine_list_answer
+from services.app.metrics import observe_answer
 from services.app.quick_picks import QuickPage, QuickPicks
 from services.app.sessions import (
     DATABASE_ERRORS,
@@ -88,8 +94,10 @@ class ChatService:
         *,
         vision: VisionClient | None = None,
         transcriber: Transcriber | None = None,
+        recorder: FactRecorder | None = None,
     ) -> None:
         self.sessions = sessions
+        self.recorder = recorder or FactRecorder("")
         self.vision = vision
         self.transcriber = transcriber
         self._guarded = GuardedSessions(sessions)
@@ -315,6 +323,8 @@ class ChatService:
     async def _store(
         self, user_id: int | None, conversation_id: uuid.UUID | None, rec: Recommendation
     ) -> None:
+        fact_id = new_fact_id()
+        self.recorder.track_links(rec, fact_id)  # «Купить» through /go/ (with a public URL)
         async with self._guarded() as s:
             if conversation_id is not None:
                 await ConversationRepository(s).append_turn(
@@ -324,15 +334,18 @@ class ChatService:
                 user_id, rec.path, rec.llm_calls, int(rec.timings_ms.get("total", 0))
             )
             await save_plan_with_turn(s, rec.delivery_plan())
+            await record_fact(s, self.recorder.values(fact_id, user_id, rec))
             await s.commit()
         # Only an answer that was kept is an answer: a failed store becomes a refusal instead.
         self.answers_since_start[rec.path] += 1
         log_answer(user_id, rec)
+        observe_answer(rec)
 
     async def forget(self, user_id: int) -> dict[str, int]:
         """Delete everything stored about the person (answers keep their anonymous count);
         returns rows removed per table. One transaction: all of it or nothing."""
         async with self._guarded() as s:
+            await forget_days(s, user_id)  # the console's rollups of their days, recomputed
             removed = await forget_person(s, user_id)
             await s.commit()
         return removed
@@ -361,14 +374,27 @@ class ChatService:
         profile: dict[str, Any] = {}
         if user_id is not None and not query.strip():
             profile = await self._taste(user_id)
+        started = time.perf_counter()
         with database_errors_as_unavailable():
-            return await self.quick.for_query(query, offset, profile)
+            page = await self.quick.for_query(query, offset, profile)
+        if offset == 0 and not query.startswith("wine:"):  # a shared card is not a request
+            await record_quick(
+                self._guarded, self.recorder, "inline", user_id, query, page.wines, started
+            )
+        return page
 
-    async def group_picks(self, text: str, earlier: EarlierAnswer | None = None) -> TablePicks:
-        """Picks for a group's request (no model, nothing stored: the table is shared, so no
-        one person's profile steers it)."""
+    async def group_picks(
+        self, text: str, earlier: EarlierAnswer | None = None, user_id: int | None = None
+    ) -> TablePicks:
+        """Picks for a group's request (no model, no conversation stored: the table is
+        shared, so no one person's profile steers it); its request facts are recorded."""
+        started = time.perf_counter()
         with database_errors_as_unavailable():
-            return await table_picks(self.sessions, text, earlier)
+            picks = await table_picks(self.sessions, text, earlier)
+        await record_quick(
+            self._guarded, self.recorder, "group", user_id, text, picks.wines, started
+        )
+        return picks
 
     async def _taste(self, user_id: int) -> dict[str, Any]:
         """The profile every path uses: 👍/👎 merged with the quiz (core.taste's one rule)."""

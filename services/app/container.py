@@ -7,13 +7,16 @@ from datetime import timedelta
 
 from core.settings import Settings
 from services.agent.loop import SommelierService
+from services.app.buy_links import BuyLinks
 from services.app.catalog_admin import CatalogAdmin
 from services.app.chat import ChatService
 from services.app.coordination import Coordinator
+from services.app.facts import FactRecorder
 from services.app.housekeeping import Housekeeping
 from services.app.rate_limit import RateLimiter
 from services.app.runtime import Runtime
 from services.app.sessions import GuardedSessions
+from services.app.web_key import signing_key
 from services.llm.client import LLMClient
 from services.llm.embeddings import EmbeddingService
 from services.llm.transcription import Transcriber
@@ -46,6 +49,9 @@ def build_services(rt: Runtime) -> Services:
     llm = LLMClient(settings)
     embeddings = EmbeddingService(settings)
     sommelier = SommelierService(settings, rt.sessions, llm, embeddings)
+    key = signing_key(settings)
+    base = settings.public_base_url
+    recorder = FactRecorder(key, BuyLinks(key, base) if base else None)
     chat = ChatService(
         rt.sessions,
         sommelier,
@@ -53,6 +59,7 @@ def build_services(rt: Runtime) -> Services:
         inactivity=timedelta(hours=settings.conversation_inactivity_hours),
         vision=VisionClient(settings),
         transcriber=Transcriber(settings),
+        recorder=recorder,
     )
     coordinator = Coordinator(
         GuardedSessions(rt.sessions),

@@ -14,6 +14,7 @@ from datetime import timedelta
 from sqlalchemy import text
 
 from core.errors import SommelierError
+from repositories.facts import clear_wordings
 from repositories.ownership import purge_conversations
 from services.app.backup import BackupReport, backup, default_backup_path, rotate
 from services.app.runtime import Runtime
@@ -47,6 +48,7 @@ class Housekeeping:
             return 0, 0
         async with self.rt.maintenance_sessions() as session:
             purged = await purge_conversations(session, timedelta(days=days))
+            await clear_wordings(session, timedelta(days=days))  # the console's request words
             await session.commit()
         return purged
 

@@ -222,7 +222,9 @@ async def label_answer(
     else:
         intro = f"На этикетке — «{title}». Этого вина нет в магазине, и близких я не нашел."
         closing = "Опишите словами, что вам в нем нравится, — подберу похожее."
-    return _recommendation(asked, intro, picks, closing)
+    rec = _recommendation(asked, intro, picks, closing)
+    rec.unmet_name = title
+    return rec
 
 
 async def wine_list_answer(

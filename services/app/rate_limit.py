@@ -10,6 +10,7 @@ from datetime import timedelta
 
 from services.app.answer_log import log_refusal
 from services.app.coordination import Coordinator
+from services.app.metrics import RATE_LIMITED
 
 WINDOW = timedelta(minutes=1)
 
@@ -24,4 +25,5 @@ class RateLimiter:
         allowed = await self.coordinator.allow(key, self.per_minute, WINDOW)
         if not allowed:
             log_refusal(key, "rate_limited")
+            RATE_LIMITED.inc()
         return allowed

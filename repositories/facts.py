@@ -1,0 +1,60 @@
+"""Writing what the shop's console reads: a row of request facts per answer, «Купить» clicks,
+catalog imports; and clearing the request wordings older than the message retention."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import insert, text
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from repositories.models import AnswerFact, CatalogSync
+
+
+async def record_fact(session: AsyncSession, values: dict[str, Any]) -> None:
+    """One INSERT in the caller's transaction (the answer's own)."""
+    await session.execute(insert(AnswerFact), [values])
+
+
+async def record_click(
+    session: AsyncSession, wine_id: uuid.UUID, fact_id: uuid.UUID | None
+) -> None:
+    """The click, with the person of the answer it came from (so /forget finds it)."""
+    await session.execute(
+        text(
+            "INSERT INTO buy_clicks (user_id, fact_id, wine_id) "
+            "VALUES ((SELECT user_id FROM answer_facts WHERE id = :f), :f, :w)"
+        ),
+        {"f": fact_id, "w": wine_id},
+    )
+
+
+async def record_catalog_sync(session: AsyncSession, values: dict[str, Any]) -> None:
+    session.add(CatalogSync(**values))
+
+
+async def clear_wordings(session: AsyncSession, older_than: timedelta) -> int:
+    """The words of requests older than the retention go; the counted facts stay."""
+    result = await session.execute(
+        text(
+            "UPDATE answer_facts SET wording = NULL WHERE wording IS NOT NULL "
+            "AND created_at < now() - make_interval(secs => :s)"
+        ),
+        {"s": older_than.total_seconds()},
+    )
+    return int(result.rowcount or 0)
+
+
+async def use_console_link(session: AsyncSession, nonce: str) -> bool:
+    """True the first time a link's nonce is used, False ever after (links expire in
+    minutes: used nonces older than a day are dropped)."""
+    await session.execute(
+        text("DELETE FROM console_links WHERE used_at < now() - interval '1 day'")
+    )
+    inserted = await session.scalar(
+        text("INSERT INTO console_links (nonce) VALUES (:n) ON CONFLICT DO NOTHING RETURNING 1"),
+        {"n": nonce},
+    )
+    return inserted is not None

@@ -1,0 +1,47 @@
+"""Who may open the shop's console: an admin's one-time link (sent by the bot on /console,
+signed, valid for LINK_MINUTES, opening one session only: its nonce is stored when used, so
+every replica refuses it afterwards)."""
+
+from __future__ import annotations
+
+import secrets
+
+from itsdangerous import BadSignature, URLSafeTimedSerializer
+
+from core.errors import DatabaseUnavailableError
+from repositories.facts import use_console_link
+from services.app.sessions import DATABASE_ERRORS, GuardedSessions
+
+LINK_MINUTES = 10
+LINK_PURPOSE = "console-link"
+LOGIN_PATH = "/console/login"
+
+
+class ConsoleAccess:
+    def __init__(self, guarded: GuardedSessions, key: str, base_url: str | None) -> None:
+        self._guarded = guarded
+        self._serializer = URLSafeTimedSerializer(key, salt=LINK_PURPOSE)
+        self.base_url = base_url
+
+    def link(self, admin_id: int) -> str | None:
+        """The one-time link for this admin; None without a public URL."""
+        if self.base_url is None:
+            return None
+        token = self._serializer.dumps({"a": admin_id, "n": secrets.token_urlsafe(12)})
+        return f"{self.base_url}{LOGIN_PATH}?t={token}"
+
+    async def redeem(self, token: str) -> int | None:
+        """The admin's id for a genuine, fresh, unused link; None otherwise."""
+        try:
+            value = self._serializer.loads(token, max_age=LINK_MINUTES * 60)
+        except BadSignature:
+            return None
+        if not isinstance(value, dict) or not isinstance(value.get("n"), str):
+            return None
+        try:
+            async with self._guarded() as s:
+                fresh = await use_console_link(s, value["n"])
+                await s.commit()
+        except (DatabaseUnavailableError, *DATABASE_ERRORS):
+            return None
+        return int(value["a"]) if fresh else None

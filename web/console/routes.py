@@ -1,0 +1,181 @@
+"""The console's routes on the bot's HTTP server.
+
+- `/console/login?t=…` — an admin's one-time link (from /console in the bot) opens a session:
+  a signed cookie (HttpOnly, SameSite=Strict, Secure over https) for SESSION_HOURS;
+- `/console/<view>` and `/console/<view>.csv?table=…` — only with that session or
+  `Authorization: Bearer <API_TOKEN>`; anyone else gets 403 and nothing of the data;
+- `/go/<token>` — «Купить»: a genuine token is counted and redirected to the wine's shop page,
+  anything else is 404 (never a redirect to an address from the request);
+- `/metrics` — Prometheus text, behind API_TOKEN like the API (without it: served only when
+  the server is not public)."""
+
+from __future__ import annotations
+
+import hmac
+import logging
+
+from aiohttp import web
+
+from services.app.buy_links import BuyLinks
+from services.app.clicks import BuyClicks
+from services.app.console import PERIODS, ConsoleService, window
+from services.app.console_access import ConsoleAccess
+from services.app.container import Services
+from services.app.metrics import CONTENT_TYPE, scrape
+from services.app.sessions import GuardedSessions
+from web.console.views import BUILDERS, VIEWS
+from web.pages import render
+from web.sessions import Signer, set_cookie, signing_key
+
+log = logging.getLogger(__name__)
+
+COOKIE = "console"
+SESSION_PURPOSE = "console-session"
+SESSION_HOURS = 12
+PATHS = ("agent", "catalog_prompt", "offline", "welcome", "similar", "photo", "inline", "group")
+
+CONSOLE_KEY = web.AppKey("console", ConsoleService)
+ACCESS_KEY = web.AppKey("console_access", ConsoleAccess)
+SESSION_SIGNER_KEY = web.AppKey("console_signer", Signer)
+CLICKS_KEY = web.AppKey("buy_clicks", BuyClicks)
+SERVICES_KEY = web.AppKey("console_services", Services)
+
+
+def add_console(app: web.Application, services: Services) -> None:
+    settings = services.settings
+    guarded = GuardedSessions(services.chat.sessions)
+    key = signing_key(settings)
+    app[CONSOLE_KEY] = ConsoleService(guarded, settings)
+    app[ACCESS_KEY] = ConsoleAccess(guarded, key, settings.public_base_url)
+    app[SESSION_SIGNER_KEY] = Signer(key)
+    app[CLICKS_KEY] = BuyClicks(guarded, BuyLinks(key, settings.public_base_url or ""))
+    app[SERVICES_KEY] = services
+    app.router.add_get("/console/login", login)
+    app.router.add_get("/console", home)
+    app.router.add_get(r"/console/{view:[a-z]+}.csv", download)
+    app.router.add_get(r"/console/{view:[a-z]+}", page)
+    app.router.add_get(r"/go/{token}", go)
+    app.router.add_get("/metrics", metrics)
+
+
+async def home(request: web.Request) -> web.StreamResponse:
+    raise web.HTTPSeeOther("/console/overview")
+
+
+def _bearer_ok(request: web.Request) -> bool:
+    token = request.app[SERVICES_KEY].settings.api_token
+    if not token:
+        return False
+    given = request.headers.get("Authorization", "")
+    return hmac.compare_digest(given.encode(), f"Bearer {token}".encode())
+
+
+def _admin(request: web.Request) -> bool:
+    if _bearer_ok(request):
+        return True
+    cookie = request.cookies.get(COOKIE)
+    if not cookie:
+        return False
+    signer = request.app[SESSION_SIGNER_KEY]
+    return signer.unsign(cookie, SESSION_PURPOSE, SESSION_HOURS * 3600) is not None
+
+
+def _refused() -> web.Response:
+    return render("console/refused.html", status=403)
+
+
+async def login(request: web.Request) -> web.StreamResponse:
+    admin = await request.app[ACCESS_KEY].redeem(request.query.get("t", ""))
+    if admin is None:
+        log.warning("console link refused (forged, expired or used) from %s", request.remote)
+        return _refused()
+    response = web.Response(status=303, headers={"Location": "/console/overview"})
+    token = request.app[SESSION_SIGNER_KEY].sign(admin, SESSION_PURPOSE)
+    set_cookie(response, request, COOKIE, token, SESSION_HOURS * 3600, path="/console")
+    return response
+
+
+def _window(request: web.Request):  # type: ignore[no-untyped-def]
+    try:
+        days = int(request.query.get("days", "30"))
+    except ValueError:
+        days = 30
+    if days not in PERIODS:
+        days = 30
+    path = request.query.get("path") or None
+    return window(days, path if path in PATHS else None)
+
+
+async def page(request: web.Request) -> web.StreamResponse:
+    if not _admin(request):
+        return _refused()
+    view = request.match_info["view"]
+    if view not in BUILDERS:
+        raise web.HTTPNotFound()
+    w = _window(request)
+    console = request.app[CONSOLE_KEY]
+    context = await BUILDERS[view](console, w)
+    return render(
+        f"console/{view}.html",
+        view=view,
+        views=VIEWS,
+        days=w.days,
+        path=w.path or "",
+        periods=PERIODS,
+        paths=PATHS,
+        query=_query(w.days, w.path),
+        **context,
+    )
+
+
+def _query(days: int, path: str | None) -> str:
+    return f"days={days}" + (f"&path={path}" if path else "")
+
+
+async def download(request: web.Request) -> web.StreamResponse:
+    if not _admin(request):
+        return _refused()
+    view = request.match_info["view"]
+    if view not in BUILDERS:
+        raise web.HTTPNotFound()
+    w = _window(request)
+    context = await BUILDERS[view](request.app[CONSOLE_KEY], w)
+    name = request.query.get("table", "")
+    for table in context["tables"]:
+        if table.name == name:
+            filename = f"sommelier-{view}-{name}-{w.days}d.csv"
+            return web.Response(
+                body=("\ufeff" + table.csv()).encode(),  # BOM: Excel reads it as UTF-8
+                content_type="text/csv",
+                charset="utf-8",
+                headers={
+                    "Content-Disposition": f'attachment; filename="{filename}"',
+                    "Cache-Control": "no-store",
+                    "X-Content-Type-Options": "nosniff",
+                },
+            )
+    raise web.HTTPNotFound()
+
+
+async def go(request: web.Request) -> web.StreamResponse:
+    url = await request.app[CLICKS_KEY].follow(request.match_info["token"])
+    if url is None:
+        raise web.HTTPNotFound()
+    raise web.HTTPFound(
+        url, headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+    )
+
+
+async def metrics(request: web.Request) -> web.StreamResponse:
+    services = request.app[SERVICES_KEY]
+    settings = services.settings
+    if settings.api_token:
+        if not _bearer_ok(request):
+            return web.json_response({"error": "unauthorized"}, status=401)
+    elif settings.public_base_url:
+        raise web.HTTPNotFound()  # a public server shows its metrics only behind API_TOKEN
+    try:
+        backlog: int | None = await services.coordinator.backlog()
+    except Exception:  # the database being down must not hide the other metrics
+        backlog = None
+    return web.Response(body=scrape(backlog), headers={"Content-Type": CONTENT_TYPE})
