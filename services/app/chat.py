@@ -12,37 +12,27 @@ from collections import Counter
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from core.domain import WineFilters
-from core.errors import MediaUnreadableError
-from core.recommendation import Recommendation, RecommendedWine
+from core.recommendation import Recommendation
 from core.taste import (
-    ProfileSummary,
-    describe_quiz,
-    summarize,
     taste_profile,
-    valid_quiz_answer,
 )
 from repositories.fact_rollup import forget_days
 from repositories.facts import record_fact
-from repositories.models import Wine
 from repositories.ownership import forget_person
 from repositories.quiz import QuizRepository
 from repositories.users import (
     AnswerRepository,
     ConversationRepository,
-    FeedbackRepository,
     Stats,
     UserRepository,
-    VoteChange,
 )
 from repositories.wines import WineRepository
-from services.agent.events import AgentEvent, Final, MediaRead
+from services.agent.events import AgentEvent, Final
 from services.agent.loop import SommelierService
 from services.agent.run import MAX_STEPS, UserContext
 from services.agent.welcome import WelcomeWriter
@@ -50,9 +40,9 @@ from services.app.answer_log import log_answer, log_refusal
 from services.app.coordination import save_plan_with_turn
 from services.app.fact_log import record_quick
 from services.app.facts import FactRecorder, new_fact_id
-from services.app.favourites import Favourites, rebuild_profile
+from services.app.favourites import Favourites
 from services.app.group_table import EarlierAnswer, TablePicks, table_picks
-from services.app.media import budget_in, dish_request, label_answer, wine_list_answer
+from services.app.media_chat import MediaQuestions
 from services.app.metrics import observe_answer
 from services.app.quick_picks import QuickPage, QuickPicks
 from services.app.sessions import (
@@ -60,10 +50,11 @@ from services.app.sessions import (
     GuardedSessions,
     database_errors_as_unavailable,
 )
+from services.app.taste_actions import TasteActions
 from services.app.visitors import Visitors
 from services.llm.embeddings import EmbeddingService
 from services.llm.transcription import Transcriber
-from services.llm.vision import ImageReading, VisionClient
+from services.llm.vision import VisionClient
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +75,10 @@ class UserState:
     is_active: bool
 
 
-class ChatService:
+class ChatService(MediaQuestions, TasteActions):
+    """The facade; photo and voice questions (MediaQuestions) and the person's taste, votes
+    and «Похожие» (TasteActions) live in modules of their own."""
+
     def __init__(
         self,
         sessions: async_sessionmaker[AsyncSession],
@@ -208,118 +202,6 @@ class ChatService:
                     await self._store(user_id, conversation_id, event.result)
                 yield event
 
-    async def photo_stream(
-        self,
-        user_id: int | None,
-        image: bytes,
-        caption: str = "",
-        *,
-        tools_allowlist: Sequence[str] | None = None,
-        max_steps: int = MAX_STEPS,
-        request_id: str | None = None,
-        stream_answer: bool = False,
-    ) -> AsyncIterator[AgentEvent]:
-        """A photo (and its caption) as a request: a label, a dish or a wine list.
-
-        Raises MediaUnreadableError before any event when the photo cannot be read.
-        """
-        if self.vision is None:
-            raise MediaUnreadableError("off", "no vision model is configured")
-        reading = await self.vision.read(image, caption)
-        if reading.kind == "dish" and reading.dish:
-            yield MediaRead(source="photo", kind="dish", text=reading.dish)
-            async for event in self.stream(
-                user_id,
-                dish_request(reading.dish, caption),
-                tools_allowlist=tools_allowlist,
-                max_steps=max_steps,
-                request_id=request_id,
-                stream_answer=stream_answer,
-            ):
-                yield event
-            return
-        if _names_wines(reading):
-            what = reading.wine.title if reading.kind == "label" else ""
-            yield MediaRead(source="photo", kind=reading.kind, text=what)
-            rec = await self._photo_answer(user_id, reading, caption)
-            final = Final(
-                recommendation=rec.public_json(),
-                request_id=request_id or uuid.uuid4().hex,
-                total_steps=1,
-                path=rec.path,
-            )
-            final._result = rec
-            yield final
-            return
-        if caption:
-            # Nothing about wine on the photo, but the caption asks something: answer that.
-            async for event in self.stream(
-                user_id,
-                caption,
-                tools_allowlist=tools_allowlist,
-                max_steps=max_steps,
-                request_id=request_id,
-                stream_answer=stream_answer,
-            ):
-                yield event
-            return
-        raise MediaUnreadableError("nothing", f"the photo shows {reading.kind}, not wine")
-
-    async def voice_stream(
-        self,
-        user_id: int | None,
-        audio: bytes,
-        filename: str,
-        *,
-        tools_allowlist: Sequence[str] | None = None,
-        max_steps: int = MAX_STEPS,
-        request_id: str | None = None,
-        stream_answer: bool = False,
-    ) -> AsyncIterator[AgentEvent]:
-        """A voice message as the text it says; the first event is what was heard.
-
-        Raises MediaUnreadableError before any event when nothing could be heard.
-        """
-        if self.transcriber is None:
-            raise MediaUnreadableError("off", "no transcription model is configured")
-        heard = await self.transcriber.transcribe(audio, filename)
-        if not heard:
-            raise MediaUnreadableError("nothing", "the recording has no words in it")
-        yield MediaRead(source="voice", kind="speech", text=heard)
-        async for event in self.stream(
-            user_id,
-            heard,
-            tools_allowlist=tools_allowlist,
-            max_steps=max_steps,
-            request_id=request_id,
-            stream_answer=stream_answer,
-        ):
-            yield event
-
-    async def _photo_answer(
-        self, user_id: int | None, reading: ImageReading, caption: str
-    ) -> Recommendation:
-        conversation_id: uuid.UUID | None = None
-        shown: set[uuid.UUID] = set()
-        async with self._guarded() as s:
-            if user_id is not None:
-                users = UserRepository(s)
-                if await users.get(user_id) is None:
-                    await users.upsert(user_id)
-                convs = ConversationRepository(s)
-                conv = await convs.current(user_id, self.inactivity)
-                conversation_id = conv.id
-                shown = await convs.shown_wine_ids(conv.id)
-            repo = WineRepository(s)
-            budget = budget_in(caption)
-            if reading.kind == "label":
-                rec = await label_answer(repo, reading.wine, budget, shown)
-            else:
-                rec = await wine_list_answer(repo, reading, budget, shown)
-            await s.commit()
-        await self._store(user_id, conversation_id, rec)
-        return rec
-
     async def _store(
         self, user_id: int | None, conversation_id: uuid.UUID | None, rec: Recommendation
     ) -> None:
@@ -396,123 +278,6 @@ class ChatService:
         )
         return picks
 
-    async def _taste(self, user_id: int) -> dict[str, Any]:
-        """The profile every path uses: 👍/👎 merged with the quiz (core.taste's one rule)."""
-        async with self._guarded() as s:
-            user = await UserRepository(s).get(user_id)
-            if user is None:
-                return {}
-            return taste_profile(user.taste_profile, await QuizRepository(s).get(user_id))
-
-    async def quiz_answers(self, user_id: int) -> dict[str, Any]:
-        async with self._guarded() as s:
-            return await QuizRepository(s).get(user_id)
-
-    async def answer_quiz(self, user_id: int, question: str, value: str | None) -> None:
-        """Store one answer (None: the question was skipped, an earlier answer is dropped)."""
-        if value is not None and not valid_quiz_answer(question, value):
-            raise ValueError(f"not an answer to {question}: {value!r}")
-        async with self._guarded() as s:
-            quiz = QuizRepository(s)
-            answers = await quiz.get(user_id)
-            answers.pop(question, None)
-            if value is not None:
-                answers[question] = int(value) if question == "budget" else value
-            await quiz.save(user_id, answers)
-            await s.commit()
-
-    async def reset_quiz(self, user_id: int) -> None:
-        async with self._guarded() as s:
-            await QuizRepository(s).clear(user_id)
-            await s.commit()
-
-    def quiz_words(self, answers: dict[str, Any]) -> list[str]:
-        return describe_quiz(answers)
-
-    async def vote(self, user_id: int, wine_id: uuid.UUID, vote: int) -> VoteChange | None:
-        """Store 👍/👎 and recompute the taste profile; None when the wine is unknown."""
-        async with self._guarded() as s:
-            if not await WineRepository(s).get_by_ids([wine_id]):
-                return None
-            change = await FeedbackRepository(s).vote(user_id, wine_id, vote)
-            await rebuild_profile(s, user_id)  # the votes and the favourites
-            await s.commit()
-            return change
-
-    async def profile(self, user_id: int) -> ProfileSummary:
-        async with self._guarded() as s:
-            user = await UserRepository(s).get(user_id)
-            return summarize(dict(user.taste_profile or {}) if user else {})
-
-    async def reset_profile(self, user_id: int) -> None:
-        async with self._guarded() as s:
-            await FeedbackRepository(s).clear(user_id)
-            await rebuild_profile(s, user_id)  # what is left: the favourites
-            await s.commit()
-
-    async def wine_on_sale(self, wine_id: uuid.UUID) -> bool | None:
-        """Whether the shop sells this wine now; None when it is not in the catalog."""
-        async with self._guarded() as s:
-            found = await WineRepository(s).get_by_ids([wine_id])
-        return found[0].available if found else None
-
-    async def similar(self, user_id: int, wine_id: uuid.UUID) -> Recommendation | None:
-        """Wines like this one, excluding those already shown in the conversation."""
-        async with self._guarded() as s:
-            repo = WineRepository(s)
-            found = await repo.get_by_ids([wine_id])
-            if not found:
-                return None
-            base = found[0]
-            convs = ConversationRepository(s)
-            conv = await convs.current(user_id, self.inactivity)
-            shown = await convs.shown_wine_ids(conv.id) | {base.id}
-            await s.commit()
-        picks = await self._similar_wines(base, shown)
-        if picks:
-            intro = f"Похожие на «{base.name}»:"
-            closing = "Оцените их 👍/👎 — я запомню ваш вкус."
-        else:
-            intro = f"Больше похожих на «{base.name}» в каталоге нет — все уже показаны."
-            closing = "Попробуйте описать, чего хочется, своими словами."
-        rec = Recommendation(intro=intro, wines=picks, closing=closing, path="similar")
-        rec.new_messages = [
-            {
-                "role": "assistant",
-                "content": f"{intro}\n" + "\n".join(f"- {w.name} ({w.id})" for w in picks),
-            }
-        ]
-        await self._store(user_id, conv.id, rec)
-        return rec
-
-    async def _similar_wines(self, base: Wine, shown: set[uuid.UUID]) -> list[RecommendedWine]:
-        async with self._guarded() as s:
-            repo = WineRepository(s)
-            candidates: list[Wine] = []
-            vector = await repo.embedding_of(base.id)
-            if vector is not None:
-                candidates = [w for w, _ in await repo.nearest(vector, {}, k=len(shown) + 3)]
-            if not candidates:
-                filters = WineFilters(
-                    wine_type=base.wine_type,
-                    price_min=(base.price_rub * Decimal("0.5")).quantize(Decimal(1)),
-                    price_max=(base.price_rub * Decimal("1.8")).quantize(Decimal(1)),
-                )
-                pool = await repo.search(filters, limit=50)
-                grapes = set(base.grape_varieties)
-                candidates = sorted(
-                    pool,
-                    key=lambda w: (
-                        -len(grapes & set(w.grape_varieties)),
-                        w.sweetness != base.sweetness,
-                        w.country != base.country,
-                        abs(w.price_rub - base.price_rub),
-                        w.slug,
-                    ),
-                )
-        picks = [w for w in candidates if w.id not in shown][:3]
-        return [RecommendedWine.from_wine(w, _similar_reason(base, w)) for w in picks]
-
     async def catalog_counts(self, embedding_model: str) -> tuple[int, int]:
         async with self._guarded() as s:
             repo = WineRepository(s)
@@ -529,18 +294,3 @@ class ChatService:
     async def stats(self) -> Stats:
         async with self._guarded() as s:
             return await AnswerRepository(s).stats()
-
-
-def _names_wines(reading: ImageReading) -> bool:
-    if reading.kind == "label":
-        return bool(reading.wine.title or reading.wine.grapes)
-    if reading.kind == "wine_list":
-        return any(w.title or w.grapes for w in reading.wines)
-    return False
-
-
-def _similar_reason(base: Wine, wine: Wine) -> str:
-    shared = [g for g in wine.grape_varieties if g in base.grape_varieties]
-    if shared:
-        return f"Тот же сорт ({', '.join(shared)}), {wine.country}."
-    return f"Близкий стиль: {wine.country}, {', '.join(wine.grape_varieties)}."
