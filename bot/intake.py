@@ -60,10 +60,17 @@ class UpdateWorker:
         self._idle = asyncio.Event()
         self._idle.set()
         self._draining = False
+        self._answering = 0
 
     @property
     def in_flight(self) -> int:
+        """Updates taken in and not yet done (answering, or waiting for a slot)."""
         return len(self._tasks)
+
+    @property
+    def answering(self) -> int:
+        """Updates past the MAX_CONCURRENT_UPDATES cap, in the dispatcher now."""
+        return self._answering
 
     # ---- intake ------------------------------------------------------------------------
 
@@ -123,15 +130,19 @@ class UpdateWorker:
     async def _handle(self, update: Update, delivery: Delivery | None, must_wait: bool) -> None:
         try:
             async with self._slots:
-                if delivery is not None:
-                    failpoint("stored")
-                result = await self.dp.feed_update(
-                    self.bot,
-                    update,
-                    **{DELIVERY_KEY: delivery, MUST_WAIT_KEY: must_wait},
-                )
-                if isinstance(result, TelegramMethod):
-                    await self.dp.silent_call_request(bot=self.bot, result=result)
+                self._answering += 1
+                try:
+                    if delivery is not None:
+                        failpoint("stored")
+                    result = await self.dp.feed_update(
+                        self.bot,
+                        update,
+                        **{DELIVERY_KEY: delivery, MUST_WAIT_KEY: must_wait},
+                    )
+                    if isinstance(result, TelegramMethod):
+                        await self.dp.silent_call_request(bot=self.bot, result=result)
+                finally:
+                    self._answering -= 1
         except Exception:
             log.exception("update %s was not handled", update.update_id)
         finally:

@@ -199,3 +199,33 @@ async def test_an_update_left_unfinished_by_an_outage_does_not_hold_its_chat_bac
     await asyncio.wait_for(order(handler, second, data(second)), timeout=10)
     assert handled == [9_100_001, 9_100_002]
     assert coordinator.unfinished == set()
+
+
+async def test_no_more_updates_in_flight_than_the_cap(seeded: Runtime) -> None:
+    """MAX_CONCURRENT_UPDATES bounds one process: with 2, four chats asking at once get two
+    answers under way; the other two wait, stored, and are answered as those finish."""
+    chats = [CHAT_A + 100 + i for i in range(4)]
+    release = asyncio.Event()
+    thinking: list[str] = []
+    answer = agent_model(_search)
+
+    async def held(body: JSONDict) -> Step:
+        thinking.append(last_user_text(body))
+        await release.wait()
+        return answer(body)
+
+    async with fake_llm() as llm:
+        llm.script(*[responder(held)] * 20)
+        async with running_bot(seeded, max_concurrent_updates=2, **llm_settings(llm)) as h:
+            for chat in chats:
+                await adult(h, chat)
+            for chat in chats:
+                await h.say(chat, _question(WineType.red))
+            await _until(lambda: len(thinking) >= 2, 30)
+            # Every update was taken in at once; two are answered, two wait for a slot.
+            assert h.order.in_flight == 4 and h.order.answering == 2
+            assert len(thinking) == 2
+            release.set()
+            for chat in chats:
+                await h.wait_messages(chat, 5, timeout=30)
+        assert llm.errors == []
