@@ -231,11 +231,10 @@ async def vote(request: web.Request, wc: WebChat, body: dict[str, Any], token: s
 async def similar(
     request: web.Request, wc: WebChat, body: dict[str, Any], token: str
 ) -> web.Response:
-    user_id, wine_id = await _adult(wc, token), _wine_id(body)
-    if user_id is None:
-        return _error(403, "age")
-    if wine_id is None:
-        return web.json_response({"error": "body", "message": "wine_id expected"}, 422)
+    about = await _adult_about_a_wine(wc, token, body)
+    if isinstance(about, web.Response):
+        return about
+    user_id, wine_id = about
     if not await wc.per_visitor.allow(f"web:{user_id}"):
         return _error(429, "rate_limited")
     rec = await wc.chat.similar(user_id, wine_id)
@@ -248,11 +247,10 @@ async def similar(
 async def favourite(
     request: web.Request, wc: WebChat, body: dict[str, Any], token: str
 ) -> web.Response:
-    user_id, wine_id = await _adult(wc, token), _wine_id(body)
-    if user_id is None:
-        return _error(403, "age")
-    if wine_id is None:
-        return web.json_response({"error": "body", "message": "wine_id expected"}, 422)
+    about = await _adult_about_a_wine(wc, token, body)
+    if isinstance(about, web.Response):
+        return about
+    user_id, wine_id = about
     added = await wc.chat.favourites.add(user_id, wine_id)
     if added is None:
         return _error(404, "wine")
@@ -317,3 +315,15 @@ def add_chat(app: web.Application, services: Services) -> None:
         "link": link_code,
     }.items():
         app.router.add_post(f"/chat/api/{name}", handler)
+
+
+async def _adult_about_a_wine(
+    wc: WebChat, token: str, body: dict[str, Any]
+) -> tuple[int, uuid.UUID] | web.Response:
+    """The visitor (past the 18+ gate) and the wine a button is about, or the refusal."""
+    user_id, wine_id = await _adult(wc, token), _wine_id(body)
+    if user_id is None:
+        return _error(403, "age")
+    if wine_id is None:
+        return web.json_response({"error": "body", "message": "wine_id expected"}, 422)
+    return user_id, wine_id
