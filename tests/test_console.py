@@ -216,3 +216,21 @@ async def test_inline_and_group_answers_leave_facts_too(seeded: Runtime) -> None
     group = facts["group"]
     assert group["style"] == "белое сухое" and group["food"] and group["wine_ids"]
     assert group["wording"] is None  # a group's words are not kept, only its conditions
+
+
+async def test_a_wine_asked_for_by_name_that_the_shop_lacks_is_listed(seeded: Runtime) -> None:
+    """«есть ли у вас Opus One?» — not in the catalog: the console's unmet view lists the
+    name; «Sassicaia» is in the catalog and is not listed; a grape alone is a style."""
+    async with console_stack(seeded, api_token="console-secret") as stack:
+        await adult(stack.bot, CUSTOMER)
+        for question in ("есть ли у вас Opus One?", "а Sassicaia есть?", "посоветуй Merlot"):
+            await ask(stack.bot, CUSTOMER, question)
+        status, page, _ = await _get(
+            f"{stack.base}/console/unmet?days=7",
+            headers={"Authorization": "Bearer console-secret"},
+        )
+    assert status == 200
+    asked = {f["wording"]: f["asked_name"] for f in await _facts(seeded, CUSTOMER)}
+    assert asked["есть ли у вас Opus One?"] == "Opus One"
+    assert asked["а Sassicaia есть?"] is None and asked["посоветуй Merlot"] is None
+    assert "Opus One" in page and "Sassicaia" not in page

@@ -39,7 +39,7 @@ from services.agent.welcome import WelcomeWriter
 from services.app.answer_log import log_answer, log_refusal
 from services.app.coordination import save_plan_with_turn
 from services.app.fact_log import record_quick
-from services.app.facts import FactRecorder, new_fact_id
+from services.app.facts import FactRecorder, new_fact_id, note_unmet_name
 from services.app.favourites import Favourites
 from services.app.group_table import EarlierAnswer, TablePicks, table_picks
 from services.app.media_chat import MediaQuestions
@@ -216,6 +216,7 @@ class ChatService(MediaQuestions, TasteActions):
                 user_id, rec.path, rec.llm_calls, int(rec.timings_ms.get("total", 0))
             )
             await save_plan_with_turn(s, rec.delivery_plan())
+            await note_unmet_name(s, rec)
             await record_fact(s, self.recorder.values(fact_id, user_id, rec))
             await s.commit()
         # Only an answer that was kept is an answer: a failed store becomes a refusal instead.
