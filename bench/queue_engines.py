@@ -171,6 +171,32 @@ async def settled_xacts(dsn: str) -> tuple[int, int]:
     return await xacts(dsn)
 
 
+async def _result(
+    engine: str,
+    dsn: str,
+    workload: Workload,
+    probe: Probe,
+    t0: float,
+    wall: float,
+    cpu_s: float,
+    before: tuple[int, int],
+) -> Result:
+    """One engine's figures for one workload; transactions counted since `before`."""
+    after = await settled_xacts(dsn)
+    return Result(
+        engine,
+        workload.name,
+        workload.updates,
+        wall,
+        probe.last_stored - t0,
+        probe.pick_ms(),
+        probe.lag_ms(workload.handle_seconds),
+        cpu_s,
+        after[0] - before[0],
+        after[1] - before[1],
+    )
+
+
 async def run_ledger(rt: Any, dsn: str, workload: Workload, first_uid: int) -> Result:
     from services.app.coordination import Coordinator, Intake
     from services.app.sessions import GuardedSessions
@@ -222,19 +248,7 @@ async def run_ledger(rt: Any, dsn: str, workload: Workload, first_uid: int) -> R
     with contextlib.suppress(asyncio.CancelledError):
         await keeper
     await rt.engine.dispose()
-    after = await settled_xacts(dsn)
-    return Result(
-        "ledger",
-        workload.name,
-        workload.updates,
-        wall,
-        probe.last_stored - t0,
-        probe.pick_ms(),
-        probe.lag_ms(workload.handle_seconds),
-        cpu_s,
-        after[0] - before[0],
-        after[1] - before[1],
-    )
+    return await _result("ledger", dsn, workload, probe, t0, wall, cpu_s, before)
 
 
 async def install_pgqueuer(dsn: str) -> None:
@@ -295,19 +309,7 @@ async def run_pgqueuer(dsn: str, workload: Workload, first_uid: int) -> Result:
     finally:
         await pool.close()
         await worker_conn.close()
-    after = await settled_xacts(dsn)
-    return Result(
-        "pgqueuer",
-        workload.name,
-        workload.updates,
-        wall,
-        probe.last_stored - t0,
-        probe.pick_ms(),
-        probe.lag_ms(workload.handle_seconds),
-        cpu_s,
-        after[0] - before[0],
-        after[1] - before[1],
-    )
+    return await _result("pgqueuer", dsn, workload, probe, t0, wall, cpu_s, before)
 
 
 def table(results: list[Result]) -> str:

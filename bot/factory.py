@@ -37,7 +37,7 @@ from bot.handlers import (
 )
 from bot.heartbeat import Heartbeat
 from bot.keyboards import age_gate
-from bot.middlewares import ChatOrderMiddleware, RateLimitMiddleware, chat_id_of
+from bot.middlewares import ChatOrderMiddleware, RateLimitMiddleware, chat_id_of, user_id_of
 from bot.texts import T
 from core.errors import DatabaseUnavailableError, SettingsError
 from core.settings import Settings
@@ -148,7 +148,7 @@ async def _on_error(event: ErrorEvent, chat: ChatService, bot: Bot) -> bool:
     chat_id = chat_id_of(update)
     exc = event.exception
     if isinstance(exc, TelegramForbiddenError):
-        user_id = _user_id(update)
+        user_id = user_id_of(update)
         log.info("user %s blocked the bot; marking inactive (update %s)", user_id, update.update_id)
         if user_id is not None:
             with contextlib.suppress(Exception):
@@ -161,7 +161,7 @@ async def _on_error(event: ErrorEvent, chat: ChatService, bot: Bot) -> bool:
             type(exc).__name__,
         )
         reply = T.unavailable
-        chat.refused(_user_id(update), "database_unavailable")
+        chat.refused(user_id_of(update), "database_unavailable")
     else:
         log.error("error handling update %s", update.update_id, exc_info=exc)
         reply = T.apology
@@ -169,11 +169,3 @@ async def _on_error(event: ErrorEvent, chat: ChatService, bot: Bot) -> bool:
         with contextlib.suppress(Exception):
             await bot.send_message(chat_id, reply)
     return True
-
-
-def _user_id(update: Any) -> int | None:
-    for attr in ("message", "callback_query", "edited_message"):
-        obj = getattr(update, attr, None)
-        if obj is not None and obj.from_user is not None:
-            return int(obj.from_user.id)
-    return None

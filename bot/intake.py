@@ -20,7 +20,7 @@ from aiogram.exceptions import TelegramUnauthorizedError
 from aiogram.methods import GetUpdates, TelegramMethod
 from aiogram.types import Update
 
-from bot.middlewares import DELIVERY_KEY, MUST_WAIT_KEY, chat_id_of
+from bot.middlewares import DELIVERY_KEY, MUST_WAIT_KEY, chat_id_of, user_id_of
 from bot.texts import T
 from core.errors import DatabaseUnavailableError, SettingsError
 from core.failpoints import failpoint
@@ -29,13 +29,6 @@ from services.app.coordination import Coordinator, Delivery, Intake, LeasedUpdat
 log = logging.getLogger(__name__)
 
 RECOVERY_SECONDS = 2.0
-
-
-def user_id_of(update: Update) -> int | None:
-    for event in (update.message, update.edited_message, update.callback_query):
-        if event is not None and event.from_user is not None:
-            return int(event.from_user.id)
-    return None
 
 
 def body_of(update: Update) -> dict[str, Any]:

@@ -34,6 +34,13 @@ DELIVERY_KEY = "delivery"
 MUST_WAIT_KEY = "must_wait"
 
 
+def user_id_of(update: Update) -> int | None:
+    for event in (update.message, update.callback_query, update.edited_message):
+        if event is not None and event.from_user is not None:
+            return int(event.from_user.id)
+    return None
+
+
 class ChatOrderMiddleware(BaseMiddleware):
     """Answers one chat's updates in update_id order across every process sharing the
     database (different chats run in parallel), resends what is missing of an answer a dead

@@ -169,12 +169,6 @@ class UpdateLedger:
             {"u": update_id, "e": error[:500]},
         )
 
-    async def note_error(self, update_id: int, error: str) -> None:
-        await self.session.execute(
-            text("UPDATE telegram_updates SET error = :e WHERE update_id = :u"),
-            {"u": update_id, "e": error[:500]},
-        )
-
     async def parked(self, limit: int = 5) -> tuple[int, list[tuple[int, str]]]:
         """How many updates are parked, and the latest (update id, error)."""
         total = int(

@@ -180,11 +180,6 @@ class Coordinator:
             await UpdateLedger(s).park(update_id, error)
             await s.commit()
 
-    async def note_error(self, update_id: int, error: str) -> None:
-        async with self.sessions() as s:
-            await UpdateLedger(s).note_error(update_id, error)
-            await s.commit()
-
     async def parked(self, limit: int = 5) -> tuple[int, list[tuple[int, str]]]:
         async with self.sessions() as s:
             return await UpdateLedger(s).parked(limit)
