@@ -2,7 +2,8 @@
 
 bench.concurrency starts it with the fake servers' URLs and the bench database in its
 environment. The only addition is bookkeeping: the SQLAlchemy pool's high-water mark and the
-log records at WARNING and above, written as JSON to BENCH_STATS_FILE when the bot exits
+log records at WARNING and above, and the round trips to PostgreSQL (statements,
+BEGIN, COMMIT, ROLLBACK), written as JSON to BENCH_STATS_FILE when the bot exits
 (SIGTERM). With BENCH_PROFILE set, a cProfile dump of the whole run is written there too.
 """
 
@@ -19,6 +20,9 @@ import time
 from collections import Counter
 from typing import Any
 
+import asyncpg
+import asyncpg.connection
+import asyncpg.prepared_stmt
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -60,6 +64,54 @@ class PoolStats:
         self.connects += 1
 
 
+class RoundTrips:
+    """What goes over the wire to PostgreSQL, counted in asyncpg itself: every statement
+    executed, every BEGIN, COMMIT and ROLLBACK, and every statement prepared (a cache miss of
+    the per-connection statement cache). Each is one round trip. Statements are also counted
+    by their shape (literals and parameter numbers folded) to show where a turn's go."""
+
+    def __init__(self) -> None:
+        self.kinds: Counter[str] = Counter()
+        self.shapes: Counter[str] = Counter()
+
+    def install(self) -> None:
+        for name in ("execute", "executemany", "fetch", "fetchval", "fetchrow", "fetchmany"):
+            self._wrap(asyncpg.connection.Connection, name, query_of=lambda _self, q, *_a: q)
+        for name in ("fetch", "fetchval", "fetchrow", "fetchmany", "executemany"):
+            self._wrap(
+                asyncpg.prepared_stmt.PreparedStatement,
+                name,
+                query_of=lambda stmt, *_a: stmt.get_query(),
+            )
+        self._wrap(asyncpg.connection.Connection, "prepare", query_of=None)
+
+    def _wrap(self, cls: type, name: str, query_of: Any) -> None:
+        original = getattr(cls, name)
+        trips = self
+
+        async def counted(*args: Any, **kwargs: Any) -> Any:
+            trips.note(None if query_of is None else str(query_of(*args)))
+            return await original(*args, **kwargs)
+
+        setattr(cls, name, counted)
+
+    def note(self, query: str | None) -> None:
+        if query is None:
+            self.kinds["prepare"] += 1
+            return
+        shape = re.sub(r"\$\d+|\d+", "N", " ".join(query.split()))
+        head = shape.split(" ", 1)[0].rstrip(";").upper()
+        if head in ("BEGIN", "COMMIT", "ROLLBACK"):
+            self.kinds[head] += 1
+            return
+        self.kinds["statements"] += 1
+        self.shapes[shape[:90]] += 1
+
+    @property
+    def total(self) -> int:
+        return sum(self.kinds.values())
+
+
 class CountingHandler(logging.Handler):
     """Counts WARNING+ records by logger and the start of the message."""
 
@@ -85,6 +137,8 @@ def main() -> int:
         return 2
 
     pool = PoolStats()
+    trips = RoundTrips()
+    trips.install()
     original = runtime_module.make_engine
 
     def make_engine(
@@ -120,6 +174,9 @@ def main() -> int:
                         "pool_checkouts": pool.checkouts,
                         "pool_checkouts_at_capacity": pool.checkouts_at_capacity,
                         "pool_connects": pool.connects,
+                        "round_trips": trips.total,
+                        "round_trips_by_kind": dict(trips.kinds),
+                        "statement_shapes": dict(trips.shapes.most_common(40)),
                         "warnings": dict(counter.counts),
                     },
                     out,

@@ -100,6 +100,19 @@ class ConcurrencyReport:
     llm_requests: int
     telegram_calls: dict[str, int]
     bot_warnings: dict[str, int] = field(default_factory=dict)
+    # Round trips to PostgreSQL over the whole run of the (first) bot process, warm-up included.
+    round_trips: dict[str, int] = field(default_factory=dict)
+    statement_shapes: dict[str, int] = field(default_factory=dict)
+    answers_in_process: int = 0  # warm-up and measured answers that process gave
+
+    @property
+    def bot_cpu_ms_per_answer(self) -> float:
+        return 1000 * self.cpu_seconds["bot"] / self.completed if self.completed else float("nan")
+
+    @property
+    def round_trips_per_answer(self) -> float:
+        total = sum(self.round_trips.values())
+        return total / self.answers_in_process if self.answers_in_process else float("nan")
 
     @property
     def error_count(self) -> int:
@@ -211,7 +224,20 @@ class _Bots:
         return any(p.returncode is not None for p in self.procs)
 
 
-async def _start_bots(env: dict[str, str], workdir: Path, logs: Path, replicas: int) -> _Bots:
+def _bot_command(code: Path | None) -> list[str]:
+    """`python -m bench.bot_process`, or with `code` (another checkout, on PYTHONPATH) this
+    bench's own bot_process run over that checkout's product code: the same bookkeeping
+    measures both sides of a comparison."""
+    if code is None:
+        return [sys.executable, "-m", "bench.bot_process"]
+    script = Path(__file__).with_name("bot_process.py")
+    runner = f"import runpy; runpy.run_path({str(script)!r}, run_name='__main__')"
+    return [sys.executable, "-c", runner]
+
+
+async def _start_bots(
+    env: dict[str, str], workdir: Path, logs: Path, replicas: int, code: Path | None = None
+) -> _Bots:
     procs: list[asyncio.subprocess.Process] = []
     urls: list[str] = []
     paths: list[Path] = []
@@ -231,14 +257,14 @@ async def _start_bots(env: dict[str, str], workdir: Path, logs: Path, replicas: 
             if index:
                 child_env.pop("BENCH_STATS_FILE", None)
                 child_env.pop("BENCH_PROFILE", None)
+        if code is not None:
+            child_env["PYTHONPATH"] = str(code)
         path = logs / ("bot.log" if index == 0 else f"bot-{index}.log")
         paths.append(path)
         with _open_log(path) as log:
             procs.append(
                 await asyncio.create_subprocess_exec(
-                    sys.executable,
-                    "-m",
-                    "bench.bot_process",
+                    *_bot_command(code),
                     env=child_env,
                     cwd=str(workdir),
                     stdin=asyncio.subprocess.DEVNULL,
@@ -284,9 +310,11 @@ async def run_concurrency(
     log_dir: Path | None = None,
     arrival_rate: float | None = None,
     replicas: int = 0,
+    code: Path | None = None,
 ) -> ConcurrencyReport:
     """`chats` users each ask one question: all at once, or `arrival_rate` new chats per second.
-    `replicas` ≥ 1 runs that many webhook processes instead of one long-polling process."""
+    `replicas` ≥ 1 runs that many webhook processes instead of one long-polling process;
+    `code` runs the product code of another checkout (side-by-side comparisons)."""
     chat_ids = [FIRST_CHAT_ID + i for i in range(chats)]
     warmup_ids = [FIRST_CHAT_ID + chats + i for i in range(WARMUP_CHATS)]
     await add_users(db.dsn, chat_ids + warmup_ids)
@@ -300,7 +328,7 @@ async def run_concurrency(
         llm.latency = latency
         llm_script.script(llm, 3 * (chats + WARMUP_CHATS) + 50)
         env = _child_env(settings, db, tg, llm.base_url, stats_file, profile)
-        bots = await _start_bots(env, workdir, logs, replicas)
+        bots = await _start_bots(env, workdir, logs, replicas, code)
         children = [psutil.Process(p.pid) for p in bots.procs]
         monitor = await asyncpg.connect(db.dsn, server_settings={"application_name": "bench"})
         peaks = {"total": 0, "active": 0}
@@ -422,6 +450,9 @@ async def run_concurrency(
             llm_requests=len(llm.requests),
             telegram_calls=dict(Counter(c.method for c in tg.calls)),
             bot_warnings=dict(stats.get("warnings", {})),
+            round_trips=dict(stats.get("round_trips_by_kind", {})),
+            statement_shapes=dict(stats.get("statement_shapes", {})),
+            answers_in_process=(len(done) + len(warmup_ids)) // max(replicas, 1),
         )
 
 

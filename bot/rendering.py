@@ -118,9 +118,22 @@ def _tokenize(html_text: str) -> list[_Atom]:
     return atoms
 
 
+def _measure(html_text: str) -> tuple[int, bool]:
+    """(visible length, whether anything but tags and whitespace shows), without the atoms
+    `_tokenize` builds one per character: most texts fit and need no cutting."""
+    width, content = 0, False
+    for match in _TOKEN_RE.finditer(html_text):
+        if match.group("tag"):
+            continue
+        text = html.unescape(match.group()) if match.group("entity") else match.group()
+        width += _utf16_width(text)
+        content = content or not text.isspace()
+    return width, content
+
+
 def visible_length(html_text: str) -> int:
     """Length as Telegram counts it: tags removed, entities decoded, in UTF-16 code units."""
-    return sum(atom.width for atom in _tokenize(html_text))
+    return _measure(html_text)[0]
 
 
 def html_to_plain(html_text: str) -> str:
@@ -328,9 +341,6 @@ def _iter_parts(atoms: list[_Atom], limit: int) -> Iterator[str]:
         yield part
 
 
-def _has_content(atoms: list[_Atom]) -> bool:
-    return any(not atom.is_tag and not atom.is_blank for atom in atoms)
-
 
 def split_text(html_text: str, limit: int = TEXT_LIMIT) -> list[str]:
     """Split Telegram HTML into balanced parts of at most `limit` visible units each.
@@ -341,12 +351,12 @@ def split_text(html_text: str, limit: int = TEXT_LIMIT) -> list[str]:
     """
     if limit < 1:
         raise ValueError("limit must be positive")
-    atoms = _tokenize(html_text)
-    if not _has_content(atoms):
+    width, content = _measure(html_text)
+    if not content:
         return []
-    if sum(atom.width for atom in atoms) <= limit:
+    if width <= limit:
         return [html_text]
-    return list(_iter_parts(atoms, limit))
+    return list(_iter_parts(_tokenize(html_text), limit))
 
 
 def plan_card_messages(card_html: str, has_photo: bool) -> tuple[str | None, list[str]]:

@@ -17,7 +17,12 @@ from typing import Any
 from sqlalchemy import event, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import DBAPIError, DisconnectionError
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
 
 from core.errors import DatabaseUnavailableError
 from core.settings import Settings
@@ -173,3 +178,28 @@ def _replace_closed_connection(dbapi_connection: Any, _record: Any, _proxy: Any)
 
 def make_session_factory(engine: AsyncEngine) -> async_sessionmaker:
     return async_sessionmaker(engine, expire_on_commit=False)
+
+
+def autocommit_sessions(
+    sessions: async_sessionmaker[AsyncSession],
+) -> async_sessionmaker[AsyncSession]:
+    """Sessions on the same pool whose every statement commits on its own.
+
+    A session of the usual factory costs a BEGIN before its first statement and a COMMIT or
+    ROLLBACK after its last: three round trips for a one-statement read or write, which is
+    what most of a turn's database work is. These sessions send the statement alone. Use them
+    for reads and for units of work that are one statement; work that must stand or fall
+    together uses the usual factory (or `in_transaction` before its first statement).
+    """
+    bind = sessions.kw.get("bind")
+    if bind is None:  # a factory bound per table: left as it is
+        return sessions
+    return async_sessionmaker(
+        bind.execution_options(isolation_level="AUTOCOMMIT"), expire_on_commit=False
+    )
+
+
+async def in_transaction(session: AsyncSession) -> None:
+    """Before a session's first statement: run it in a transaction even when it comes from
+    `autocommit_sessions` (SET LOCAL settings last only as long as their transaction)."""
+    await session.connection(execution_options={"isolation_level": "READ COMMITTED"})

@@ -208,8 +208,10 @@ class AnswerRepository:
     async def record(
         self, user_id: int | None, path: str, llm_calls: int, duration_ms: int
     ) -> None:
-        self.session.add(
-            Answer(user_id=user_id, path=path, llm_calls=llm_calls, duration_ms=duration_ms)
+        await self.session.execute(
+            insert(Answer).values(
+                user_id=user_id, path=path, llm_calls=llm_calls, duration_ms=duration_ms
+            )
         )
 
     async def stats(self, since: datetime | None = None) -> Stats:

@@ -476,7 +476,8 @@ class WineRepository:
 
     async def name_entries(self) -> list[CatalogEntry]:
         """Every wine's id with what names it (name, region, appellation, grapes) as one string.
-        Read in batches from a server-side cursor, so a 100k-wine catalog is never held twice."""
+        Read in pages by id (no server-side cursor, so it needs no transaction), so a 100k-wine
+        catalog is never held twice."""
         naming = func.concat_ws(
             " ",
             Wine.name,
@@ -484,12 +485,16 @@ class WineRepository:
             Wine.appellation,
             func.array_to_string(Wine.grape_varieties, " "),
         )
-        stmt = select(Wine.id, naming).execution_options(yield_per=NAME_BATCH)
+        after = bindparam("after", type_=Wine.__table__.c.id.type)
+        page = select(Wine.id, naming).where(Wine.id > after).order_by(Wine.id).limit(NAME_BATCH)
         entries: list[CatalogEntry] = []
-        result = await self.session.stream(stmt)
-        async for batch in result.partitions():
-            entries.extend(CatalogEntry(wine_id, words) for wine_id, words in batch)
-        return entries
+        last = uuid.UUID(int=0)
+        while True:
+            rows = (await self.session.execute(page, {"after": last})).all()
+            entries.extend(CatalogEntry(wine_id, words) for wine_id, words in rows)
+            if len(rows) < NAME_BATCH:
+                return entries
+            last = rows[-1][0]
 
     async def count(self) -> int:
         return int(await self.session.scalar(select(func.count()).select_from(Wine)) or 0)

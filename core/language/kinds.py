@@ -24,6 +24,7 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from core.language.folding import fold, tokenize
 from core.language.followups import read_followup
@@ -162,6 +163,7 @@ _SOCIAL: dict[str, re.Pattern[str]] = {
 _REQUEST = _rx(
     _B + r"(посовету|подбер|порекоменду|рекоменду|предлож|выбери|подскажи,? (как|что)\w* вин"
     r"|что (взять|выбрать|купить|выпить|открыть|подать|налить|принести|подарить)"
+    r"|что (подойд|подход|пойд|идет|сочета)\w*\s+(к|ко|под|с|со)\s"
     r"|хочу|хочется|хотелось|нужн[оаы]? (вино|бутылк|что)|ищу|ищем|покажи|есть ли у вас"
     r"|recommend|suggest|pick (a|me)|looking for|i want|i need)",
     _B + r"(как(ое|ую|ие) (вино|вина|красное|белое|розовое|игристое|шампанское|бутылк)\w*"
@@ -209,6 +211,7 @@ def _structured(text: str) -> bool:
     return not f.is_empty()
 
 
+@lru_cache(maxsize=4096)  # a turn reads its words more than once, and its history's again
 def read_message(text: str) -> MessageReading:
     folded = fold(text).strip()
     words = [t.text for t in tokenize(folded)]

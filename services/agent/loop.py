@@ -26,6 +26,7 @@ from core.recommendation import MAX_WINES, Path, Recommendation, RecommendedWine
 from core.settings import Settings
 from core.taste import profile_prompt_block
 from prompts import fill, load_prompt
+from repositories.database import autocommit_sessions
 from services.agent.alternatives import nearest_alternatives, says_nothing_fits
 from services.agent.answer_format import FORMAT_INSTRUCTIONS, parse_answer
 from services.agent.catalog_prompt import answer_from_catalog_slice
@@ -67,11 +68,12 @@ class SommelierService:
         clock: Callable[[], datetime] | None = None,
     ) -> None:
         self.settings = settings
-        self.sessions = sessions
+        # The agent only reads, a statement at a time: no BEGIN and ROLLBACK around each read.
+        self.sessions = autocommit_sessions(sessions)
         self.llm = llm
         self.embeddings = embeddings
         self.registry = registry or build_catalog_tools(
-            sessions, embeddings, settings.tool_timeout_seconds
+            self.sessions, embeddings, settings.tool_timeout_seconds
         )
         self.clock = clock
         # The fixed texts the model is given never reach the user (see services/prompt_guard).

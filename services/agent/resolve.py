@@ -24,38 +24,50 @@ async def resolve_picks(
     history: Sequence[dict[str, Any]],
 ) -> list[RecommendedWine]:
     """Only wines that exist: ids seen in tool results, else an exact catalog name."""
-    seen_before = _ids_in_history(history)
+    allowed = run.trusted_ids | _ids_in_history(history)
     # The request's colour, sweetness, country and price: no card may contradict them — unless
     # the catalog has no such wine, when the nearest alternatives are the honest answer.
     request = run.request_filters.hard()
     wines: list[RecommendedWine] = []
     async with sessions() as session:
         repo = WineRepository(session)
-        if not request.is_empty() and not await repo.search(request, limit=1):
+        picked = await _lookup_all(repo, [pick.ref for pick in parsed.picks], allowed)
+        contradicting = any(w is not None and not request.admits(w) for w in picked)
+        if contradicting and not await repo.search(request, limit=1):
             request = WineFilters()
-        for pick in parsed.picks:
-            wine = await _lookup(repo, pick.ref, run.trusted_ids | seen_before)
-            if wine is None or any(w.id == wine.id for w in wines) or not request.admits(wine):
-                continue
-            if run.state is not None and not run.state.admits(wine):
-                continue  # a country group or an exclusion («без Франции») of the request
-            # The why is checked against this row when the answer is finished (grounding.py).
-            wines.append(RecommendedWine.from_wine(wine, pick.why, row=wine))
-            if len(wines) == MAX_WINES:
-                break
+    for pick, wine in zip(parsed.picks, picked, strict=True):
+        if wine is None or any(w.id == wine.id for w in wines) or not request.admits(wine):
+            continue
+        if run.state is not None and not run.state.admits(wine):
+            continue  # a country group or an exclusion («без Франции») of the request
+        # The why is checked against this row when the answer is finished (grounding.py).
+        wines.append(RecommendedWine.from_wine(wine, pick.why, row=wine))
+        if len(wines) == MAX_WINES:
+            break
     return wines
 
 
-async def _lookup(repo: WineRepository, ref: str, allowed: set[uuid.UUID]) -> Wine | None:
-    try:
-        wine_id = uuid.UUID(ref.strip())
-    except ValueError:
-        return await repo.find_by_name(ref)
-    if wine_id not in allowed:
-        return None
-    found = await repo.get_by_ids([wine_id])
-    # A wine the shop no longer sells is never recommended, even when history names it.
-    return found[0] if found and found[0].available else None
+async def _lookup_all(
+    repo: WineRepository, refs: Sequence[str], allowed: set[uuid.UUID]
+) -> list[Wine | None]:
+    """Each ref's wine on sale: the ids the model was shown in one read, names one by one."""
+    ids: list[uuid.UUID | None] = []
+    for ref in refs:
+        try:
+            ids.append(uuid.UUID(ref.strip()))
+        except ValueError:
+            ids.append(None)
+    wanted = [i for i in ids if i is not None and i in allowed]
+    by_id = {w.id: w for w in await repo.get_by_ids(wanted)} if wanted else {}
+    found: list[Wine | None] = []
+    for ref, wine_id in zip(refs, ids, strict=True):
+        if wine_id is None:
+            found.append(await repo.find_by_name(ref))
+            continue
+        wine = by_id.get(wine_id)
+        # A wine the shop no longer sells is never recommended, even when history names it.
+        found.append(wine if wine is not None and wine.available else None)
+    return found
 
 
 def _ids_in_history(history: Sequence[dict[str, Any]]) -> set[uuid.UUID]:

@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from core.domain import WineFilters
 from core.errors import EmbeddingDimensionError, EmbeddingUnavailableError
+from repositories.database import in_transaction
 from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.llm.embeddings import EmbeddingService
@@ -44,6 +45,7 @@ async def hybrid_search(
         except TimeoutError:
             log.warning("search by meaning falls back to full text: the embedding timed out")
     async with sessions() as session:
+        await in_transaction(session)  # the index walk's SET LOCAL settings
         repo = WineRepository(session)
         rankings: list[list[Wine]] = []
         if vector is not None:

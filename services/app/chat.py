@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import logging
 import time
-import uuid
 from collections import Counter
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
@@ -21,10 +20,11 @@ from core.recommendation import Recommendation
 from core.taste import (
     taste_profile,
 )
+from repositories.database import autocommit_sessions
 from repositories.fact_rollup import forget_days
 from repositories.facts import record_fact
 from repositories.ownership import forget_person
-from repositories.quiz import QuizRepository
+from repositories.turns import Thread, TurnStart, read_turn_start, store_turn_messages
 from repositories.users import (
     AnswerRepository,
     ConversationRepository,
@@ -95,6 +95,8 @@ class ChatService(MediaQuestions, TasteActions):
         self.vision = vision
         self.transcriber = transcriber
         self._guarded = GuardedSessions(sessions)
+        # Reads and one-statement writes: no BEGIN and COMMIT around them.
+        self._single = GuardedSessions(autocommit_sessions(sessions))
         self.sommelier = sommelier
         self.embeddings = embeddings
         self.inactivity = inactivity
@@ -142,7 +144,7 @@ class ChatService(MediaQuestions, TasteActions):
             await s.commit()
 
     async def state(self, user_id: int) -> UserState | None:
-        async with self._guarded() as s:
+        async with self._single() as s:
             user = await UserRepository(s).get(user_id)
             return UserState(user.id, user.age_confirmed, user.is_active) if user else None
 
@@ -172,22 +174,15 @@ class ChatService(MediaQuestions, TasteActions):
         conversation (nothing read from or added to it).
         """
         context = UserContext(user_id)
-        conversation_id: uuid.UUID | None = None
+        thread: Thread | None = None
         history: list[dict[str, Any]] = []
         if user_id is not None:
-            async with self._guarded() as s:
-                users = UserRepository(s)
-                user = await users.get(user_id) or await users.upsert(user_id)
-                quiz = await QuizRepository(s).get(user_id)
-                context = UserContext(
-                    user_id, taste_profile(user.taste_profile, quiz), user.language_code
-                )
-                if remember:
-                    convs = ConversationRepository(s)
-                    conv = await convs.current(user_id, self.inactivity)
-                    conversation_id = conv.id
-                    history = await convs.history(conv.id)
-                await s.commit()
+            start = await self._turn_start(user_id, remember)
+            context = UserContext(
+                user_id, taste_profile(start.taste_profile, start.quiz), start.language_code
+            )
+            history = start.history
+            thread = Thread(start.conversation_id) if remember else None
         with database_errors_as_unavailable():
             async for event in self.sommelier.stream(
                 context,
@@ -199,18 +194,28 @@ class ChatService(MediaQuestions, TasteActions):
                 stream_answer=stream_answer,
             ):
                 if isinstance(event, Final):
-                    await self._store(user_id, conversation_id, event.result)
+                    await self._store(user_id, thread, event.result)
                 yield event
 
-    async def _store(
-        self, user_id: int | None, conversation_id: uuid.UUID | None, rec: Recommendation
-    ) -> None:
+    async def _turn_start(self, user_id: int, remember: bool) -> TurnStart:
+        """What the turn needs, in one statement; a person not seen before is registered."""
+        async with self._single() as s:
+            start = await read_turn_start(s, user_id, self.inactivity, remember=remember)
+            if start is None:
+                await UserRepository(s).upsert(user_id)
+                start = TurnStart()
+        return start
+
+    async def _store(self, user_id: int | None, thread: Thread | None, rec: Recommendation) -> None:
+        """The whole turn in one transaction: its messages (`thread`: the conversation it
+        went on with; None: not remembered), the answer, the plan of its delivery and its
+        console facts."""
         fact_id = new_fact_id()
         self.recorder.track_links(rec, fact_id)  # «Купить» through /go/ (with a public URL)
         async with self._guarded() as s:
-            if conversation_id is not None:
-                await ConversationRepository(s).append_turn(
-                    conversation_id, rec.new_messages, [w.id for w in rec.wines]
+            if thread is not None and user_id is not None:
+                await store_turn_messages(
+                    s, user_id, thread.conversation_id, rec.new_messages, [w.id for w in rec.wines]
                 )
             await AnswerRepository(s).record(
                 user_id, rec.path, rec.llm_calls, int(rec.timings_ms.get("total", 0))
@@ -249,7 +254,7 @@ class ChatService(MediaQuestions, TasteActions):
         async with self._guarded() as s:
             conv = await ConversationRepository(s).current(user_id, self.inactivity)
             await s.commit()
-        await self._store(user_id, conv.id, rec)
+        await self._store(user_id, Thread(conv.id), rec)
         return rec
 
     async def quick_picks(self, user_id: int | None, query: str, offset: int = 0) -> QuickPage:

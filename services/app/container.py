@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from core.settings import Settings
+from repositories.database import autocommit_sessions
 from services.agent.loop import SommelierService
 from services.app.buy_links import BuyLinks
 from services.app.catalog_admin import CatalogAdmin
@@ -62,7 +63,7 @@ def build_services(rt: Runtime) -> Services:
         recorder=recorder,
     )
     coordinator = Coordinator(
-        GuardedSessions(rt.sessions),
+        GuardedSessions(autocommit_sessions(rt.sessions)),  # each of its units is one statement
         lease=timedelta(seconds=settings.update_lease_seconds),
         max_attempts=settings.update_max_attempts,
     )

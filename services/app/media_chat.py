@@ -9,6 +9,7 @@ from datetime import timedelta
 
 from core.errors import MediaUnreadableError
 from core.recommendation import Recommendation
+from repositories.turns import Thread
 from repositories.users import ConversationRepository, UserRepository
 from repositories.wines import WineRepository
 from services.agent.events import AgentEvent, Final, MediaRead
@@ -28,7 +29,7 @@ class MediaQuestions:
     inactivity: timedelta
     _guarded: GuardedSessions
     stream: Callable[..., AsyncIterator[AgentEvent]]
-    _store: Callable[[int | None, uuid.UUID | None, Recommendation], Awaitable[None]]
+    _store: Callable[[int | None, Thread | None, Recommendation], Awaitable[None]]
 
     async def photo_stream(
         self,
@@ -121,7 +122,7 @@ class MediaQuestions:
     async def _photo_answer(
         self, user_id: int | None, reading: ImageReading, caption: str
     ) -> Recommendation:
-        conversation_id: uuid.UUID | None = None
+        thread: Thread | None = None
         shown: set[uuid.UUID] = set()
         async with self._guarded() as s:
             if user_id is not None:
@@ -130,7 +131,7 @@ class MediaQuestions:
                     await users.upsert(user_id)
                 convs = ConversationRepository(s)
                 conv = await convs.current(user_id, self.inactivity)
-                conversation_id = conv.id
+                thread = Thread(conv.id)
                 shown = await convs.shown_wine_ids(conv.id)
             repo = WineRepository(s)
             budget = budget_in(caption)
@@ -139,7 +140,7 @@ class MediaQuestions:
             else:
                 rec = await wine_list_answer(repo, reading, budget, shown)
             await s.commit()
-        await self._store(user_id, conversation_id, rec)
+        await self._store(user_id, thread, rec)
         return rec
 
 

@@ -14,6 +14,7 @@ from core.recommendation import Recommendation, RecommendedWine
 from core.taste import ProfileSummary, describe_quiz, summarize, taste_profile, valid_quiz_answer
 from repositories.models import Wine
 from repositories.quiz import QuizRepository
+from repositories.turns import Thread
 from repositories.users import (
     ConversationRepository,
     FeedbackRepository,
@@ -30,7 +31,7 @@ class TasteActions:
 
     inactivity: timedelta
     _guarded: GuardedSessions
-    _store: Callable[[int | None, uuid.UUID | None, Recommendation], Awaitable[None]]
+    _store: Callable[[int | None, Thread | None, Recommendation], Awaitable[None]]
 
     async def _taste(self, user_id: int) -> dict[str, Any]:
         """The profile every path uses: 👍/👎 merged with the quiz (core.taste's one rule)."""
@@ -118,7 +119,7 @@ class TasteActions:
                 "content": f"{intro}\n" + "\n".join(f"- {w.name} ({w.id})" for w in picks),
             }
         ]
-        await self._store(user_id, conv.id, rec)
+        await self._store(user_id, Thread(conv.id), rec)
         return rec
 
     async def _similar_wines(self, base: Wine, shown: set[uuid.UUID]) -> list[RecommendedWine]:

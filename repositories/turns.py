@@ -1,0 +1,148 @@
+"""One turn of a conversation in the database: what it needs read in one statement, the turn
+stored in the caller's one transaction.
+
+The conversation a turn goes on with is the person's open one that has not gone quiet for
+longer than the inactivity limit. When there is none, nothing is written at read time: the
+turn's store ends the quiet one and starts the new one with the turn's messages, so a turn
+that fails before its store leaves the conversations as they were.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import insert, text
+from sqlalchemy.dialects.postgresql import JSON, JSONB, UUID
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from repositories.models import Message
+
+HISTORY_LIMIT = 200
+
+
+@dataclass(frozen=True)
+class Thread:
+    """Where a turn's messages go: the conversation it went on with, or (None) a new one."""
+
+    conversation_id: uuid.UUID | None
+
+
+@dataclass(frozen=True)
+class TurnStart:
+    """What a turn starts from: the person's taste, and the conversation it goes on with."""
+
+    taste_profile: dict[str, Any] = field(default_factory=dict)
+    quiz: dict[str, Any] = field(default_factory=dict)
+    language_code: str | None = None
+    conversation_id: uuid.UUID | None = None  # None: a new conversation starts with this turn
+    history: list[dict[str, Any]] = field(default_factory=list)  # OpenAI chat format, oldest first
+
+
+_READ = text(
+    "SELECT u.taste_profile, u.language_code, q.answers, c.id, "
+    " CASE WHEN c.id IS NOT NULL THEN ("
+    "  SELECT coalesce(json_agg(json_build_object('role', m.role, 'content', m.content,"
+    "   'tool_calls', m.tool_calls, 'tool_call_id', m.tool_call_id) ORDER BY m.id), '[]')"
+    "  FROM (SELECT id, role, content, tool_calls, tool_call_id FROM messages"
+    "   WHERE conversation_id = c.id ORDER BY id DESC LIMIT :limit) m"
+    " ) END AS history "
+    "FROM users u "
+    "LEFT JOIN quiz_answers q ON q.user_id = u.id "
+    "LEFT JOIN LATERAL ("
+    " SELECT id FROM conversations"
+    " WHERE user_id = u.id AND ended_at IS NULL"
+    "  AND last_activity_at >= now() - make_interval(secs => :quiet)"
+    " ORDER BY started_at DESC LIMIT 1"
+    ") c ON :remember "
+    "WHERE u.id = :user"
+).columns(
+    taste_profile=JSONB,
+    answers=JSONB,
+    id=UUID(as_uuid=True),
+    history=JSON,
+)
+
+
+async def read_turn_start(
+    session: AsyncSession, user_id: int, inactivity: timedelta, *, remember: bool = True
+) -> TurnStart | None:
+    """In one statement: the person, their quiz, their open conversation and its last
+    HISTORY_LIMIT messages (`remember=False`: no conversation). None for an unknown person."""
+    row = (
+        await session.execute(
+            _READ,
+            {
+                "user": user_id,
+                "quiet": inactivity.total_seconds(),
+                "remember": remember,
+                "limit": HISTORY_LIMIT,
+            },
+        )
+    ).one_or_none()
+    if row is None:
+        return None
+    profile, language, quiz, conversation_id, history = row
+    return TurnStart(
+        dict(profile or {}),
+        dict(quiz or {}),
+        language,
+        conversation_id,
+        [_chat_message(m) for m in history or ()],
+    )
+
+
+def _chat_message(stored: dict[str, Any]) -> dict[str, Any]:
+    item: dict[str, Any] = {"role": stored["role"], "content": stored["content"]}
+    if stored.get("tool_calls"):
+        item["tool_calls"] = stored["tool_calls"]
+    if stored.get("tool_call_id"):
+        item["tool_call_id"] = stored["tool_call_id"]
+    return item
+
+
+async def store_turn_messages(
+    session: AsyncSession,
+    user_id: int,
+    conversation_id: uuid.UUID | None,
+    messages: list[dict[str, Any]],
+    wine_ids: list[uuid.UUID] | None = None,
+) -> uuid.UUID:
+    """In the caller's transaction: the turn's messages (the last one carries the wines shown)
+    in the conversation it went on with, or in a new one that ends the person's open one.
+    Returns the conversation's id."""
+    if conversation_id is None:
+        conversation_id = (
+            await session.execute(
+                text(
+                    "WITH ended AS (UPDATE conversations SET ended_at = now()"
+                    " WHERE user_id = :u AND ended_at IS NULL) "
+                    "INSERT INTO conversations (user_id) VALUES (:u) RETURNING id"
+                ),
+                {"u": user_id},
+            )
+        ).scalar_one()
+    else:
+        await session.execute(
+            text("UPDATE conversations SET last_activity_at = now() WHERE id = :c"),
+            {"c": conversation_id},
+        )
+    if messages:
+        last = len(messages) - 1
+        await session.execute(
+            insert(Message.__table__),
+            [
+                {
+                    "conversation_id": conversation_id,
+                    "role": m["role"],
+                    "content": m.get("content"),
+                    "tool_calls": m.get("tool_calls"),
+                    "tool_call_id": m.get("tool_call_id"),
+                    "wine_ids": wine_ids if index == last and wine_ids else None,
+                }
+                for index, m in enumerate(messages)
+            ],
+        )
+    return conversation_id
