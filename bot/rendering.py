@@ -341,7 +341,6 @@ def _iter_parts(atoms: list[_Atom], limit: int) -> Iterator[str]:
         yield part
 
 
-
 def split_text(html_text: str, limit: int = TEXT_LIMIT) -> list[str]:
     """Split Telegram HTML into balanced parts of at most `limit` visible units each.
 
