@@ -29,7 +29,8 @@ LONG_INTRO = (
 
 
 def sommelier_model(body: dict[str, Any]) -> Step:
-    """The eval's fake model (it reads the conversation state it is sent), with a longer intro."""
+    """The eval's fake model (it reads the conversation, never the system prompt), with a
+    longer intro."""
     step = respond(body)
     if isinstance(step, ReplyStep) and "[INTRO]" in step.content:
         return reply(step.content.replace("Вот что я нашел по вашему запросу:", LONG_INTRO))
