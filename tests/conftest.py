@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -87,3 +87,12 @@ async def server() -> AsyncIterator[FakeOpenAIServer]:
 
     async with fake_openai() as srv:
         yield srv
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _fork_server() -> Iterator[None]:
+    """The fork server of tests/forkserver.py, if a test started one, stops with the session."""
+    from tests import forkserver
+
+    yield
+    forkserver.stop()
