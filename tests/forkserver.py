@@ -41,6 +41,9 @@ PROJECT = frozenset(
 # What the processes of the tests run: their imports are what the server preloads.
 ENTRY_POINTS = ("sommelier.cli",)
 PRELOAD_PACKAGES = ("sommelier", "bot", "api", "web", "services", "repositories", "core")
+# Imported before the probe forks, so that the probe (which must import them too) does not pay
+# for them a second time: the heavy libraries among the project's dependencies.
+HEAVY = ("aiogram", "openai", "sqlalchemy", "alembic", "aiohttp", "asyncpg", "pydantic_settings")
 
 
 # --- the server (python -m tests.forkserver SOCKET) -----------------------------------------
@@ -74,6 +77,9 @@ def _third_party_modules() -> list[str]:
 
 
 def _preload() -> None:
+    for name in HEAVY:
+        with contextlib.suppress(ImportError):
+            __import__(name)
     for name in _third_party_modules():
         if name == "__main__" or name in sys.modules:
             continue
