@@ -27,6 +27,49 @@ for _name in list(os.environ):
         del os.environ[_name]
 
 
+# The modules that take longest, longest first (measured with --durations=0 on 2 cores).
+# `--dist loadfile --no-loadscope-reorder` (the Makefile's) hands each worker a whole module
+# at a time in this order: the long ones start first and the short ones fill the end. A module
+# not listed comes after these, those with more tests first (xdist's own order).
+LONGEST_FIRST = (
+    "test_crash_recovery.py",
+    "test_bench.py",
+    "test_faults_llm.py",
+    "test_cli.py",
+    "test_soak.py",
+    "test_web_chat_browser.py",
+    "test_input_attacks.py",
+    "test_faults_telegram.py",
+    "test_fake_telegram_server.py",
+    "test_wine_repository.py",
+    "test_faults_database.py",
+    "test_cli_import.py",
+    "test_bot_media.py",
+    "test_console.py",
+    "test_housekeeping.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    modules = [item.nodeid.split("::")[0] for item in items]
+    tests_in = {module: modules.count(module) for module in modules}
+    first_seen = {module: index for index, module in reversed(list(enumerate(modules)))}
+
+    def rank(module: str) -> tuple[int, int, int]:
+        name = module.rsplit("/", 1)[-1]
+        listed = LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
+        return listed, -tests_in[module], first_seen[module]
+
+    order = sorted(range(len(items)), key=lambda i: (rank(modules[i]), i))
+    items[:] = [items[i] for i in order]
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto`: two workers a core. Much of the suite waits (on subprocesses, timers, the
+    fake servers, each worker's own PostgreSQL), so a second worker a core fills the waits."""
+    return 2 * (os.cpu_count() or 1)
+
+
 def make_settings(**overrides: object) -> Settings:
     values: dict[str, object] = {
         "_env_file": None,
