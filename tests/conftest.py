@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import tempfile
 from collections.abc import AsyncIterator, Iterator
@@ -141,6 +142,19 @@ async def server() -> AsyncIterator[FakeOpenAIServer]:
 
     async with fake_openai() as srv:
         yield srv
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _one_tls_context() -> Iterator[None]:
+    """Each OpenAI client the services build makes a TLS context of its own, reading the CA
+    bundle: 20-50 ms, some 550 times a run. The tests speak plain HTTP to their fakes, so one
+    context per worker serves every client they build (the product's processes are untouched)."""
+    import httpcore2
+
+    original = httpcore2.default_ssl_context
+    httpcore2.default_ssl_context = functools.cache(original)
+    yield
+    httpcore2.default_ssl_context = original
 
 
 @pytest.fixture(scope="session", autouse=True)
