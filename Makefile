@@ -19,10 +19,10 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
-	$(BIN)/pytest -q -n auto --dist loadfile
+	$(BIN)/pytest -q -n auto --dist loadfile --no-loadscope-reorder
 
 test-fast: $(STAMP)
-	$(BIN)/pytest -q -n auto --dist loadfile -m "not slow"
+	$(BIN)/pytest -q -n auto --dist loadfile --no-loadscope-reorder -m "not slow"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

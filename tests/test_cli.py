@@ -1,7 +1,8 @@
 """The `sommelier` console command, run for real in subprocesses on a private embedded database.
 
-Each run starts a Python process (and the embedded PostgreSQL when it needs the database), so
-steps are combined and independent runs go in parallel.
+Each run is a process of its own (forked from tests/forkserver.py, which spares it the library
+imports) and starts the embedded PostgreSQL when it needs the database, so steps are combined
+and independent runs go in parallel.
 """
 
 from __future__ import annotations
@@ -9,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +17,7 @@ import pytest
 
 from repositories.migrations import head_revision
 from seeds.loader import DEFAULT_SEED_FILE
+from tests.forkserver import python_m
 
 pytestmark = pytest.mark.slow  # subprocesses / the bench harness: `pytest -m "not slow"` skips
 
@@ -46,9 +47,7 @@ async def sommelier(data_dir: Path, *args: str, **env: str) -> Run:
     environment = {k: v for k, v in os.environ.items() if not k.startswith(_SCRUBBED)}
     environment.update(PYTHONPATH=str(PROJECT_ROOT), DATA_DIR=str(data_dir), **env)
     process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "sommelier.cli",
+        *python_m("sommelier.cli"),
         *args,
         cwd=data_dir,  # no developer .env can be picked up from here
         env=environment,
@@ -180,9 +179,7 @@ async def test_the_terminal_chat_shows_only_the_conversation(data_dir: Path) -> 
     environment = {k: v for k, v in os.environ.items() if not k.startswith(_SCRUBBED)}
     environment.update(PYTHONPATH=str(PROJECT_ROOT), DATA_DIR=str(data_dir))
     process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "sommelier.cli",
+        *python_m("sommelier.cli"),
         "chat",
         cwd=data_dir,
         env=environment,
@@ -242,7 +239,7 @@ async def test_backup_restore_embed_and_serve_from_the_command_line(
     environment = {k: v for k, v in os.environ.items() if not k.startswith(_SCRUBBED)}
     environment.update(PYTHONPATH=str(PROJECT_ROOT), DATA_DIR=str(data_dir))
     server = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "sommelier.cli", "serve", "--host", "127.0.0.1",
+        *python_m("sommelier.cli"), "serve", "--host", "127.0.0.1",
         "--port", str(port), cwd=data_dir, env=environment,
         stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
         stderr=asyncio.subprocess.DEVNULL,

@@ -2,11 +2,12 @@
 `docker kill`): another process takes the update over when its lease runs out and the person
 gets exactly one complete answer — no part missing, no part twice.
 
-Each case runs real `sommelier bot` processes against the fake Bot API and the test database.
-The first process is armed with a failpoint (`SOMMELIER_FAILPOINTS`) that SIGKILLs it at one
-exact moment of the answer; the second, unarmed, recovers it. Both modes: long polling (the
-update is fetched again by the next process, already stored) and webhook (Telegram got its
-200 from the dead replica and never sends the update again).
+Each case runs real `sommelier bot` processes (forked from tests/forkserver.py, which spares
+each the library imports) against the fake Bot API and the test database. The first process
+is armed with a failpoint (`SOMMELIER_FAILPOINTS`) that SIGKILLs it at one exact moment of the
+answer; the second, unarmed, recovers it. Both modes: long polling (the update is fetched
+again by the next process, already stored) and webhook (Telegram got its 200 from the dead
+replica and never sends the update again).
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import asyncio
 import contextlib
 import os
 import signal
-import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
@@ -32,6 +32,7 @@ from services.app.runtime import Runtime
 from tests.bot_helpers import API_KEY, JSONDict, cards, fake_llm, messages
 from tests.conftest import TEST_EMBEDDING_DIM, make_settings
 from tests.fault_helpers import good_agent
+from tests.forkserver import python_m
 from tests.serving import free_port, with_settings
 
 pytestmark = pytest.mark.slow  # real processes: `make test-fast` skips them
@@ -96,9 +97,7 @@ async def bot_process(
         }
         url = f"http://127.0.0.1:{port}/webhook"
     process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "sommelier.cli",
+        *python_m("sommelier.cli"),
         "bot",
         env=env,
         stdin=asyncio.subprocess.DEVNULL,

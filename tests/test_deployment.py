@@ -12,6 +12,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from bot.delivery import ReliableRequests
 from bot.factory import create_bot
 from bot.heartbeat import write_heartbeat
 from bot.runner import until_telegram_answers
@@ -47,6 +48,10 @@ async def test_an_unreachable_telegram_is_retried_with_one_line_each_until_stopp
     caplog.set_level(logging.WARNING, logger="bot.runner")
     closed = f"http://127.0.0.1:{free_port()}"
     bot = create_bot(make_settings(telegram_bot_token="123:X", telegram_api_url=closed))
+    # Each call is still retried inside (ReliableRequests) before the runner sees it fail, only
+    # without its half-second-and-doubling pauses (3.5 s a call): the runner's loop is the test.
+    (reliable,) = [m for m in bot.session.middleware if isinstance(m, ReliableRequests)]
+    reliable.backoff = 0.01
     stop = asyncio.Event()
     attempts = 0
 

@@ -8,13 +8,13 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import sys
 from pathlib import Path
 
 import aiohttp
 import pytest
 
 from fakes.telegram_server import FakeTelegramServer
+from tests.forkserver import python_m
 from tests.serving import free_port
 from tests.web_chat_harness import final_of, visitor
 
@@ -54,9 +54,7 @@ def _environment(data_dir: Path, port: int, **extra: str) -> dict[str, str]:
 
 async def _run(data_dir: Path, environment: dict[str, str]) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "sommelier.cli",
+        *python_m("sommelier.cli"),
         "run",
         cwd=data_dir,
         env=environment,

@@ -60,6 +60,7 @@ _TAG_ENTITY_TYPES = {
 _NAMED_HTML_ENTITIES = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}
 _HTML_ENTITY_RE = re.compile(r"&(?:(lt|gt|amp|quot)|#([0-9]{1,8})|#[xX]([0-9a-fA-F]{1,8}));")
 _HTML_SPACES = frozenset(" \t\r\n\v\f")
+_TEXT_RUN_RE = re.compile(r"[^&<]+")
 
 
 @dataclass
@@ -127,10 +128,17 @@ def parse_telegram_html(
                 raise HtmlParseError(
                     f'Character "&" must be escaped as "&amp;" at byte offset {byte_offset(i)}'
                 )
-        if char != "<":
+        if char == "&":  # not an entity, and plain ampersands are allowed
             out.append(char)
-            utf16 += utf16_len(char)
+            utf16 += 1
             i += 1
+            continue
+        if char != "<":  # a run of text up to the next tag or entity, taken whole
+            run = _TEXT_RUN_RE.match(source, i)
+            assert run is not None
+            out.append(run.group())
+            utf16 += utf16_len(run.group())
+            i = run.end()
             continue
 
         begin = i
