@@ -18,6 +18,7 @@ import re
 import sys
 import time
 from collections import Counter
+from collections.abc import Coroutine
 from typing import Any
 
 import asyncpg
@@ -32,6 +33,13 @@ from core.settings import Settings, get_settings
 from repositories.database import DatabaseLocation, serving_connections
 from sommelier.logs import configure_logging
 from sommelier.serve import run_bot
+
+try:
+    from sommelier.event_loop import run as _run_loop
+except ImportError:  # an older checkout run by bench.turn_cost --before: the standard loop
+
+    def _run_loop(main: Coroutine[Any, Any, int], choice: str = "asyncio") -> int:
+        return asyncio.run(main)
 
 
 class PoolStats:
@@ -156,7 +164,7 @@ def main() -> int:
     try:
         if profiler is not None:
             profiler.enable()
-        code = asyncio.run(run_bot(settings))
+        code = _run_loop(run_bot(settings), getattr(settings, "event_loop", "asyncio"))
     finally:
         if profiler is not None:
             profiler.disable()

@@ -74,6 +74,8 @@ class Settings(BaseSettings):
     update_lease_seconds: float = Field(default=30.0, ge=2, le=600)
     update_max_attempts: int = Field(default=3, ge=1, le=20)
     log_format: Literal["text", "json"] = "text"
+    # "auto": uvloop where it is installed (it is a dependency on Linux and macOS).
+    event_loop: Literal["auto", "uvloop", "asyncio"] = "auto"
     backup_dir: Path | None = None
     backup_every_hours: float = Field(default=0.0, ge=0)
     backup_keep: int = Field(default=7, ge=1, le=1000)

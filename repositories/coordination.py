@@ -10,7 +10,7 @@ from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 
 @dataclass(frozen=True)
@@ -37,12 +37,16 @@ class LeasedUpdate:
 
 _UNFINISHED = "finished_at IS NULL AND parked_at IS NULL"
 
+#: Every statement here is plain SQL: an ORM session (inside the turn's transaction) or a Core
+#: connection (a unit of one statement) runs it alike.
+Executor = AsyncSession | AsyncConnection
+
 
 class UpdateLedger:
     """One row per Telegram update: stored before it is acknowledged, leased while a process
     works on it, finished (its body dropped) once answered."""
 
-    def __init__(self, session: AsyncSession) -> None:
+    def __init__(self, session: Executor) -> None:
         self.session = session
 
     async def intake(
@@ -207,7 +211,7 @@ class UpdateLedger:
 
 
 class RateCounter:
-    def __init__(self, session: AsyncSession) -> None:
+    def __init__(self, session: Executor) -> None:
         self.session = session
 
     async def hit(self, key: str, window: timedelta) -> float:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import sys
 from collections.abc import Awaitable, Callable
@@ -19,7 +18,7 @@ from services.app.backup import backup, default_backup_path, restore
 from services.app.catalog_admin import catalog_size, seed_catalog
 from services.app.runtime import open_runtime
 from services.llm.embeddings import EmbeddingService
-from sommelier import terminal
+from sommelier import event_loop, terminal
 from sommelier.health import check_health
 from sommelier.logs import configure_logging
 
@@ -266,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
         if log_file is not None:
             print(f"(журнал: {log_file})", file=sys.stderr)
         handler: Command = args.handler
-        return asyncio.run(handler(args, settings))
+        return event_loop.run(handler(args, settings), settings.event_loop)
     except SettingsError as exc:
         print(f"sommelier: {exc}", file=sys.stderr)
         return 2

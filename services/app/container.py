@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from core.settings import Settings
-from repositories.database import autocommit_sessions
+from repositories.database import autocommit_connections
 from services.agent.loop import SommelierService
 from services.app.buy_links import BuyLinks
 from services.app.catalog_admin import CatalogAdmin
@@ -62,8 +62,10 @@ def build_services(rt: Runtime) -> Services:
         transcriber=Transcriber(settings),
         recorder=recorder,
     )
+    # Each of the ledger's units is one statement: Core connections, no ORM session around it.
+    connections = autocommit_connections(rt.sessions)
     coordinator = Coordinator(
-        GuardedSessions(autocommit_sessions(rt.sessions)),  # each of its units is one statement
+        GuardedSessions(connections) if connections else GuardedSessions(rt.sessions),
         lease=timedelta(seconds=settings.update_lease_seconds),
         max_attempts=settings.update_max_attempts,
     )

@@ -27,6 +27,7 @@ import random
 import socket
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -34,8 +35,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.errors import DatabaseUnavailableError
-from repositories.coordination import Intake, LeasedUpdate, RateCounter, UpdateLedger
-from services.app.sessions import SessionFactory
+from repositories.coordination import Executor, Intake, LeasedUpdate, RateCounter, UpdateLedger
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +87,7 @@ def process_name() -> str:
 class Coordinator:
     def __init__(
         self,
-        sessions: SessionFactory,
+        sessions: Callable[[], AbstractAsyncContextManager[Executor]],
         lease: timedelta = LEASE,
         max_attempts: int = 3,
         owner: str | None = None,
@@ -205,7 +205,7 @@ async def save_plan_with_turn(session: AsyncSession, plan: dict[str, Any]) -> No
     delivery.plan = plan
 
 
-async def _sometimes_forget_old_rows(session: AsyncSession) -> None:
+async def _sometimes_forget_old_rows(session: Executor) -> None:
     """About once per thousand intakes: drop ledger rows and rate counters nobody reads."""
     if random.random() < 0.001:
         await UpdateLedger(session).forget_older_than(LEDGER_RETENTION)

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import AbstractAsyncContextManager, contextmanager
+from typing import Generic, TypeVar
 
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from core.errors import DatabaseUnavailableError
 
@@ -27,22 +28,25 @@ DATABASE_ERRORS = (
 
 SessionFactory = Callable[[], AbstractAsyncContextManager[AsyncSession]]
 
+Unit = TypeVar("Unit", AsyncSession, AsyncConnection)
 
-class GuardedSessions:
-    """Call it like an `async_sessionmaker`: `async with sessions() as s: ...`."""
 
-    def __init__(self, factory: async_sessionmaker[AsyncSession]) -> None:
+class GuardedSessions(Generic[Unit]):
+    """Call it like an `async_sessionmaker`: `async with sessions() as s: ...`. It guards Core
+    connections (`engine.connect`) alike."""
+
+    def __init__(self, factory: Callable[[], Unit]) -> None:
         self.factory = factory
 
-    def __call__(self) -> _GuardedSession:
+    def __call__(self) -> _GuardedSession[Unit]:
         return _GuardedSession(self.factory)
 
 
-class _GuardedSession:
-    def __init__(self, factory: async_sessionmaker[AsyncSession]) -> None:
+class _GuardedSession(Generic[Unit]):
+    def __init__(self, factory: Callable[[], Unit]) -> None:
         self._session = factory()
 
-    async def __aenter__(self) -> AsyncSession:
+    async def __aenter__(self) -> Unit:
         try:
             return await self._session.__aenter__()
         except DATABASE_ERRORS as exc:
