@@ -311,6 +311,9 @@ class SoakReport:
     answered_after_restart: int = 0
     refusals: dict[str, int] = field(default_factory=dict)  # by the error behind them
     last_refusal_after_restart_s: float = 0.0
+    # Messages sent once the database was back, and refused all the same (should be none).
+    refused_sent_after_back: int = 0
+    sent_after_back: int = 0
     conversations: int = 0
     stored_messages: int = 0
     history_problems: list[str] = field(default_factory=list)
@@ -329,6 +332,7 @@ class SoakReport:
             and not self.history_problems
             and self.llm_invalid_requests == 0
             and not self.telegram_unexpected_rejections
+            and self.refused_sent_after_back == 0
         )
 
     @property
@@ -357,7 +361,8 @@ class SoakReport:
             f"    faults: {dict(sorted(self.telegram_faults.items()))}",
             f"  database: {self.db_restarts} restart(s), down {self.db_down_seconds:.1f} s; "
             f"answered after the restart {self.answered_after_restart}; last refusal "
-            f"{self.last_refusal_after_restart_s:.1f} s after it was back; refusals after "
+            f"{self.last_refusal_after_restart_s:.1f} s after it was back; "
+            f"refused though sent after it was back {self.refused_sent_after_back}; refusals after "
             f"{self.refusals}",
             f"  histories: {self.conversations} conversations, {self.stored_messages} "
             f"messages, {len(self.history_problems)} problems",
@@ -387,6 +392,9 @@ class _Tally:
         self.changed = asyncio.Event()
         self.refusals: Counter[str] = Counter()
         self.back_at: float | None = None
+        self.refused_ids: set[int] = set()
+        self.sent_after_back: set[int] = set()
+        self.database_up = True
         self.refused_late = 0.0  # the last refusal, in seconds after the database was back
 
     @property
@@ -420,6 +428,8 @@ class _Tally:
         elif "database unavailable while handling update" in msg:
             self.refused += 1
             self.refusals[msg.rsplit(": ", 1)[-1]] += 1
+            if found := re.search(r"update (\d+):", msg):
+                self.refused_ids.add(int(found.group(1)))
             if self.back_at is not None:
                 self.refused_late = max(self.refused_late, time.monotonic() - self.back_at)
         elif "error handling update" in msg:
@@ -559,6 +569,7 @@ async def run_soak(
 
             async def restart(control: PostgresControl) -> None:
                 """The database goes away while messages keep coming, then comes back."""
+                tally.database_up = False
                 await asyncio.to_thread(control.stop)
                 down = time.monotonic()
                 await asyncio.sleep(db_down_seconds)
@@ -567,6 +578,7 @@ async def run_soak(
                 report.db_restarts += 1
                 tally.restarted = True
                 tally.back_at = time.monotonic()
+                tally.database_up = True
 
             restarts: list[asyncio.Task[None]] = []
             restart_at = {messages * (i + 1) // (db_restarts + 1) for i in range(db_restarts)}
@@ -583,7 +595,10 @@ async def run_soak(
                 if n in back_at and restarts:
                     await restarts[-1]
                 chat_id = FIRST_CHAT + rng.randrange(chats)
-                tg.push_update(tg.message_update(chat_id, rng.choice(QUESTIONS)))
+                update = tg.message_update(chat_id, rng.choice(QUESTIONS))
+                tg.push_update(update)  # gives it its update_id
+                if tally.back_at is not None and tally.database_up:
+                    tally.sent_after_back.add(int(update["update_id"]))
                 if progress and n % 500 == 0:
                     print(f"soak: pushed {n}, handled {tally.done}", file=sys.stderr)
                 await asyncio.sleep(rng.expovariate(rate))
@@ -629,6 +644,8 @@ async def run_soak(
     report.answered_after_restart = tally.after_restart
     report.refusals = dict(tally.refusals)
     report.last_refusal_after_restart_s = tally.refused_late
+    report.refused_sent_after_back = len(tally.refused_ids & tally.sent_after_back)
+    report.sent_after_back = len(tally.sent_after_back)
     report.unaccounted = messages - tally.done
     report.llm_faults = dict(llm_faults)
     report.telegram_faults = dict(tg_faults)

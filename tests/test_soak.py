@@ -27,9 +27,11 @@ async def test_small_chaos_soak_keeps_every_promise() -> None:
     assert report.answered + report.refused == 150, summary
     assert sum(report.apologies.values()) <= report.answered, summary
     assert report.unhandled == {}, summary
-    # Served again after the restart, without refusals once the database was back.
+    # Served again after the restart: no message sent once the database was back is refused
+    # (messages in flight while it was away may be).
     assert report.answered_after_restart > 0, summary
-    assert report.last_refusal_after_restart_s < 3.0, summary
+    assert report.refused_sent_after_back == 0, summary
+    assert report.sent_after_back > 0, summary
     # Strictly valid requests, accepted markup, consistent stored histories.
     assert report.llm_invalid_requests == 0, summary
     assert report.telegram_unexpected_rejections == [], summary
