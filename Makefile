@@ -9,9 +9,10 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	# --no-compile: bytecode is written as modules are first imported, not for every file of
-	# every package up front (the install takes 14 s instead of 33 s here).
+	# Bytecode compiled on every core at once, not file by file inside pip (33 s -> 24 s here);
+	# left to first imports instead, four test workers would each compile the same libraries.
 	$(BIN)/pip install --quiet --no-compile -e '.[dev]'
+	$(BIN)/python -m compileall -q -j 0 $(VENV)/lib > /dev/null
 	touch $(STAMP)
 
 run: $(STAMP)
