@@ -110,7 +110,9 @@ async def run(args: argparse.Namespace) -> str:
                 print(
                     f"pair {pair + 1} {side.name}: {report.bot_cpu_ms_per_answer:.1f} ms CPU, "
                     f"{report.round_trips_per_answer:.1f} round trips per answer, "
-                    f"{report.completed}/{report.chats} answered",
+                    f"{report.completed}/{report.chats} answered"
+                    + (f"; {report.errors}" if report.errors else "")
+                    + (f"; bot warnings {report.bot_warnings}" if report.bot_warnings else ""),
                     file=sys.stderr,
                     flush=True,
                 )
