@@ -483,6 +483,10 @@ def test_grape_aliases_table() -> None:
         ("без мяса", None),
         ("красное", None),
         ("сырой погоды", None),
+        ("слишком сладко, хочу суше", None),  # drier, not sushi
+        ("а можно посуше?", None),
+        ("что-нибудь к суши", "суши"),
+        ("под роллы", "суши"),
     ],
 )
 def test_food_from_text(text: str, expected: str | None) -> None:
