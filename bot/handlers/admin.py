@@ -12,6 +12,7 @@ from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command
 from aiogram.types import Message
 
+from bot.filters import InLoop
 from bot.rendering import escape
 from core.errors import (
     BackupError,
@@ -30,7 +31,7 @@ EDIT_INTERVAL_SECONDS = 1.0
 
 def build_admin_router(admin_ids: frozenset[int]) -> Router:
     router = Router(name="admin")
-    router.message.filter(F.from_user.id.in_(admin_ids))
+    router.message.filter(InLoop(F.from_user.id.in_(admin_ids)))
 
     @router.message(Command("seed"))
     async def seed(message: Message, catalog_admin: CatalogAdmin) -> None:

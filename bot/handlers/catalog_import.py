@@ -11,6 +11,7 @@ from aiogram.exceptions import TelegramBadRequest
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Document, Message
 
+from bot.filters import InLoop
 from bot.rendering import escape
 from bot.texts import T
 from core.errors import CatalogFileError
@@ -88,9 +89,9 @@ async def _run(
 
 def build_import_router(admin_ids: frozenset[int]) -> Router:
     router = Router(name="catalog_import")
-    router.message.filter(F.from_user.id.in_(admin_ids))
+    router.message.filter(InLoop(F.from_user.id.in_(admin_ids)))
 
-    @router.message(F.document, F.caption.regexp(r"^/import(@\w+)?(\s|$)"))
+    @router.message(InLoop(F.document), InLoop(F.caption.regexp(r"^/import(@\w+)?(\s|$)")))
     async def import_document(message: Message, bot: Bot, catalog_admin: CatalogAdmin) -> None:
         dry = "dry" in (message.caption or "").split()[1:]
         await _run(message, bot, catalog_admin, url=None, document=message.document, dry_run=dry)

@@ -7,6 +7,7 @@ from aiogram import F, Router
 from aiogram.filters import Command
 from aiogram.types import Message
 
+from bot.filters import InLoop
 from bot.rendering import escape
 from core.settings import Settings
 from services.app.console_access import LINK_MINUTES, ConsoleAccess
@@ -17,7 +18,7 @@ from services.app.web_key import signing_key
 
 def build_console_router(settings: Settings, services: Services) -> Router:
     router = Router(name="console")
-    router.message.filter(F.from_user.id.in_(settings.admin_id_set))
+    router.message.filter(InLoop(F.from_user.id.in_(settings.admin_id_set)))
     access = ConsoleAccess(
         GuardedSessions(services.chat.sessions), signing_key(settings), settings.public_base_url
     )

@@ -9,6 +9,7 @@ from aiogram.types import Message
 
 from bot.delivery import send_recommendation
 from bot.drafts import DraftProgress
+from bot.filters import InLoop
 from bot.texts import T
 from core.recommendation import Recommendation
 from core.settings import Settings
@@ -52,5 +53,5 @@ def build_router() -> Router:
     """A fresh router per Dispatcher: an aiogram router can belong to one parent only."""
     router = Router(name="conversation")
     router.message.register(new_conversation, Command("new"))
-    router.message.register(question, F.text & ~F.text.startswith("/"))
+    router.message.register(question, InLoop(F.text & ~F.text.startswith("/")))
     return router

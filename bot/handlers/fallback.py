@@ -5,6 +5,7 @@ from __future__ import annotations
 from aiogram import F, Router
 from aiogram.types import Message
 
+from bot.filters import InLoop
 from bot.texts import T
 
 
@@ -19,6 +20,6 @@ async def not_text(message: Message) -> None:
 def build_router() -> Router:
     """A fresh router per Dispatcher: an aiogram router can belong to one parent only."""
     router = Router(name="fallback")
-    router.message.register(unknown_command, F.text.startswith("/"))
+    router.message.register(unknown_command, InLoop(F.text.startswith("/")))
     router.message.register(not_text)
     return router

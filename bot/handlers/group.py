@@ -28,6 +28,7 @@ from aiogram.types import (
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from bot.drafts import typing_indicator
+from bot.filters import InLoop
 from bot.keyboards import wine_deep_link
 from bot.rendering import read_table_reply, render_table_reply
 from bot.texts import T
@@ -196,11 +197,14 @@ def build_router(limiter: RateLimiter) -> Router:
     router.guest_message.register(on_guest)
     # Commands (/help@bot) go on to their own routers.
     router.message.register(
-        on_group, F.chat.type.in_(GROUP_CHATS), ~F.text.startswith("/"), addressed
+        on_group,
+        InLoop(F.chat.type.in_(GROUP_CHATS)),
+        InLoop(~F.text.startswith("/")),
+        addressed,
     )
     # Where the bot may read every group message (privacy mode off, or an admin), the others
     # end here: no answer, nothing stored, no one's private conversation or taste involved.
-    router.message.register(ignored, F.chat.type.in_(GROUP_CHATS), not_for_us)
+    router.message.register(ignored, InLoop(F.chat.type.in_(GROUP_CHATS)), not_for_us)
     return router
 
 

@@ -16,6 +16,7 @@ from aiogram.types import Message, PhotoSize
 
 from bot.delivery import send_recommendation
 from bot.drafts import DraftProgress
+from bot.filters import InLoop
 from bot.texts import T
 from core.errors import MediaUnreadableError
 from core.recommendation import Recommendation
@@ -151,6 +152,6 @@ async def voice(message: Message, chat: ChatService, bot: Bot, settings: Setting
 def build_router() -> Router:
     """A fresh router per Dispatcher: an aiogram router can belong to one parent only."""
     router = Router(name="media")
-    router.message.register(photo, F.photo)
-    router.message.register(voice, F.voice | F.video_note)
+    router.message.register(photo, InLoop(F.photo))
+    router.message.register(voice, InLoop(F.voice | F.video_note))
     return router
