@@ -11,7 +11,17 @@ from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from repositories.coordination import Executor
 from repositories.models import Answer, Conversation, Feedback, Message, User, Wine
+
+
+async def read_access(executor: Executor, user_id: int) -> tuple[bool, bool] | None:
+    """The gate in front of every message: (age confirmed, active) in one two-column row, or
+    None for someone the bot has not met. No ORM object: this runs for every update."""
+    row = (
+        await executor.execute(select(User.age_confirmed, User.is_active).where(User.id == user_id))
+    ).first()
+    return (bool(row[0]), bool(row[1])) if row is not None else None
 
 
 class UserRepository:

@@ -25,7 +25,7 @@ async def streamed_call(
     if not stream:
         yield await call(None)
         return
-    queue: asyncio.Queue[str] = asyncio.Queue()
+    queue: asyncio.Queue[str | None] = asyncio.Queue()
     task = asyncio.create_task(call(queue.put))
     written = ""
     fed = 0  # how much of the intro the guard has seen
@@ -56,14 +56,25 @@ async def streamed_call(
     yield reply
 
 
-async def _drain(queue: asyncio.Queue[str], task: asyncio.Task[Any]) -> AsyncIterator[str]:
-    while not (task.done() and queue.empty()):
-        getter = asyncio.ensure_future(queue.get())
-        done, _ = await asyncio.wait({getter, task}, return_when=asyncio.FIRST_COMPLETED)
-        if getter in done:
-            yield getter.result()
-        else:
-            getter.cancel()
+async def _drain(queue: asyncio.Queue[str | None], task: asyncio.Task[Any]) -> AsyncIterator[str]:
+    """What the call has written since the last look, as one piece, until the call ends (its
+    end is queued behind its last delta). The model's deltas arrive many to a network read:
+    taking them together costs one turn of the loop instead of one per delta."""
+    task.add_done_callback(lambda _: queue.put_nowait(None))
+    ended = False
+    while not ended:
+        pieces: list[str] = []
+        item = await queue.get()
+        while True:
+            if item is None:
+                ended = True
+            else:
+                pieces.append(item)
+            if queue.empty():
+                break
+            item = queue.get_nowait()
+        if pieces:
+            yield "".join(pieces)
 
 
 def _grounded(text: str, grounder: StreamGrounder | None) -> str:

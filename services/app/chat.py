@@ -20,7 +20,7 @@ from core.recommendation import Recommendation
 from core.taste import (
     taste_profile,
 )
-from repositories.database import autocommit_sessions
+from repositories.database import autocommit_connections, autocommit_sessions
 from repositories.fact_rollup import forget_days
 from repositories.facts import record_fact
 from repositories.ownership import forget_person
@@ -30,6 +30,7 @@ from repositories.users import (
     ConversationRepository,
     Stats,
     UserRepository,
+    read_access,
 )
 from repositories.wines import WineRepository
 from services.agent.events import AgentEvent, Final
@@ -97,6 +98,9 @@ class ChatService(MediaQuestions, TasteActions):
         self._guarded = GuardedSessions(sessions)
         # Reads and one-statement writes: no BEGIN and COMMIT around them.
         self._single = GuardedSessions(autocommit_sessions(sessions))
+        # One statement, no ORM objects: a Core connection (None for a factory bound per table).
+        connections = autocommit_connections(sessions)
+        self._statement = GuardedSessions(connections) if connections else self._single
         self.sommelier = sommelier
         self.embeddings = embeddings
         self.inactivity = inactivity
@@ -144,9 +148,9 @@ class ChatService(MediaQuestions, TasteActions):
             await s.commit()
 
     async def state(self, user_id: int) -> UserState | None:
-        async with self._single() as s:
-            user = await UserRepository(s).get(user_id)
-            return UserState(user.id, user.age_confirmed, user.is_active) if user else None
+        async with self._statement() as conn:
+            access = await read_access(conn, user_id)
+        return UserState(user_id, *access) if access is not None else None
 
     async def answer(
         self, user_id: int | None, text: str, *, remember: bool = True
