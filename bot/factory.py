@@ -9,7 +9,6 @@ from typing import Any
 
 from aiogram import BaseMiddleware, Bot, Dispatcher, Router
 from aiogram.client.default import DefaultBotProperties
-from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramForbiddenError
@@ -38,6 +37,7 @@ from bot.handlers import (
 from bot.heartbeat import Heartbeat
 from bot.keyboards import age_gate
 from bot.middlewares import ChatOrderMiddleware, RateLimitMiddleware, chat_id_of, user_id_of
+from bot.telegram_session import JsonBodySession
 from bot.texts import T
 from core.errors import DatabaseUnavailableError, SettingsError
 from core.settings import Settings
@@ -59,9 +59,9 @@ def create_bot(settings: Settings) -> Bot:
         else None
     )
     session = (
-        AiohttpSession(api=api, timeout=settings.telegram_timeout_seconds)
+        JsonBodySession(api=api, timeout=settings.telegram_timeout_seconds)
         if api
-        else AiohttpSession(timeout=settings.telegram_timeout_seconds)
+        else JsonBodySession(timeout=settings.telegram_timeout_seconds)
     )
     session.middleware(ReliableRequests())
     session.middleware(Heartbeat(settings.health_file))
