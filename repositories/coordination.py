@@ -10,7 +10,8 @@ from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+
+from repositories.database import Executor, driver_execute, driver_fetchrow
 
 
 @dataclass(frozen=True)
@@ -36,10 +37,6 @@ class LeasedUpdate:
 
 
 _UNFINISHED = "finished_at IS NULL AND parked_at IS NULL"
-
-#: Every statement here is plain SQL: an ORM session (inside the turn's transaction) or a Core
-#: connection (a unit of one statement) runs it alike.
-Executor = AsyncSession | AsyncConnection
 
 
 class UpdateLedger:
@@ -147,20 +144,22 @@ class UpdateLedger:
             {"u": update_id, "p": json.dumps(plan, ensure_ascii=False)},
         )
 
+    # The five "part sent" marks and the finish run for every answer: on the driver itself.
     async def mark_sent(self, update_id: int, parts: int) -> None:
-        await self.session.execute(
-            text("UPDATE telegram_updates SET sent_parts = :n WHERE update_id = :u"),
-            {"u": update_id, "n": parts},
+        await driver_execute(
+            self.session,
+            "UPDATE telegram_updates SET sent_parts = $2 WHERE update_id = $1",
+            update_id,
+            parts,
         )
 
     async def finish(self, update_id: int) -> None:
         """Answered: the body and the plan (personal data) go at once."""
-        await self.session.execute(
-            text(
-                "UPDATE telegram_updates SET finished_at = now(), body = NULL, plan = NULL,"
-                " lease_owner = NULL, lease_until = NULL WHERE update_id = :u"
-            ),
-            {"u": update_id},
+        await driver_execute(
+            self.session,
+            "UPDATE telegram_updates SET finished_at = now(), body = NULL, plan = NULL,"
+            " lease_owner = NULL, lease_until = NULL WHERE update_id = $1",
+            update_id,
         )
 
     async def park(self, update_id: int, error: str) -> None:
@@ -219,27 +218,25 @@ class RateCounter:
         this window's hits plus the previous window's, weighted by the share of it that still
         lies within the last `window`. Unlike a bare fixed window, a burst that straddles a
         window boundary cannot pass twice the limit."""
-        return float(
-            await self.session.scalar(
-                text(
-                    "WITH clock AS ("
-                    " SELECT extract(epoch FROM clock_timestamp()) AS t, CAST(:w AS float8) AS w), "
-                    "hit AS ("
-                    " INSERT INTO rate_counters (key, window_start, hits)"
-                    " SELECT :k, to_timestamp(floor(t / w) * w), 1 FROM clock"
-                    " ON CONFLICT (key, window_start) DO UPDATE"
-                    " SET hits = rate_counters.hits + 1"
-                    " RETURNING window_start, hits) "
-                    "SELECT hit.hits + coalesce(prev.hits, 0)"
-                    " * greatest(0, 1 - (t - extract(epoch FROM hit.window_start)) / w) "
-                    "FROM hit CROSS JOIN clock "
-                    "LEFT JOIN rate_counters prev ON prev.key = :k"
-                    " AND prev.window_start = hit.window_start - make_interval(secs => w)"
-                ),
-                {"k": key, "w": window.total_seconds()},
-            )
-            or 0
+        row = await driver_fetchrow(
+            self.session,
+            "WITH clock AS ("
+            " SELECT extract(epoch FROM clock_timestamp()) AS t, CAST($2 AS float8) AS w), "
+            "hit AS ("
+            " INSERT INTO rate_counters (key, window_start, hits)"
+            " SELECT $1, to_timestamp(floor(t / w) * w), 1 FROM clock"
+            " ON CONFLICT (key, window_start) DO UPDATE"
+            " SET hits = rate_counters.hits + 1"
+            " RETURNING window_start, hits) "
+            "SELECT hit.hits + coalesce(prev.hits, 0)"
+            " * greatest(0, 1 - (t - extract(epoch FROM hit.window_start)) / w) "
+            "FROM hit CROSS JOIN clock "
+            "LEFT JOIN rate_counters prev ON prev.key = $1"
+            " AND prev.window_start = hit.window_start - make_interval(secs => w)",
+            key,
+            window.total_seconds(),
         )
+        return float(row[0] or 0) if row is not None else 0.0
 
     async def forget_older_than(self, age: timedelta) -> None:
         await self.session.execute(

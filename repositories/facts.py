@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy import insert, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from repositories.database import Executor
 from repositories.models import AnswerFact, CatalogSync
 
 # Every column a fact may leave out, sent as NULL: one statement text for every fact, which
@@ -21,7 +22,7 @@ _OPTIONAL = tuple(
 )
 
 
-async def record_fact(session: AsyncSession, values: dict[str, Any]) -> None:
+async def record_fact(session: Executor, values: dict[str, Any]) -> None:
     """One INSERT in the caller's transaction (the answer's own)."""
     await session.execute(insert(AnswerFact.__table__), [dict.fromkeys(_OPTIONAL) | values])
 

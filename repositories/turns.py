@@ -16,8 +16,8 @@ from typing import Any
 
 from sqlalchemy import insert, text
 from sqlalchemy.dialects.postgresql import JSON, JSONB, UUID
-from sqlalchemy.ext.asyncio import AsyncSession
 
+from repositories.database import Executor
 from repositories.models import Message
 
 HISTORY_LIMIT = 200
@@ -67,7 +67,7 @@ _READ = text(
 
 
 async def read_turn_start(
-    session: AsyncSession, user_id: int, inactivity: timedelta, *, remember: bool = True
+    session: Executor, user_id: int, inactivity: timedelta, *, remember: bool = True
 ) -> TurnStart | None:
     """In one statement: the person, their quiz, their open conversation and its last
     HISTORY_LIMIT messages (`remember=False`: no conversation). None for an unknown person."""
@@ -104,7 +104,7 @@ def _chat_message(stored: dict[str, Any]) -> dict[str, Any]:
 
 
 async def store_turn_messages(
-    session: AsyncSession,
+    session: Executor,
     user_id: int,
     conversation_id: uuid.UUID | None,
     messages: list[dict[str, Any]],

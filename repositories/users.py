@@ -11,17 +11,28 @@ from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from repositories.coordination import Executor
+from repositories.database import Executor, driver_fetchrow
 from repositories.models import Answer, Conversation, Feedback, Message, User, Wine
 
 
 async def read_access(executor: Executor, user_id: int) -> tuple[bool, bool] | None:
-    """The gate in front of every message: (age confirmed, active) in one two-column row, or
-    None for someone the bot has not met. No ORM object: this runs for every update."""
-    row = (
-        await executor.execute(select(User.age_confirmed, User.is_active).where(User.id == user_id))
-    ).first()
+    """The gate in front of every message: (age confirmed, active), or None for someone the
+    bot has not met. Two columns on the driver: this runs for every update."""
+    row = await driver_fetchrow(
+        executor, "SELECT age_confirmed, is_active FROM users WHERE id = $1", user_id
+    )
     return (bool(row[0]), bool(row[1])) if row is not None else None
+
+
+async def record_answer(
+    executor: Executor, user_id: int | None, path: str, llm_calls: int, duration_ms: int
+) -> None:
+    """One answer counted, in the caller's transaction (the turn's store)."""
+    await executor.execute(
+        insert(Answer).values(
+            user_id=user_id, path=path, llm_calls=llm_calls, duration_ms=duration_ms
+        )
+    )
 
 
 class UserRepository:
@@ -214,15 +225,6 @@ class Stats:
 class AnswerRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
-
-    async def record(
-        self, user_id: int | None, path: str, llm_calls: int, duration_ms: int
-    ) -> None:
-        await self.session.execute(
-            insert(Answer).values(
-                user_id=user_id, path=path, llm_calls=llm_calls, duration_ms=duration_ms
-            )
-        )
 
     async def stats(self, since: datetime | None = None) -> Stats:
         day_start = since or (await self.session.scalar(select(func.date_trunc("day", func.now()))))

@@ -20,7 +20,7 @@ from core.recommendation import Recommendation
 from core.taste import (
     taste_profile,
 )
-from repositories.database import autocommit_connections, autocommit_sessions
+from repositories.database import autocommit_sessions, core_connections
 from repositories.fact_rollup import forget_days
 from repositories.facts import record_fact
 from repositories.ownership import forget_person
@@ -31,6 +31,7 @@ from repositories.users import (
     Stats,
     UserRepository,
     read_access,
+    record_answer,
 )
 from repositories.wines import WineRepository
 from services.agent.events import AgentEvent, Final
@@ -98,9 +99,13 @@ class ChatService(MediaQuestions, TasteActions):
         self._guarded = GuardedSessions(sessions)
         # Reads and one-statement writes: no BEGIN and COMMIT around them.
         self._single = GuardedSessions(autocommit_sessions(sessions))
-        # One statement, no ORM objects: a Core connection (None for a factory bound per table).
-        connections = autocommit_connections(sessions)
-        self._statement = GuardedSessions(connections) if connections else self._single
+        # Work with no ORM objects runs on Core connections (a factory bound per table has
+        # none: its sessions do the same work): reads and single statements, and the turn's
+        # store as one transaction.
+        statements = core_connections(sessions, autocommit=True)
+        transactions = core_connections(sessions, autocommit=False)
+        self._statement = GuardedSessions(statements) if statements else self._single
+        self._transaction = GuardedSessions(transactions) if transactions else self._guarded
         self.sommelier = sommelier
         self.embeddings = embeddings
         self.inactivity = inactivity
@@ -203,11 +208,12 @@ class ChatService(MediaQuestions, TasteActions):
 
     async def _turn_start(self, user_id: int, remember: bool) -> TurnStart:
         """What the turn needs, in one statement; a person not seen before is registered."""
-        async with self._single() as s:
-            start = await read_turn_start(s, user_id, self.inactivity, remember=remember)
-            if start is None:
+        async with self._statement() as conn:
+            start = await read_turn_start(conn, user_id, self.inactivity, remember=remember)
+        if start is None:
+            async with self._single() as s:
                 await UserRepository(s).upsert(user_id)
-                start = TurnStart()
+            start = TurnStart()
         return start
 
     async def _store(self, user_id: int | None, thread: Thread | None, rec: Recommendation) -> None:
@@ -216,16 +222,16 @@ class ChatService(MediaQuestions, TasteActions):
         console facts."""
         fact_id = new_fact_id()
         self.recorder.track_links(rec, fact_id)  # «Купить» through /go/ (with a public URL)
-        async with self._guarded() as s:
+        await note_unmet_name(self._single, rec)
+        async with self._transaction() as s:
             if thread is not None and user_id is not None:
                 await store_turn_messages(
                     s, user_id, thread.conversation_id, rec.new_messages, [w.id for w in rec.wines]
                 )
-            await AnswerRepository(s).record(
-                user_id, rec.path, rec.llm_calls, int(rec.timings_ms.get("total", 0))
+            await record_answer(
+                s, user_id, rec.path, rec.llm_calls, int(rec.timings_ms.get("total", 0))
             )
             await save_plan_with_turn(s, rec.delivery_plan())
-            await note_unmet_name(s, rec)
             await record_fact(s, self.recorder.values(fact_id, user_id, rec))
             await s.commit()
         # Only an answer that was kept is an answer: a failed store becomes a refusal instead.

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from core.settings import Settings
-from repositories.database import autocommit_connections
+from repositories.database import core_connections
 from services.agent.loop import SommelierService
 from services.app.buy_links import BuyLinks
 from services.app.catalog_admin import CatalogAdmin
@@ -63,7 +63,7 @@ def build_services(rt: Runtime) -> Services:
         recorder=recorder,
     )
     # Each of the ledger's units is one statement: Core connections, no ORM session around it.
-    connections = autocommit_connections(rt.sessions)
+    connections = core_connections(rt.sessions, autocommit=True)
     coordinator = Coordinator(
         GuardedSessions(connections) if connections else GuardedSessions(rt.sessions),
         lease=timedelta(seconds=settings.update_lease_seconds),

@@ -32,8 +32,6 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from core.errors import DatabaseUnavailableError
 from repositories.coordination import Executor, Intake, LeasedUpdate, RateCounter, UpdateLedger
 
@@ -195,7 +193,7 @@ class Coordinator:
         return hits <= limit
 
 
-async def save_plan_with_turn(session: AsyncSession, plan: dict[str, Any]) -> None:
+async def save_plan_with_turn(session: Executor, plan: dict[str, Any]) -> None:
     """Inside the transaction that stores a turn: the answer planned for the update being
     answered (if any), so a takeover resends this answer instead of writing another."""
     delivery = current_delivery.get()

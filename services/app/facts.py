@@ -18,8 +18,6 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from core.domain import SWEETNESS_RU, WINE_TYPE_RU, WineFilters
 from core.language.folding import fold
 from core.language.occasions import occasion_in
@@ -30,6 +28,7 @@ from core.recommendation import Recommendation, RecommendedWine
 from repositories.wines import WineRepository
 from services.agent.catalog_index import catalog_index
 from services.app.buy_links import BuyLinks
+from services.app.sessions import SessionFactory
 
 MAX_WORDING = 200
 BAND_NAMES = {
@@ -115,14 +114,18 @@ def match_of(filters: WineFilters, wines: Sequence[RecommendedWine], named: bool
     return "exact" if all(_fits(w, filters) for w in wines) else "relaxed"
 
 
-async def note_unmet_name(session: AsyncSession, rec: Recommendation) -> None:
+async def note_unmet_name(sessions: SessionFactory, rec: Recommendation) -> None:
     """A wine asked for by name in the words that the catalog does not have: what the
-    console lists as asked for and not in the shop (a label photo sets it itself)."""
+    console lists as asked for and not in the shop (a label photo sets it itself). A session
+    is opened only when the words name a wine."""
     if rec.unmet_name is not None or rec.path == "photo":
         return
     name = asked_wine_name(request_text(rec))
-    if name and not (await catalog_index(WineRepository(session))).match(name)[0]:
-        rec.unmet_name = name
+    if not name:
+        return
+    async with sessions() as session:
+        if not (await catalog_index(WineRepository(session))).match(name)[0]:
+            rec.unmet_name = name
 
 
 def request_text(rec: Recommendation) -> str:

@@ -15,6 +15,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from core.errors import DatabaseUnavailableError
+from repositories.database import DRIVER_ERRORS
 
 DATABASE_ERRORS = (
     OperationalError,
@@ -23,6 +24,7 @@ DATABASE_ERRORS = (
     PoolTimeoutError,
     OSError,
     ConnectionError,
+    *DRIVER_ERRORS,
 )
 
 
