@@ -37,6 +37,8 @@ from fakes.openai_server import FakeOpenAIServer
 from fakes.telegram_server import FakeTelegramServer, SentCall
 from repositories.database import serving_connections
 
+#: The checkout this bench belongs to: its bot runs this product code.
+CHECKOUT = Path(__file__).resolve().parents[1]
 FIRST_CHAT_ID = 700_000_001
 WEBHOOK_SECRET = "bench-webhook-secret"
 WARMUP_CHATS = 10
@@ -257,8 +259,9 @@ async def _start_bots(
             if index:
                 child_env.pop("BENCH_STATS_FILE", None)
                 child_env.pop("BENCH_PROFILE", None)
-        if code is not None:
-            child_env["PYTHONPATH"] = str(code)
+        # The product code of `code`, or of this checkout: never whichever checkout the
+        # package happens to be installed from (the bot runs in a scratch directory).
+        child_env["PYTHONPATH"] = str(code or CHECKOUT)
         path = logs / ("bot.log" if index == 0 else f"bot-{index}.log")
         paths.append(path)
         with _open_log(path) as log:
