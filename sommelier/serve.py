@@ -18,7 +18,7 @@ from core.errors import SettingsError
 from core.settings import Settings
 from services.app.container import Services, build_services
 from services.app.runtime import open_runtime
-from sommelier.memory import releasing_free_memory
+from sommelier.memory import freeze_start_up, releasing_free_memory
 from web.app import add_web
 
 log = logging.getLogger(__name__)
@@ -56,6 +56,7 @@ async def run_bot(settings: Settings) -> int:
         serve_web = http_port_set(settings) or bool(settings.public_url)
         runner = await _start_web(settings, services) if serve_web else None
         try:
+            freeze_start_up()
             async with releasing_free_memory():
                 await run_polling(settings, services)
         finally:
@@ -98,6 +99,7 @@ async def serve(
         try:
             if telegram is not None:
                 await telegram.register(stop)
+            freeze_start_up()
             async with releasing_free_memory():
                 await stop.wait()
         finally:

@@ -1,0 +1,77 @@
+"""Statements run on asyncpg itself (the ledger's marks and finish, the rate counter, the gate's
+read) behave as the SQLAlchemy path did: the same rows through a Core connection or an ORM
+session, and a connection the server ended is "the database is away", not a crash."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import text
+
+from core.errors import DatabaseUnavailableError
+from repositories.coordination import RateCounter, UpdateLedger
+from repositories.database import core_connections
+from repositories.users import UserRepository, read_access
+from services.app.runtime import Runtime
+from services.app.sessions import GuardedSessions
+
+
+async def test_the_gate_reads_the_same_through_a_connection_and_a_session(
+    clean_db: Runtime,
+) -> None:
+    async with clean_db.sessions() as s:
+        await UserRepository(s).upsert(501, "Анна")
+        await UserRepository(s).confirm_age(501)
+        await s.commit()
+    connections = core_connections(clean_db.sessions, autocommit=True)
+    assert connections is not None
+    async with connections() as conn:
+        through_connection = (await read_access(conn, 501), await read_access(conn, 502))
+    async with clean_db.sessions() as s:
+        through_session = (await read_access(s, 501), await read_access(s, 502))
+    assert through_connection == through_session == ((True, True), None)
+
+
+async def test_marks_finish_and_rate_hits_are_stored(clean_db: Runtime) -> None:
+    connections = core_connections(clean_db.sessions, autocommit=True)
+    assert connections is not None
+    async with clean_db.engine.begin() as conn:
+        await conn.execute(
+            text("INSERT INTO telegram_updates (update_id, body) VALUES (77, '{}'::jsonb)")
+        )
+    async with connections() as conn:
+        await UpdateLedger(conn).mark_sent(77, 3)
+        first = await RateCounter(conn).hit("user:501", timedelta(minutes=1))
+    async with clean_db.sessions() as s:  # the session path: inside a transaction
+        second = await RateCounter(s).hit("user:501", timedelta(minutes=1))
+        await UpdateLedger(s).finish(77)
+        await s.commit()
+    async with clean_db.engine.connect() as conn:
+        row = (
+            await conn.execute(
+                text(
+                    "SELECT sent_parts, finished_at IS NOT NULL, body IS NULL"
+                    " FROM telegram_updates WHERE update_id = 77"
+                )
+            )
+        ).one()
+    assert tuple(row) == (3, True, True)
+    assert (first, second) == (1.0, 2.0)
+
+
+async def test_a_connection_the_server_ended_is_the_database_being_away(
+    clean_db: Runtime,
+) -> None:
+    connections = core_connections(clean_db.sessions, autocommit=True)
+    assert connections is not None
+    guarded = GuardedSessions(connections)
+    with pytest.raises(DatabaseUnavailableError):
+        async with guarded() as conn:
+            pid = (await conn.execute(text("SELECT pg_backend_pid()"))).scalar_one()
+            async with clean_db.engine.connect() as other:
+                await other.execute(text("SELECT pg_terminate_backend(:p)"), {"p": pid})
+            await read_access(conn, 501)
+    # The pool hands out a working connection next time.
+    async with guarded() as conn:
+        assert await read_access(conn, 501) is None
