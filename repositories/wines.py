@@ -59,6 +59,13 @@ _NAME_WORD = re.compile(r"[a-zа-я0-9]+")
 # Wines the shop no longer sells are never recommended by any query that picks wines; lookups by
 # id (rendering a card shown earlier) stay unfiltered.
 ON_SALE = Wine.available.is_(True)
+#: Search orders, each ending on the slug so that equal prices keep one order.
+ORDERS: dict[str, tuple[Any, ...]] = {
+    "price_asc": (Wine.price_rub.asc(), Wine.slug),
+    "price_desc": (Wine.price_rub.desc(), Wine.slug),
+    "name": (Wine.name, Wine.slug),
+    "newest": (Wine.vintage_year.desc().nulls_last(), Wine.slug),
+}
 # Changing any of these makes a stored embedding stale.
 _EMBEDDED_FIELDS = frozenset(
     {
@@ -204,15 +211,9 @@ class WineRepository:
 
     @staticmethod
     def _order(stmt: Select[Any], order: SearchOrder) -> Select[Any]:
-        orders = {
-            "price_asc": (Wine.price_rub.asc(), Wine.slug),
-            "price_desc": (Wine.price_rub.desc(), Wine.slug),
-            "name": (Wine.name, Wine.slug),
-            "newest": (Wine.vintage_year.desc().nulls_last(), Wine.slug),
-        }
-        if order not in orders:
-            raise CatalogFilterError(f"order must be one of {', '.join(orders)} (got {order!r})")
-        return stmt.order_by(*orders[order])
+        if order not in ORDERS:
+            raise CatalogFilterError(f"order must be one of {', '.join(ORDERS)} (got {order!r})")
+        return stmt.order_by(*ORDERS[order])
 
     # ---- queries -----------------------------------------------------------------------------
 

@@ -75,6 +75,7 @@ class ToolRegistry:
                 raise ValueError(f"duplicate tool name {tool.name}")
             self._tools[tool.name] = tool
         self.default_timeout = default_timeout
+        self._specs: list[dict[str, Any]] | None = None
 
     @property
     def names(self) -> list[str]:
@@ -89,7 +90,11 @@ class ToolRegistry:
         )
 
     def openai_specs(self) -> list[dict[str, Any]]:
-        return [tool.openai_spec() for tool in self._tools.values()]
+        """The schemas sent with every model call: built once (the tools never change), the
+        same list each time, so the LLM client measures it once too."""
+        if self._specs is None:
+            self._specs = [tool.openai_spec() for tool in self._tools.values()]
+        return self._specs
 
     def prompt_section(self) -> str:
         """The tools part of the system prompt, generated from the same schemas.

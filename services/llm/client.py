@@ -57,9 +57,18 @@ def prompt_chars(messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, A
         total += len(message.get("content") or "")
         for call in message.get("tool_calls") or []:
             total += len(call["function"]["name"]) + len(call["function"]["arguments"])
-    if tools:
-        total += len(json.dumps(tools, ensure_ascii=False))
-    return total
+    return total + (_schema_chars(tools) if tools else 0)
+
+
+_measured: tuple[Sequence[dict[str, Any]], int] | None = None
+
+
+def _schema_chars(tools: Sequence[dict[str, Any]]) -> int:
+    # The registry hands out the same list on every call: it is measured once.
+    global _measured
+    if _measured is None or _measured[0] is not tools:
+        _measured = (tools, len(json.dumps(tools, ensure_ascii=False)))
+    return _measured[1]
 
 
 def _text(content: str | None) -> str | None:
