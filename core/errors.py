@@ -18,6 +18,10 @@ class DatabaseUnavailableError(SommelierError):
     """The database cannot be reached or started right now; the user should try again later."""
 
 
+class DatabaseSchemaError(SommelierError):
+    """The database holds tables this version did not make; the message names one."""
+
+
 class CatalogFilterError(SommelierError, ValueError):
     """A catalog filter is invalid; the message says which and why."""
 

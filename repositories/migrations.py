@@ -16,6 +16,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from alembic import command
+from core.errors import DatabaseSchemaError
 
 log = logging.getLogger(__name__)
 
@@ -80,10 +81,34 @@ async def migrate(engine: AsyncEngine, revision: str, embedding_dim: int) -> str
         else:
             command.upgrade(cfg, revision)
 
-    async with engine.begin() as conn:
-        await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK_KEY})
-        await conn.run_sync(_run)
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK_KEY})
+            await conn.run_sync(_run)
+    except DBAPIError as exc:
+        if _sqlstate(exc) != DUPLICATE_TABLE:
+            raise
+        raise DatabaseSchemaError(
+            f"database {engine.url.database!r} already has a table this version's migrations "
+            f"create ({_first_line(exc)}), made by something else: point DATABASE_URL at an "
+            "empty database or one this product made, or drop that table"
+        ) from None
     return await current_revision(engine)
+
+
+DUPLICATE_TABLE = "42P07"
+
+
+def _sqlstate(exc: DBAPIError) -> str | None:
+    orig = exc.orig
+    return getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
+
+
+def _first_line(exc: DBAPIError) -> str:
+    # asyncpg's message, e.g. 'relation "telegram_updates" already exists', without the SQL.
+    text_ = str(exc.orig).strip().splitlines()
+    message = text_[0] if text_ else type(exc.orig).__name__
+    return message.split(": ", 1)[-1]
 
 
 def _is_ancestor(script: ScriptDirectory, target: str, current: str | None) -> bool:
