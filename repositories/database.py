@@ -8,9 +8,10 @@ with pgvector 0.8.5), pinned to PostgreSQL 16: the same major version as the Doc
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import warnings
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -207,8 +208,13 @@ def autocommit_sessions(
 Executor = AsyncSession | AsyncConnection
 
 #: What asyncpg raises itself, for the statements run on the driver directly (driver_execute):
-#: SQLAlchemy wraps the same errors as DBAPIError everywhere else.
-DRIVER_ERRORS: tuple[type[Exception], ...] = (asyncpg.PostgresError, asyncpg.InterfaceError)
+#: SQLAlchemy wraps the same errors as DBAPIError everywhere else. InternalClientError is
+#: what a connection the server has just ended can raise mid-statement.
+DRIVER_ERRORS: tuple[type[Exception], ...] = (
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
+    asyncpg.exceptions.InternalClientError,
+)
 
 
 def core_connections(
@@ -230,8 +236,8 @@ async def driver_execute(executor: Executor, sql: str, *args: Any) -> None:
     a Core connection: no SQLAlchemy execution context, about a third less CPU. The
     statement runs on the same pooled connection, in whatever transaction it is in."""
     if isinstance(executor, AsyncConnection):
-        raw = await executor.get_raw_connection()
-        await raw.driver_connection.execute(sql, *args)
+        async with _on_driver(executor) as driver:
+            await driver.execute(sql, *args)
     else:
         await (await executor.connection()).exec_driver_sql(sql, args)
 
@@ -239,12 +245,25 @@ async def driver_execute(executor: Executor, sql: str, *args: Any) -> None:
 async def driver_fetchrow(executor: Executor, sql: str, *args: Any) -> tuple[Any, ...] | None:
     """`driver_execute`'s reading twin: the first row, or None."""
     if isinstance(executor, AsyncConnection):
-        raw = await executor.get_raw_connection()
-        row = await raw.driver_connection.fetchrow(sql, *args)
+        async with _on_driver(executor) as driver:
+            row = await driver.fetchrow(sql, *args)
         return tuple(row) if row is not None else None
     result = await (await executor.connection()).exec_driver_sql(sql, args)
     first = result.first()
     return tuple(first) if first is not None else None
+
+
+@contextlib.asynccontextmanager
+async def _on_driver(connection: AsyncConnection) -> AsyncIterator[asyncpg.Connection]:
+    """The asyncpg connection under a pooled one. After a driver error the pooled connection
+    is dropped, as SQLAlchemy drops one after a disconnect: the pool opens a fresh one."""
+    raw = await connection.get_raw_connection()
+    try:
+        yield raw.driver_connection
+    except DRIVER_ERRORS:
+        with contextlib.suppress(Exception):
+            await connection.invalidate()
+        raise
 
 
 async def in_transaction(session: AsyncSession) -> None:

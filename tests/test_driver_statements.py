@@ -4,10 +4,12 @@ session, and a connection the server ended is "the database is away", not a cras
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
 import pytest
 from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from core.errors import DatabaseUnavailableError
 from repositories.coordination import RateCounter, UpdateLedger
@@ -71,7 +73,18 @@ async def test_a_connection_the_server_ended_is_the_database_being_away(
             pid = (await conn.execute(text("SELECT pg_backend_pid()"))).scalar_one()
             async with clean_db.engine.connect() as other:
                 await other.execute(text("SELECT pg_terminate_backend(:p)"), {"p": pid})
+                await _gone(other, pid)
             await read_access(conn, 501)
     # The pool hands out a working connection next time.
     async with guarded() as conn:
         assert await read_access(conn, 501) is None
+
+
+async def _gone(conn: AsyncConnection, pid: int) -> None:
+    """Until the server has ended the backend (terminating only signals it)."""
+    for _ in range(3000):
+        alive = text("SELECT 1 FROM pg_stat_activity WHERE pid = :p")
+        if (await conn.execute(alive, {"p": pid})).first() is None:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"the server did not end backend {pid}")
