@@ -17,6 +17,7 @@ from repositories.database import core_connections
 from repositories.users import UserRepository, read_access
 from services.app.runtime import Runtime
 from services.app.sessions import GuardedSessions
+from tests.test_crash_recovery import ledger_row
 
 
 async def test_the_gate_reads_the_same_through_a_connection_and_a_session(
@@ -49,16 +50,9 @@ async def test_marks_finish_and_rate_hits_are_stored(clean_db: Runtime) -> None:
         second = await RateCounter(s).hit("user:501", timedelta(minutes=1))
         await UpdateLedger(s).finish(77)
         await s.commit()
-    async with clean_db.engine.connect() as conn:
-        row = (
-            await conn.execute(
-                text(
-                    "SELECT sent_parts, finished_at IS NOT NULL, body IS NULL"
-                    " FROM telegram_updates WHERE update_id = 77"
-                )
-            )
-        ).one()
-    assert tuple(row) == (3, True, True)
+    row = await ledger_row(clean_db, 77)
+    assert row is not None
+    assert (row["sent_parts"], row["finished"], row["body_gone"]) == (3, True, True)
     assert (first, second) == (1.0, 2.0)
 
 
