@@ -1,8 +1,8 @@
 """Magic filters (`F.text`, `F.photo`, ...) checked in the event loop.
 
 aiogram runs every plain callable filter in a worker thread (`asyncio.to_thread`), and a magic
-filter's `resolve` is a plain callable: a text message passed through about eight thread hops
-before its handler ran. `InLoop(F.text)` is the same check as an awaitable `Filter`, which aiogram
+filter's `resolve` is a plain callable: a private text message passed through about seven
+thread hops before its handler ran. `InLoop(F.text)` is the same check as an awaitable `Filter`, which aiogram
 awaits in place. The dispatcher test keeps every registered filter awaitable.
 """
 
