@@ -2,8 +2,8 @@
 
 aiogram runs every plain callable filter in a worker thread (`asyncio.to_thread`), and a magic
 filter's `resolve` is a plain callable: a private text message passed through about seven
-thread hops before its handler ran. `InLoop(F.text)` is the same check as an awaitable `Filter`, which aiogram
-awaits in place. The dispatcher test keeps every registered filter awaitable.
+thread hops before its handler ran. `InLoop(F.text)` is the same check as an awaitable
+`Filter`, which aiogram awaits in place. The dispatcher test keeps every filter awaitable.
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ aiogram's `AiohttpSession` sends every request as a form: each nested object (a 
 link-preview options) JSON-encoded on its own, then the whole form URL-encoded or split into
 multipart parts. The Bot API takes `application/json` bodies as well, and one `json.dumps` of
 the request costs a fraction of the form (py-spy put building and encoding the forms at about
-2 % of an answer's CPU, nine calls per answer). Requests that upload a file still go out as aiogram's form.
+2 % of an answer's CPU, nine calls per answer). Requests that upload a file still go out as
+aiogram's form.
 """
 
 from __future__ import annotations
