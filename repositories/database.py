@@ -8,15 +8,13 @@ with pgvector 0.8.5), pinned to PostgreSQL 16: the same major version as the Doc
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import warnings
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import asyncpg
 from sqlalchemy import event, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import DBAPIError, DisconnectionError
@@ -207,15 +205,6 @@ def autocommit_sessions(
 #: transaction, a test's) or a Core connection (no ORM objects: less CPU per statement).
 Executor = AsyncSession | AsyncConnection
 
-#: What asyncpg raises itself, for the statements run on the driver directly (driver_execute):
-#: SQLAlchemy wraps the same errors as DBAPIError everywhere else. InternalClientError is
-#: what a connection the server has just ended can raise mid-statement.
-DRIVER_ERRORS: tuple[type[Exception], ...] = (
-    asyncpg.PostgresError,
-    asyncpg.InterfaceError,
-    asyncpg.exceptions.InternalClientError,
-)
-
 
 def core_connections(
     sessions: async_sessionmaker[AsyncSession], *, autocommit: bool
@@ -232,38 +221,20 @@ def core_connections(
 
 
 async def driver_execute(executor: Executor, sql: str, *args: Any) -> None:
-    """One statement written for asyncpg ($1, $2 …), on the driver itself when the executor is
-    a Core connection: no SQLAlchemy execution context, about a third less CPU. The
-    statement runs on the same pooled connection, in whatever transaction it is in."""
-    if isinstance(executor, AsyncConnection):
-        async with _on_driver(executor) as driver:
-            await driver.execute(sql, *args)
-    else:
-        await (await executor.connection()).exec_driver_sql(sql, args)
+    """One statement written for the driver ($1, $2 …), passed to it as written: no SQL
+    construct to build, cache-key and compile. On the executor's connection, in whatever
+    transaction it is in; errors and dropped connections are handled by SQLAlchemy as for
+    every statement (asyncpg itself, under the pool, was tried: after a database that hung,
+    the bot took far longer to answer again, see the 11-27 second-round run)."""
+    connection = executor if isinstance(executor, AsyncConnection) else await executor.connection()
+    await connection.exec_driver_sql(sql, args)
 
 
 async def driver_fetchrow(executor: Executor, sql: str, *args: Any) -> tuple[Any, ...] | None:
     """`driver_execute`'s reading twin: the first row, or None."""
-    if isinstance(executor, AsyncConnection):
-        async with _on_driver(executor) as driver:
-            row = await driver.fetchrow(sql, *args)
-        return tuple(row) if row is not None else None
-    result = await (await executor.connection()).exec_driver_sql(sql, args)
-    first = result.first()
+    connection = executor if isinstance(executor, AsyncConnection) else await executor.connection()
+    first = (await connection.exec_driver_sql(sql, args)).first()
     return tuple(first) if first is not None else None
-
-
-@contextlib.asynccontextmanager
-async def _on_driver(connection: AsyncConnection) -> AsyncIterator[asyncpg.Connection]:
-    """The asyncpg connection under a pooled one. After a driver error the pooled connection
-    is dropped, as SQLAlchemy drops one after a disconnect: the pool opens a fresh one."""
-    raw = await connection.get_raw_connection()
-    try:
-        yield raw.driver_connection
-    except DRIVER_ERRORS:
-        with contextlib.suppress(Exception):
-            await connection.invalidate()
-        raise
 
 
 async def in_transaction(session: AsyncSession) -> None:

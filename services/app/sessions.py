@@ -15,7 +15,6 @@ from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from core.errors import DatabaseUnavailableError
-from repositories.database import DRIVER_ERRORS
 
 DATABASE_ERRORS = (
     OperationalError,
@@ -24,7 +23,6 @@ DATABASE_ERRORS = (
     PoolTimeoutError,
     OSError,
     ConnectionError,
-    *DRIVER_ERRORS,
 )
 
 
