@@ -144,7 +144,7 @@ class UpdateLedger:
             {"u": update_id, "p": json.dumps(plan, ensure_ascii=False)},
         )
 
-    # The five "part sent" marks and the finish run for every answer: on the driver itself.
+    # The five "part sent" marks and the finish run for every answer: the driver's own SQL.
     async def mark_sent(self, update_id: int, parts: int) -> None:
         await driver_execute(
             self.session,

@@ -17,7 +17,7 @@ from repositories.models import Answer, Conversation, Feedback, Message, User, W
 
 async def read_access(executor: Executor, user_id: int) -> tuple[bool, bool] | None:
     """The gate in front of every message: (age confirmed, active), or None for someone the
-    bot has not met. Two columns on the driver: this runs for every update."""
+    bot has not met. Two columns, the driver's own SQL: this runs for every update."""
     row = await driver_fetchrow(
         executor, "SELECT age_confirmed, is_active FROM users WHERE id = $1", user_id
     )
