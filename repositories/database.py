@@ -226,15 +226,17 @@ async def driver_execute(executor: Executor, sql: str, *args: Any) -> None:
     transaction it is in; errors and dropped connections are handled by SQLAlchemy as for
     every statement (asyncpg itself, under the pool, was tried: after a database that hung,
     the bot took far longer to answer again, see the 11-27 second-round run)."""
-    connection = executor if isinstance(executor, AsyncConnection) else await executor.connection()
-    await connection.exec_driver_sql(sql, args)
+    await (await _connection_of(executor)).exec_driver_sql(sql, args)
 
 
 async def driver_fetchrow(executor: Executor, sql: str, *args: Any) -> tuple[Any, ...] | None:
     """`driver_execute`'s reading twin: the first row, or None."""
-    connection = executor if isinstance(executor, AsyncConnection) else await executor.connection()
-    first = (await connection.exec_driver_sql(sql, args)).first()
+    first = (await (await _connection_of(executor)).exec_driver_sql(sql, args)).first()
     return tuple(first) if first is not None else None
+
+
+async def _connection_of(executor: Executor) -> AsyncConnection:
+    return executor if isinstance(executor, AsyncConnection) else await executor.connection()
 
 
 async def in_transaction(session: AsyncSession) -> None:
