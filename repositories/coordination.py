@@ -162,6 +162,20 @@ class UpdateLedger:
             update_id,
         )
 
+    async def finish_maybe_unstored(self, update_id: int) -> None:
+        """Answered while the database did not answer: finished, and when it is not stored
+        (yet), a finished row stands in its place. A server that hung still reads the intake
+        it was sent once it wakes, possibly after this: that late intake then finds the update
+        delivered instead of storing it unanswered, where it would hold its chat back for a
+        whole lease and then be answered a second time."""
+        await driver_execute(
+            self.session,
+            "INSERT INTO telegram_updates (update_id, finished_at) VALUES ($1, now())"
+            " ON CONFLICT (update_id) DO UPDATE SET finished_at = now(), body = NULL,"
+            " plan = NULL, lease_owner = NULL, lease_until = NULL",
+            update_id,
+        )
+
     async def park(self, update_id: int, error: str) -> None:
         """Given up on: kept (without its body) with the reason, for admins to see."""
         await self.session.execute(

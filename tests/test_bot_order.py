@@ -159,11 +159,11 @@ class _DatabaseAwayForFinishes(Coordinator):
         super().__init__(coordinator.sessions, coordinator.lease)
         self.failures = failures
 
-    async def finish(self, update_id: int) -> None:
+    async def finish(self, update_id: int, *, maybe_unstored: bool = False) -> None:
         if self.failures > 0:
             self.failures -= 1
             raise DatabaseUnavailableError("the database is unavailable")
-        await super().finish(update_id)
+        await super().finish(update_id, maybe_unstored=maybe_unstored)
 
 
 async def test_an_update_left_unfinished_by_an_outage_does_not_hold_its_chat_back(
@@ -199,6 +199,43 @@ async def test_an_update_left_unfinished_by_an_outage_does_not_hold_its_chat_bac
     await asyncio.wait_for(order(handler, second, data(second)), timeout=10)
     assert handled == [9_100_001, 9_100_002]
     assert coordinator.unfinished == set()
+
+
+async def test_an_update_stored_late_by_a_database_that_hung_does_not_hold_its_chat_back(
+    clean_db: Runtime,
+) -> None:
+    """A database that hung still reads the intake it was sent once it wakes, perhaps only
+    after the bot (which told the person «unavailable») has marked that update finished. The
+    person's next question must be answered at once — not after the late row's lease runs out,
+    and without the old question answered a second time."""
+    coordinator = Coordinator(GuardedSessions(clean_db.sessions))
+    order = ChatOrderMiddleware(coordinator)
+    handled: list[int] = []
+
+    async def handler(update: TelegramObject, data: dict[str, Any]) -> None:
+        assert isinstance(update, Update)
+        handled.append(update.update_id)
+
+    def intake(update_id: int) -> Intake:
+        chat = Chat(id=CHAT_A, type="private")
+        message = Message(message_id=update_id, date=0, chat=chat, text="красное")
+        return Intake(
+            update_id, CHAT_A, CHAT_A, body_of(Update(update_id=update_id, message=message))
+        )
+
+    answered_while_away, next_question = intake(9_200_001), intake(9_200_002)
+    coordinator.unfinished.add(answered_while_away.update_id)  # answered, not stored
+    await coordinator.finish_unfinished()  # the database answers again
+    assert coordinator.unfinished == set()
+    late, _ = await coordinator.intake([answered_while_away])  # the server reads it only now
+    assert late == set(), "an update already answered was stored to be answered again"
+    stored, behind = await coordinator.intake([next_question])
+    assert (stored, behind) == ({9_200_002}, set())
+    update = Update.model_validate(next_question.body)
+    data = {DELIVERY_KEY: Delivery(update.update_id, coordinator=coordinator)}
+    await asyncio.wait_for(order(handler, update, data), timeout=5)
+    assert handled == [9_200_002]
+    assert await coordinator.take_expired() == []
 
 
 async def test_no_more_updates_in_flight_than_the_cap(seeded: Runtime) -> None:

@@ -160,15 +160,18 @@ class Coordinator:
             await UpdateLedger(s).mark_sent(update_id, parts)
             await s.commit()
 
-    async def finish(self, update_id: int) -> None:
+    async def finish(self, update_id: int, *, maybe_unstored: bool = False) -> None:
+        """`maybe_unstored`: answered while the database did not answer, so perhaps not stored
+        yet (see `UpdateLedger.finish_maybe_unstored`)."""
         async with self.sessions() as s:
-            await UpdateLedger(s).finish(update_id)
+            ledger = UpdateLedger(s)
+            await (ledger.finish_maybe_unstored if maybe_unstored else ledger.finish)(update_id)
             await s.commit()
 
     async def finish_unfinished(self) -> None:
         for update_id in sorted(self.unfinished):
             try:
-                await self.finish(update_id)
+                await self.finish(update_id, maybe_unstored=True)
             except Exception:
                 return  # still away: the next look tries again
             self.unfinished.discard(update_id)
