@@ -57,17 +57,38 @@ def start_embedded_server(data_dir: Path) -> str:
     the last process to exit stops it.
     """
     pgdata = data_dir / "pg"
+    server_log = pgdata / "log"
+    logged_before = server_log.stat().st_size if server_log.exists() else 0
     try:
         data_dir.mkdir(parents=True, exist_ok=True)
         server = embedded_server(pgdata)
     except DatabaseUnavailableError:
         raise
     except Exception as exc:
+        why = _server_gave_up(server_log, logged_before) or str(exc)
         raise DatabaseUnavailableError(
-            f"could not start the embedded PostgreSQL in {pgdata}: {exc}"
+            f"could not start the embedded PostgreSQL in {pgdata}: {why}"
         ) from exc
     log.info("embedded PostgreSQL data lives in %s", pgdata)
     return server.get_uri()
+
+
+def _server_gave_up(server_log: Path, offset: int) -> str | None:
+    """What PostgreSQL itself said when it refused to start, with where its whole log is:
+    the last FATAL or PANIC line written since `offset`, or a line of the server's own from
+    before its logging began (a missing configuration file). None when it said nothing."""
+    try:
+        with server_log.open("rb") as log_file:
+            log_file.seek(offset)
+            written = log_file.read().decode("utf-8", "replace").splitlines()
+    except OSError:
+        return None
+    for line in reversed(written):
+        for mark in ("FATAL:", "PANIC:", "postgres:"):
+            if mark in line:
+                said = line.split(mark, 1)[1].strip()
+                return f"{said} (the server's log: {server_log})"
+    return None
 
 
 def embedded_server(pgdata: Path, cleanup_mode: str | None = "stop") -> Any:

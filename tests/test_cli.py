@@ -77,13 +77,13 @@ def _bad_seed_file(directory: Path) -> Path:
 
 
 def check_bad_seed(run: Run) -> None:
-    assert run.code != 0, run
-    assert "record #2: sweetness" in run.err and "record #2: acidity" in run.err, run
+    assert run.code != 0, str(run)
+    assert "record #2: sweetness" in run.err and "record #2: acidity" in run.err, str(run)
     assert "nothing was written" in run.err
 
 
 def check_ask_json(run: Run) -> None:
-    assert run.code == 0, run
+    assert run.code == 0, str(run)
     answer = json.loads(run.out)  # exactly one JSON document on stdout
     assert isinstance(answer, dict) and len(run.out.strip().splitlines()) == 1
     assert answer["path"] == "offline"
@@ -98,15 +98,15 @@ def check_ask_json(run: Run) -> None:
 
 
 def check_db_url(run: Run) -> None:
-    assert run.code == 0, run
+    assert run.code == 0, str(run)
     assert "secret" not in run.out + run.err
     assert "u:***@localhost/x" in run.out
 
 
 def check_bad_setting(run: Run) -> None:
-    assert run.code != 0, run
+    assert run.code != 0, str(run)
     lines = run.err.strip().splitlines()
-    assert len(lines) == 1 and "EMBEDDING_DIM" in lines[0], run
+    assert len(lines) == 1 and "EMBEDDING_DIM" in lines[0], str(run)
     assert run.out == ""
 
 
@@ -114,40 +114,60 @@ async def test_the_command_line_from_an_empty_data_dir(data_dir: Path, tmp_path:
     head = head_revision()
 
     run = await sommelier(data_dir, "migrate")
-    assert run.code == 0, run
+    assert run.code == 0, str(run)
     assert f"database at revision {head}" in run.out
 
     run = await sommelier(data_dir, "seed")
-    assert run.code == 0, run
+    assert run.code == 0, str(run)
     assert f"{SEED_COUNT} inserted, 0 updated, 0 unchanged" in run.out
 
     # Independent of each other: run together.
-    bad_seed, asked, db_url, bad_setting = await asyncio.gather(
+    bad_seed, asked, db_url, bad_setting, damaged = await asyncio.gather(
         sommelier(data_dir, "seed", "--file", str(_bad_seed_file(tmp_path))),
         sommelier(data_dir, "ask", "--json", "красное сухое к стейку до 2000"),
         sommelier(data_dir, "db-url", DATABASE_URL="postgresql://u:secret@localhost/x"),
         sommelier(data_dir, "migrate", EMBEDDING_DIM="abc"),
+        sommelier(_damaged_data_dir(tmp_path), "migrate"),
     )
     check_bad_seed(bad_seed)
     check_ask_json(asked)
     check_db_url(db_url)
     check_bad_setting(bad_setting)
+    check_damaged_data_dir(damaged)
 
     # Nothing of the bad file was written: the bundled file is still entirely unchanged.
     run = await sommelier(data_dir, "seed")
-    assert run.code == 0, run
+    assert run.code == 0, str(run)
     assert (
         f"0 inserted, 0 updated, {SEED_COUNT} unchanged; catalog holds {SEED_COUNT} wines"
         in run.out
     )
 
     run = await sommelier(data_dir, "migrate", "--revision", "base")
-    assert run.code == 0, run
+    assert run.code == 0, str(run)
     assert "database at revision base" in run.out
 
     run = await sommelier(data_dir, "migrate")
-    assert run.code == 0, run
+    assert run.code == 0, str(run)
     assert f"database at revision {head}" in run.out
+
+
+def _damaged_data_dir(tmp_path: Path) -> Path:
+    """A data dir whose database lost its files (a half-copied volume): only PG_VERSION."""
+    data_dir = tmp_path / "damaged"
+    (data_dir / "pg").mkdir(parents=True, mode=0o700)
+    (data_dir / "pg" / "PG_VERSION").write_text("16\n")
+    return data_dir
+
+
+def check_damaged_data_dir(run: Run) -> None:
+    """The owner is told what PostgreSQL itself said and where its log is, not pg_ctl's exit
+    status."""
+    assert run.code != 0, str(run)
+    last = run.err.strip().splitlines()[-1]
+    assert last.startswith("sommelier: could not start the embedded PostgreSQL in"), str(run)
+    assert "postgresql.conf" in last and "the server's log:" in last, str(run)
+    assert "returned non-zero exit status" not in last, str(run)
 
 
 def _postgres_running_on(pgdata: Path) -> bool:
@@ -165,11 +185,11 @@ async def test_processes_on_one_data_dir_share_the_server_and_stop_it(tmp_path: 
     shared.mkdir()
     runs = await asyncio.gather(*(sommelier(shared, "catalog") for _ in range(3)))
     for run in runs:
-        assert run.code == 0, run
+        assert run.code == 0, str(run)
         assert f"catalog holds {SEED_COUNT} wines" in run.out
     # Seeded exactly once between them, and the data directory is still healthy.
     run = await sommelier(shared, "seed")
-    assert f"0 inserted, 0 updated, {SEED_COUNT} unchanged" in run.out, run
+    assert f"0 inserted, 0 updated, {SEED_COUNT} unchanged" in run.out, str(run)
     assert not _postgres_running_on((shared / "pg").resolve())
 
 
@@ -217,22 +237,22 @@ async def test_backup_restore_embed_and_serve_from_the_command_line(
     await sommelier(data_dir, "catalog")  # migrated and seeded, whatever ran before
     dump = tmp_path / "owner.dump"
     run = await sommelier(data_dir, "backup", str(dump))
-    assert run.code == 0, run
-    assert str(dump) in run.out and "wines" in run.out, run
+    assert run.code == 0, str(run)
+    assert str(dump) in run.out and "wines" in run.out, str(run)
     assert _written_whole(dump)
 
     run = await sommelier(data_dir, "restore", str(dump))  # the database holds rows
-    assert run.code != 0 and "--force" in run.err, run
+    assert run.code != 0 and "--force" in run.err, str(run)
     run = await sommelier(data_dir, "restore", str(dump), "--force")
-    assert run.code == 0 and "restored" in run.out, run
-    assert f"wines {SEED_COUNT}" in run.out or f"wines: {SEED_COUNT}" in run.out, run
+    assert run.code == 0 and "restored" in run.out, str(run)
+    assert f"wines {SEED_COUNT}" in run.out or f"wines: {SEED_COUNT}" in run.out, str(run)
 
     async with FakeOpenAIServer(api_key="cli-key", embedding_dim=1536) as llm:
         run = await sommelier(
             data_dir, "embed", EMBEDDING_API_KEY="cli-key", EMBEDDING_BASE_URL=llm.base_url
         )
-        assert run.code == 0, run
-        assert f"embedded {SEED_COUNT} wines" in run.out and "0 without" in run.out, run
+        assert run.code == 0, str(run)
+        assert f"embedded {SEED_COUNT} wines" in run.out and "0 without" in run.out, str(run)
         assert llm.embedding_requests
 
     port = free_port()

@@ -1,6 +1,6 @@
-"""Statements run on asyncpg itself (the ledger's marks and finish, the rate counter, the gate's
-read) behave as the SQLAlchemy path did: the same rows through a Core connection or an ORM
-session, and a connection the server ended is "the database is away", not a crash."""
+"""Statements written as the driver's own SQL (the ledger's marks and finish, the rate counter,
+the gate's read) behave alike through a Core connection and an ORM session, and a connection
+the server ended is "the database is away", not a crash."""
 
 from __future__ import annotations
 
