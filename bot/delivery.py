@@ -31,13 +31,8 @@ from aiogram.methods import (
 from aiogram.methods.base import TelegramType
 
 from bot.keyboards import wine_card
-from bot.rendering import (
-    escape,
-    html_to_plain,
-    plan_card_messages,
-    render_card,
-    split_text,
-)
+from bot.rendering import render_card
+from bot.telegram_html import escape, html_to_plain, plan_card_messages, split_text
 from core.failpoints import failpoint
 from core.recommendation import Recommendation, RecommendedWine
 from services.app.coordination import Delivery, current_delivery

@@ -6,7 +6,7 @@ from typing import Any
 
 from sqlalchemy import func, select, update
 
-from bot.rendering import CAPTION_LIMIT
+from bot.telegram_html import CAPTION_LIMIT
 from fakes.openai_server import FakeOpenAIServer, Step, call, reply, responder, tool_calls
 from fakes.telegram_server import SentCall
 from repositories.models import Wine

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.rendering import html_to_plain
+from bot.telegram_html import html_to_plain
 from bot.texts import T
 from services.app.runtime import Runtime
 from tests.bot_harness import running_bot

@@ -11,18 +11,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.rendering import (
+from bot.rendering import render_card
+from bot.telegram_html import (
     CAPTION_LIMIT,
     TEXT_LIMIT,
     escape,
-    format_price,
     html_to_plain,
     plan_card_messages,
-    render_card,
     split_text,
     visible_length,
 )
-from core.domain import Sweetness, WineType
+from core.domain import Sweetness, WineType, format_price
 from core.recommendation import RecommendedWine
 
 NBSP = "\u00a0"

@@ -13,7 +13,7 @@ from aiogram.filters import Command
 from aiogram.types import Message
 
 from bot.filters import InLoop
-from bot.rendering import escape
+from bot.telegram_html import escape
 from core.errors import (
     BackupError,
     CatalogFileError,

@@ -12,7 +12,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Document, Message
 
 from bot.filters import InLoop
-from bot.rendering import escape
+from bot.telegram_html import escape
 from bot.texts import T
 from core.errors import CatalogFileError
 from services.app.catalog_admin import CatalogAdmin

@@ -8,7 +8,7 @@ from aiogram.filters import Command
 from aiogram.types import Message
 
 from bot.filters import InLoop
-from bot.rendering import escape
+from bot.telegram_html import escape
 from core.settings import Settings
 from services.app.console_access import LINK_MINUTES, ConsoleAccess
 from services.app.container import Services

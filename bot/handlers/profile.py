@@ -8,7 +8,7 @@ from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import ProfilePartResetCallback, ProfileResetCallback
 from bot.keyboards import profile_parts_reset, profile_reset
-from bot.rendering import escape
+from bot.telegram_html import escape
 from bot.texts import T
 from core.taste import ProfileSummary
 from services.app.chat import ChatService

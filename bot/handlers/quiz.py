@@ -15,7 +15,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from bot.callbacks import QuizCallback
-from bot.rendering import escape
+from bot.telegram_html import escape
 from bot.texts import T
 from bot.welcome import send_welcome
 from services.app.chat import ChatService
