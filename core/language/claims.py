@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
+from core.language.amounts import money_mentions
 from core.language.folding import fold, stem
 from core.language.grapes import GRAPE_ALIASES
 from core.language.places import CASE_SENSITIVE_ALIASES, COUNTRY_ALIASES, REGION_ALIASES
-from core.language.prices import money_mentions
 from core.language.request import _live_hits, _Text
 from core.language.vocabulary import BARE_DESSERT, COLOUR_TYPES, SWEETNESS_WORDS, WINE_TYPE_WORDS
 

@@ -1,19 +1,18 @@
-"""The one price reader: amounts of money as people and models write them.
+"""The one price reader: the price bounds a message states, from the amounts written in it.
 
-«2 000 ₽», «2000р.», «2k», «1,5 тыс», «две тысячи», «от 1500 до 3000», «около 2 тысяч». A bare
-number below 100 is a count, not rubles; a year-like number next to «год»/«урожая» is a vintage.
-Used by the request reader (budget bounds), the tool-argument normalizer (`amount_in`) and answer
-safety (`money_mentions`).
+«до 2000», «от 1500 до 3000», «около 2 тысяч», «бюджет 2k». A year-like number next to
+«год»/«урожая» is a vintage, and a number before «бутылки»/«человек» a count, not a price. The
+amounts themselves are read by `core.language.amounts`. Used by the request reader (budget bounds).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Protocol
 
-from core.language.folding import TOKEN_RE, Token, fold
+from core.language.amounts import MIN_PLAIN_PRICE, Amount, find_amounts
+from core.language.folding import TOKEN_RE, Token
 
 
 class ReadableText(Protocol):
@@ -22,59 +21,6 @@ class ReadableText(Protocol):
     tokens: list[Token]
 
 
-_CURRENCY = r"(?:₽|руб(?:л[а-я]*)?\.?|р\.?|rub(?:les?)?\.?|roubles?|rur)"
-_MULTIPLIER_WORD = r"(?:тыс(?:яч[а-я]*)?\.?|тыщ[а-я]*|thousands?)"
-_DIGIT_AMOUNT_RE = re.compile(
-    r"(?<!\d)(?<!\d[.,])"
-    r"(?P<int>\d{1,3}(?:[ .,]\d{3})+(?!\d)|\d+)"
-    r"(?:[.,](?P<frac>\d{1,2})(?!\d))?"
-    r"(?:(?P<k>[kк])(?![a-zа-я])|\s?(?P<mult>" + _MULTIPLIER_WORD + r")(?![a-zа-я]))?"
-    r"(?:\s?(?P<cur>" + _CURRENCY + r")(?![a-zа-я]))?"
-)
-
-_NUMBER_WORDS: dict[str, Decimal] = {
-    "одна": Decimal(1),
-    "одну": Decimal(1),
-    "один": Decimal(1),
-    "две": Decimal(2),
-    "двух": Decimal(2),
-    "трех": Decimal(3),
-    "четырех": Decimal(4),
-    "пяти": Decimal(5),
-    "два": Decimal(2),
-    "пару": Decimal(2),
-    "пара": Decimal(2),
-    "три": Decimal(3),
-    "четыре": Decimal(4),
-    "пять": Decimal(5),
-    "шесть": Decimal(6),
-    "семь": Decimal(7),
-    "восемь": Decimal(8),
-    "девять": Decimal(9),
-    "десять": Decimal(10),
-    "полторы": Decimal("1.5"),
-    "полтора": Decimal("1.5"),
-    "one": Decimal(1),
-    "two": Decimal(2),
-    "three": Decimal(3),
-    "four": Decimal(4),
-    "five": Decimal(5),
-    "six": Decimal(6),
-    "seven": Decimal(7),
-    "eight": Decimal(8),
-    "nine": Decimal(9),
-    "ten": Decimal(10),
-}
-_BARE_THOUSAND = frozenset({"тысяча", "тысячу", "тыща", "тыщу", "thousand"})
-_WORD_AMOUNT_RE = re.compile(
-    r"(?<![a-zа-я])(?:(?P<num>" + "|".join(_NUMBER_WORDS) + r")\s+)?"
-    r"(?:a\s+)?(?P<mult>" + _MULTIPLIER_WORD + r")(?![a-zа-я])"
-    r"(?:\s?(?P<cur>" + _CURRENCY + r")(?![a-zа-я]))?"
-)
-
-_THOUSAND = Decimal(1000)
-_MIN_PLAIN_PRICE = Decimal(100)  # a bare number below this is a count, not rubles
-_VINTAGE_RANGE = (1900, 2030)
 _VINTAGE_BEFORE = frozenset(
     {"год", "года", "году", "урожая", "урожай", "урожаем", "vintage", "year", "винтаж", "винтажа"}
 )
@@ -205,65 +151,6 @@ _ABOUT_LOW = Decimal("0.8")
 _ABOUT_HIGH = Decimal("1.2")
 
 
-@dataclass(frozen=True)
-class Amount:
-    start: int
-    end: int
-    raw: Decimal  # the number as written, before a multiplier
-    multiplier: Decimal | None
-    currency: bool
-    fraction: bool
-
-    @property
-    def value(self) -> Decimal:
-        return self.raw * self.multiplier if self.multiplier is not None else self.raw
-
-    @property
-    def marked(self) -> bool:
-        """Written unmistakably as money: with a currency or a "k"/"тысяч" multiplier."""
-        return self.currency or self.multiplier is not None
-
-    def plausible(self) -> bool:
-        return self.value > 0 and (self.marked or self.value >= _MIN_PLAIN_PRICE)
-
-    def looks_like_year(self) -> bool:
-        low, high = _VINTAGE_RANGE
-        return (
-            not self.marked and not self.fraction and low <= self.value <= high
-        ) and self.value == self.value.to_integral_value()
-
-
-def find_amounts(folded: str) -> list[Amount]:
-    amounts: list[Amount] = []
-    for match in _DIGIT_AMOUNT_RE.finditer(folded):
-        integer = re.sub(r"\D", "", match.group("int"))
-        raw = Decimal(integer)
-        if match.group("frac"):
-            raw += Decimal(f"0.{match.group('frac')}")
-        multiplier = _THOUSAND if match.group("k") or match.group("mult") else None
-        amounts.append(
-            Amount(
-                match.start(),
-                match.end(),
-                raw,
-                multiplier,
-                bool(match.group("cur")),
-                bool(match.group("frac")),
-            )
-        )
-    for match in _WORD_AMOUNT_RE.finditer(folded):
-        if any(a.start < match.end() and match.start() < a.end for a in amounts):
-            continue  # "2 тысячи": already read as digits with a multiplier
-        number = match.group("num")
-        if number is None and match.group("mult") not in _BARE_THOUSAND:
-            continue  # "несколько тысяч" is no amount
-        raw = _NUMBER_WORDS[number] if number else Decimal(1)
-        amounts.append(
-            Amount(match.start(), match.end(), raw, _THOUSAND, bool(match.group("cur")), False)
-        )
-    return sorted(amounts, key=lambda a: a.start)
-
-
 def _round(value: Decimal) -> Decimal:
     return value.quantize(Decimal(1), rounding=ROUND_HALF_UP)
 
@@ -384,7 +271,7 @@ class PriceReader:
         marked = low.marked or high.marked or opener is not None or cue is not None
         if not marked and (low.looks_like_year() and high.looks_like_year()):
             return False  # "2015-2018": vintages
-        low_ok = low_value > 0 and (low_value >= _MIN_PLAIN_PRICE or low.marked or high.marked)
+        low_ok = low_value > 0 and (low_value >= MIN_PLAIN_PRICE or low.marked or high.marked)
         if not (low_ok and high.plausible()):
             return False
         lo, hi = sorted((low_value, high.value))
@@ -416,21 +303,3 @@ class PriceReader:
         else:
             self._set_min(amount.value * _ABOUT_LOW, words)
             self._set_max(amount.value * _ABOUT_HIGH, words)
-
-
-def amount_in(text: str) -> Decimal | None:
-    """The first amount written in `text` («2 000 ₽», «2k», «1,5 тыс»), or None."""
-    amounts = find_amounts(fold(text))
-    return amounts[0].value if amounts else None
-
-
-@dataclass(frozen=True)
-class MoneyMention:
-    start: int
-    end: int
-    value: Decimal
-
-
-def money_mentions(text: str) -> list[MoneyMention]:
-    """Sums of money in `text` written with a currency («1 990 ₽», «5 тыс. руб.»)."""
-    return [MoneyMention(a.start, a.end, a.value) for a in find_amounts(fold(text)) if a.currency]

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.errors import ToolArgumentsError
-from core.language.prices import amount_in
+from core.language.amounts import amount_in
 from core.language.request import sweetness_from_word, wine_type_from_word
 from core.text import without_control
 

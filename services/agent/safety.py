@@ -13,8 +13,8 @@ import re
 from collections.abc import Collection
 from decimal import Decimal
 
+from core.language.amounts import MoneyMention, money_mentions
 from core.language.folding import fold
-from core.language.prices import MoneyMention, money_mentions
 from core.language.request import parse_query
 
 LINK_PLACEHOLDER = "(ссылка скрыта)"
