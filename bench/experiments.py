@@ -1,7 +1,7 @@
 """Repository variants measured side by side with the code as it is (`--variants`).
 
 A variant patches the repository for the duration of one measurement, so the benchmark shows
-before/after on the same data in the same run. `current` is repositories/wines.py unchanged.
+before/after on the same data in the same run. `current` is WineRepository unchanged.
 `exact` answers every semantic query with the exact scan (no HNSW): the baseline that shows
 what the index buys in latency and costs in recall.
 

@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.domain import Sweetness, WineType
 from core.errors import CatalogFilterError
-from repositories import wines as wines_module
+from repositories import wine_vectors
 from repositories.wines import WineRepository
 from tests.catalog_factory import record, small_catalog
 
@@ -157,10 +157,10 @@ async def test_nearest_returns_k_rows_under_a_selective_filter(
     session: AsyncSession, settings, monkeypatch: pytest.MonkeyPatch, path: str
 ) -> None:
     if path != "few-by-estimate":  # the filtered HNSW walk even for a filter this selective
-        monkeypatch.setattr(wines_module, "EXACT_SCAN_BELOW", 0)
+        monkeypatch.setattr(wine_vectors, "EXACT_SCAN_BELOW", 0)
     if path == "walk-stops-short":  # it gives up before meeting 10 white wines
-        monkeypatch.setattr(wines_module, "HNSW_EF_SEARCH", 10)
-        monkeypatch.setattr(wines_module, "HNSW_MAX_SCAN_TUPLES", 20)
+        monkeypatch.setattr(wine_vectors, "HNSW_EF_SEARCH", 10)
+        monkeypatch.setattr(wine_vectors, "HNSW_MAX_SCAN_TUPLES", 20)
     repo = WineRepository(session)
     rng = random.Random(7)
     records = [

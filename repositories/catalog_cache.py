@@ -1,0 +1,30 @@
+"""What this process remembers of each database's catalog: its vocabulary and its version."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+VOCABULARY_TTL_SECONDS = 60.0
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    grapes: frozenset[str]
+    foods: frozenset[str]
+    regions: frozenset[str]
+    loaded_at: float
+
+
+# Distinct array values per database, so tolerant matching can expand a term into exact values
+# that the GIN indexes serve. Refreshed after a TTL and whenever this process writes the catalog.
+vocabularies: dict[str, Vocabulary] = {}
+# The catalog's version (count, last update) as last read per database, with when it was read:
+# reading it scans the table, so it is rechecked after the same TTL, and at once after this
+# process writes the catalog.
+versions: dict[str, tuple[tuple[int, str], float]] = {}
+
+
+def forget_catalog_caches() -> None:
+    """Drop every cached vocabulary and catalog version (the catalog was changed outside)."""
+    vocabularies.clear()
+    versions.clear()

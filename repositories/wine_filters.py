@@ -1,0 +1,151 @@
+"""What a WineFilters means in SQL: validation, tolerant conditions and search orders."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import ValidationError
+from sqlalchemy import ColumnElement, Select, func, text
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from core.domain import WineFilters
+from core.errors import CatalogFilterError
+from core.language.foods import FOOD_CATEGORIES, FOOD_WORDS
+from core.language.grapes import GRAPE_ALIASES
+from core.language.places import REGION_ALIASES
+from repositories.catalog_cache import VOCABULARY_TTL_SECONDS, Vocabulary, versions, vocabularies
+from repositories.matching import canonical_country, matching_values
+from repositories.models import Wine
+
+SearchOrder = Literal["price_asc", "price_desc", "name", "newest"]
+# Wines the shop no longer sells are never recommended by any query that picks wines; lookups by
+# id (rendering a card shown earlier) stay unfiltered.
+ON_SALE = Wine.available.is_(True)
+#: Search orders, each ending on the slug so that equal prices keep one order.
+ORDERS: dict[str, tuple[Any, ...]] = {
+    "price_asc": (Wine.price_rub.asc(), Wine.slug),
+    "price_desc": (Wine.price_rub.desc(), Wine.slug),
+    "name": (Wine.name, Wine.slug),
+    "newest": (Wine.vintage_year.desc().nulls_last(), Wine.slug),
+}
+
+
+def validate_filters(filters: WineFilters | Mapping[str, Any] | None) -> WineFilters:
+    if filters is None:
+        return WineFilters()
+    if not isinstance(filters, WineFilters):
+        try:
+            filters = WineFilters.model_validate(dict(filters))
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            field = ".".join(str(p) for p in err["loc"]) or "filters"
+            raise CatalogFilterError(f"{field}: {err['msg']}") from None
+    for name in ("price_min", "price_max"):
+        value = getattr(filters, name)
+        if value is not None and value < 0:
+            raise CatalogFilterError(f"{name} must not be negative (got {value})")
+    for name in ("body_min", "body_max"):
+        value = getattr(filters, name)
+        if value is not None and not 1 <= value <= 5:
+            raise CatalogFilterError(f"{name} must be between 1 and 5 (got {value})")
+    for low, high in (("price_min", "price_max"), ("body_min", "body_max")):
+        low_value, high_value = getattr(filters, low), getattr(filters, high)
+        if low_value is not None and high_value is not None and low_value > high_value:
+            raise CatalogFilterError(f"{low} ({low_value}) is greater than {high} ({high_value})")
+    return filters
+
+
+def check_limit(limit: int, offset: int, maximum: int = 1000) -> None:
+    if not 1 <= limit <= maximum:
+        raise CatalogFilterError(f"limit must be between 1 and {maximum} (got {limit})")
+    if offset < 0:
+        raise CatalogFilterError(f"offset must not be negative (got {offset})")
+
+
+class FilteredWines:
+    """The session and the filter conditions every part of WineRepository builds on."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    # ---- vocabulary for tolerant matching -------------------------------------------------
+
+    def _vocabulary_key(self) -> str:
+        bind = self.session.bind
+        return str(bind.url) if bind is not None else "default"
+
+    async def _vocabulary(self) -> Vocabulary:
+        key = self._vocabulary_key()
+        cached = vocabularies.get(key)
+        if cached is not None and time.monotonic() - cached.loaded_at < VOCABULARY_TTL_SECONDS:
+            return cached
+        rows = await self.session.execute(
+            text(
+                "SELECT 'g', g FROM (SELECT DISTINCT unnest(grape_varieties) AS g FROM wines) a "
+                "UNION ALL SELECT 'f', f FROM (SELECT DISTINCT unnest(food_pairings) AS f "
+                "FROM wines) b "
+                "UNION ALL SELECT 'r', r FROM (SELECT DISTINCT lower(region) AS r FROM wines "
+                "WHERE region IS NOT NULL) c"
+            )
+        )
+        buckets: dict[str, set[str]] = {"g": set(), "f": set(), "r": set()}
+        for kind, value in rows:
+            buckets[kind].add(value)
+        vocab = Vocabulary(
+            frozenset(buckets["g"]),
+            frozenset(buckets["f"]),
+            frozenset(buckets["r"]),
+            time.monotonic(),
+        )
+        vocabularies[key] = vocab
+        return vocab
+
+    def forget_vocabulary(self) -> None:
+        vocabularies.pop(self._vocabulary_key(), None)
+        versions.pop(self._vocabulary_key(), None)
+
+    # ---- filters ---------------------------------------------------------------------------
+
+    async def _conditions(self, filters: WineFilters) -> list[ColumnElement[bool]] | None:
+        """SQL conditions for the filters, or None when a text filter matches nothing."""
+        f = validate_filters(filters)
+        conds: list[ColumnElement[bool]] = []
+        if f.wine_type is not None:
+            conds.append(Wine.wine_type == f.wine_type)
+        if f.sweetness is not None:
+            conds.append(Wine.sweetness == f.sweetness)
+        if f.price_min is not None:
+            conds.append(Wine.price_rub >= f.price_min)
+        if f.price_max is not None:
+            conds.append(Wine.price_rub <= f.price_max)
+        if f.body_min is not None:
+            conds.append(Wine.body >= f.body_min)
+        if f.body_max is not None:
+            conds.append(Wine.body <= f.body_max)
+        if f.country:
+            conds.append(func.lower(Wine.country) == canonical_country(f.country).lower())
+        if f.grape_variety or f.food_pairing or f.region:
+            vocab = await self._vocabulary()
+            for term, column, values, aliases, categories in (
+                (f.grape_variety, Wine.grape_varieties, vocab.grapes, GRAPE_ALIASES, None),
+                (f.food_pairing, Wine.food_pairings, vocab.foods, FOOD_WORDS, FOOD_CATEGORIES),
+            ):
+                if term:
+                    matched = matching_values(term, values, aliases, categories)
+                    if not matched:
+                        return None
+                    conds.append(column.overlap(matched))
+            if f.region:
+                regions = matching_values(f.region, vocab.regions, REGION_ALIASES)
+                if not regions:
+                    return None
+                conds.append(func.lower(Wine.region).in_(regions))
+        return conds
+
+    @staticmethod
+    def _order(stmt: Select[Any], order: SearchOrder) -> Select[Any]:
+        if order not in ORDERS:
+            raise CatalogFilterError(f"order must be one of {', '.join(ORDERS)} (got {order!r})")
+        return stmt.order_by(*ORDERS[order])
