@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import pytest
@@ -175,28 +175,15 @@ async def test_an_update_left_unfinished_by_an_outage_does_not_hold_its_chat_bac
     coordinator = _DatabaseAwayForFinishes(Coordinator(GuardedSessions(clean_db.sessions)), 2)
     order = ChatOrderMiddleware(coordinator)
     handled: list[int] = []
-
-    async def handler(update: TelegramObject, data: dict[str, Any]) -> None:
-        assert isinstance(update, Update)
-        handled.append(update.update_id)
-
-    def update(update_id: int) -> Update:
-        chat = Chat(id=CHAT_A, type="private")
-        message = Message(message_id=update_id, date=0, chat=chat, text="красное")
-        return Update(update_id=update_id, message=message)
-
-    first, second = update(9_100_001), update(9_100_002)
-    stored, _ = await coordinator.intake(
-        [Intake(u.update_id, CHAT_A, CHAT_A, body_of(u)) for u in (first, second)]
-    )
+    first, second = _text_update(9_100_001), _text_update(9_100_002)
+    stored, _ = await coordinator.intake([_intake(first), _intake(second)])
     assert stored == {9_100_001, 9_100_002}
 
-    def data(u: Update) -> dict[str, Any]:
-        return {DELIVERY_KEY: Delivery(u.update_id, coordinator=coordinator)}
-
-    await order(handler, first, data(first))
+    await order(_recorder(handled), first, _delivered(first, coordinator))
     assert coordinator.unfinished == {9_100_001}
-    await asyncio.wait_for(order(handler, second, data(second)), timeout=10)
+    await asyncio.wait_for(
+        order(_recorder(handled), second, _delivered(second, coordinator)), timeout=10
+    )
     assert handled == [9_100_001, 9_100_002]
     assert coordinator.unfinished == set()
 
@@ -211,31 +198,46 @@ async def test_an_update_stored_late_by_a_database_that_hung_does_not_hold_its_c
     coordinator = Coordinator(GuardedSessions(clean_db.sessions))
     order = ChatOrderMiddleware(coordinator)
     handled: list[int] = []
+    answered_while_away, next_question = _text_update(9_200_001), _text_update(9_200_002)
+    coordinator.unfinished.add(answered_while_away.update_id)  # answered, not stored
+    await coordinator.finish_unfinished()  # the database answers again
+    assert coordinator.unfinished == set()
+    # The server reads the intake it was sent only now.
+    late, _ = await coordinator.intake([_intake(answered_while_away)])
+    assert late == set(), "an update already answered was stored to be answered again"
+    stored, behind = await coordinator.intake([_intake(next_question)])
+    assert (stored, behind) == ({9_200_002}, set())
+    await asyncio.wait_for(
+        order(_recorder(handled), next_question, _delivered(next_question, coordinator)),
+        timeout=5,
+    )
+    assert handled == [9_200_002]
+    assert await coordinator.take_expired() == []
+
+
+def _text_update(update_id: int) -> Update:
+    chat = Chat(id=CHAT_A, type="private")
+    message = Message(message_id=update_id, date=0, chat=chat, text="красное")
+    return Update(update_id=update_id, message=message)
+
+
+def _intake(update: Update) -> Intake:
+    return Intake(update.update_id, CHAT_A, CHAT_A, body_of(update))
+
+
+def _delivered(update: Update, coordinator: Coordinator) -> dict[str, Any]:
+    """The handler data the worker passes with a stored update."""
+    return {DELIVERY_KEY: Delivery(update.update_id, coordinator=coordinator)}
+
+
+def _recorder(handled: list[int]) -> Callable[[TelegramObject, dict[str, Any]], Awaitable[None]]:
+    """A handler that notes which updates reached it, in order."""
 
     async def handler(update: TelegramObject, data: dict[str, Any]) -> None:
         assert isinstance(update, Update)
         handled.append(update.update_id)
 
-    def intake(update_id: int) -> Intake:
-        chat = Chat(id=CHAT_A, type="private")
-        message = Message(message_id=update_id, date=0, chat=chat, text="красное")
-        return Intake(
-            update_id, CHAT_A, CHAT_A, body_of(Update(update_id=update_id, message=message))
-        )
-
-    answered_while_away, next_question = intake(9_200_001), intake(9_200_002)
-    coordinator.unfinished.add(answered_while_away.update_id)  # answered, not stored
-    await coordinator.finish_unfinished()  # the database answers again
-    assert coordinator.unfinished == set()
-    late, _ = await coordinator.intake([answered_while_away])  # the server reads it only now
-    assert late == set(), "an update already answered was stored to be answered again"
-    stored, behind = await coordinator.intake([next_question])
-    assert (stored, behind) == ({9_200_002}, set())
-    update = Update.model_validate(next_question.body)
-    data = {DELIVERY_KEY: Delivery(update.update_id, coordinator=coordinator)}
-    await asyncio.wait_for(order(handler, update, data), timeout=5)
-    assert handled == [9_200_002]
-    assert await coordinator.take_expired() == []
+    return handler
 
 
 async def test_no_more_updates_in_flight_than_the_cap(seeded: Runtime) -> None:
