@@ -159,11 +159,11 @@ class _DatabaseAwayForFinishes(Coordinator):
         super().__init__(coordinator.sessions, coordinator.lease)
         self.failures = failures
 
-    async def finish(self, update_id: int, *, maybe_unstored: bool = False) -> None:
+    async def finish(self, update_id: int) -> None:
         if self.failures > 0:
             self.failures -= 1
             raise DatabaseUnavailableError("the database is unavailable")
-        await super().finish(update_id, maybe_unstored=maybe_unstored)
+        await super().finish(update_id)
 
 
 async def test_an_update_left_unfinished_by_an_outage_does_not_hold_its_chat_back(

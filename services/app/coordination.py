@@ -160,18 +160,15 @@ class Coordinator:
             await UpdateLedger(s).mark_sent(update_id, parts)
             await s.commit()
 
-    async def finish(self, update_id: int, *, maybe_unstored: bool = False) -> None:
-        """`maybe_unstored`: answered while the database did not answer, so perhaps not stored
-        yet (see `UpdateLedger.finish_maybe_unstored`)."""
+    async def finish(self, update_id: int) -> None:
         async with self.sessions() as s:
-            ledger = UpdateLedger(s)
-            await (ledger.finish_maybe_unstored if maybe_unstored else ledger.finish)(update_id)
+            await UpdateLedger(s).finish(update_id)
             await s.commit()
 
     async def finish_unfinished(self) -> None:
         for update_id in sorted(self.unfinished):
             try:
-                await self.finish(update_id, maybe_unstored=True)
+                await self.finish(update_id)
             except Exception:
                 return  # still away: the next look tries again
             self.unfinished.discard(update_id)
