@@ -99,6 +99,8 @@ class Recommendation:
     # What the message was (core/language/kinds.py) and, for a manipulation attempt, its kind.
     kind: str = "request"
     manipulation: str | None = None
+    # The knowledge-base entry the answer gives (core/language/knowledge.py), if any.
+    entry: str | None = None
     # The turn as it should be stored: user message, tool calls and results, the final answer.
     new_messages: list[dict[str, Any]] = field(default_factory=list)
     # Claims of the model's prose dropped as false or unconfirmed, by kind (grounding.py), and
@@ -128,6 +130,7 @@ class Recommendation:
             "closing": self.closing,
             "path": self.path,
             "kind": self.kind,
+            "entry": self.entry,
             "tools_called": list(self.tools_called),
             "llm_calls": self.llm_calls,
             "prompt_chars": self.prompt_chars,

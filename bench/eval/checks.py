@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
@@ -21,17 +22,41 @@ def _as_list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [value]
 
 
+_NOTHING_CHEAPER = re.compile(
+    r"дешевле[^.!?]*(нет|ничего)|(нет|ничего)[^.!?]*дешевле|nothing (else )?cheaper"
+)
+_WITHIN_BUDGET = "в пределах бюджета"
+
+
+def says_nothing_cheaper(text: str) -> bool:
+    return bool(_NOTHING_CHEAPER.search(text.lower()))
+
+
 def check_turn(
     expect: dict[str, Any],
     rec: Recommendation,
     wines: Sequence[Wine],
     previous: Sequence[Wine],
     earlier_ids: set[Any],
+    budget: Decimal | None = None,
 ) -> list[str]:
-    """The failed expectations of one turn (empty when it passes)."""
+    """The failed expectations of one turn (empty when it passes). `budget`: the price the
+    person set earlier in the dialog, which a card may only call «в пределах бюджета» when
+    it is."""
     failures: list[str] = []
+    if "entry" in expect and rec.entry not in expect["entry"]:
+        failures.append(f"answered with entry {rec.entry}, not one of {expect['entry']}")
+    if expect.get("no_cards"):
+        return failures + ([f"{len(wines)} cards where none belong"] if wines else [])
     if len(wines) < int(expect.get("min_wines", 1)):
-        return [f"expected wines, got {len(wines)}"]
+        return [*failures, f"expected wines, got {len(wines)}"]
+    nothing_cheaper = says_nothing_cheaper(rec.intro)
+    limit = Decimal(expect["price_max"]) if "price_max" in expect else budget
+    prices = {wine.id: wine.price_rub for wine in wines}
+    for card in rec.wines:
+        price = prices.get(card.id, card.price_rub)
+        if _WITHIN_BUDGET in card.why and limit is not None and price > limit:
+            failures.append(f"{card.name}: «{_WITHIN_BUDGET}» at {price} over {limit}")
     for wine in wines:
         label = wine.name
         if "type" in expect and wine.wine_type.value not in _as_list(expect["type"]):
@@ -62,12 +87,11 @@ def check_turn(
             text = f"{wine.tasting_notes} {wine.description}".lower()
             if expect["notes"] not in text:
                 failures.append(f"{label}: notes without «{expect['notes']}»")
-        if (
-            previous
-            and expect.get("cheaper")
-            and wine.price_rub >= min(w.price_rub for w in previous)
-        ):
-            failures.append(f"{label}: {wine.price_rub} not cheaper than before")
+        if previous and expect.get("cheaper"):
+            if nothing_cheaper and wine.price_rub > max(w.price_rub for w in previous):
+                failures.append(f"{label}: {wine.price_rub} dearer than before")
+            elif not nothing_cheaper and wine.price_rub >= min(w.price_rub for w in previous):
+                failures.append(f"{label}: {wine.price_rub} not cheaper than before")
         if (
             previous
             and expect.get("dearer")

@@ -1,32 +1,33 @@
-"""The message-kind set (`kinds.json`): single messages, hand-labelled, through ChatService.
+"""The message-kind set: single messages, hand-labelled, answered through ChatService.
 
-Each message is answered on its own (a fresh user) and checked: the kind the answer was given
-for, cards only where they belong (none for off-topic, manipulation, small talk or a pure
-knowledge question), the facts a knowledge answer must state. Reported per class with the
-confusion between classes.
+Each message is answered on its own (a fresh user, offline path) and checked: the kind the
+answer was given for; cards only where they belong (none for off-topic, manipulation, small
+talk, a pure knowledge question or any health question); the knowledge entry the answer
+gives, when the label names the acceptable ones (`entry`; `[]`: an honest «no checked
+answer»); the facts a knowledge answer must state (`facts`, development part). Reported per
+class with the confusion between classes.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any
 
+from bench.eval.sets import load_set
 from core.language.kinds import MessageKind
 from services.app.container import build_services
 from services.app.runtime import Runtime
 
 KINDS = [k.value for k in MessageKind]
+MIN_PER_CLASS = 0.95  # every class, not only the whole set
 
 
-def load_kinds() -> dict[str, Any]:
-    text = resources.files("bench.eval").joinpath("kinds.json").read_text(encoding="utf-8")
-    data: dict[str, Any] = json.loads(text)
-    return data
+def load_kinds(part: str = "dev") -> list[dict[str, Any]]:
+    return load_set("kinds", part)
 
 
 @dataclass
@@ -37,19 +38,31 @@ class KindResult:
     ok: bool
     failures: list[str]
     cards: int
+    entry: str | None = None
 
 
 @dataclass
 class KindReport:
     path: str
+    part: str = "dev"
     results: list[KindResult] = field(default_factory=list)
 
     def rate(self, kind: str | None = None) -> tuple[int, int]:
         chosen = [r for r in self.results if kind is None or r.expected == kind]
         return sum(r.ok for r in chosen), len(chosen)
 
-    def classified(self) -> tuple[int, int]:
-        return sum(r.got == r.expected for r in self.results), len(self.results)
+    def classified(self, kind: str | None = None) -> tuple[int, int]:
+        chosen = [r for r in self.results if kind is None or r.expected == kind]
+        return sum(r.got == r.expected for r in chosen), len(chosen)
+
+    def weak_classes(self, floor: float = MIN_PER_CLASS) -> list[str]:
+        """Classes read right less often than `floor`, each with its figure."""
+        weak = []
+        for kind in KINDS:
+            right, total = self.classified(kind)
+            if total and right / total < floor:
+                weak.append(f"{kind} {right}/{total}")
+        return weak
 
     def confusion(self) -> dict[str, Counter[str]]:
         table: dict[str, Counter[str]] = {k: Counter() for k in KINDS}
@@ -62,22 +75,35 @@ class KindReport:
         right, _ = self.classified()
         return {
             "path": self.path,
+            "part": self.part,
             "passed": passed,
             "classified": right,
             "total": total,
+            "per_class": {
+                k: dict(zip(("right", "total"), self.classified(k), strict=True)) for k in KINDS
+            },
             "confusion": {k: dict(v) for k, v in self.confusion().items()},
             "failures": [dataclasses.asdict(r) for r in self.results if not r.ok],
         }
 
 
-def check(message: dict[str, Any], kind: str, intro: str, closing: str, cards: int) -> list[str]:
+def check(
+    message: dict[str, Any], kind: str, intro: str, closing: str, cards: int, entry: str | None
+) -> list[str]:
     failures: list[str] = []
     if kind != message["kind"]:
         failures.append(f"read as {kind}, not {message['kind']}")
-    if message.get("cards") is False and cards:
+    no_cards = message.get("cards") is False or message.get("health")
+    if no_cards and cards:
         failures.append(f"{cards} cards where none belong")
     if message.get("cards") is True and not cards:
         failures.append("no cards")
+    if "entry" in message:
+        wanted = message["entry"]
+        if wanted and entry not in wanted:
+            failures.append(f"answered with entry {entry}, not one of {wanted}")
+        if not wanted and entry is not None:
+            failures.append(f"answered with entry {entry} where no entry fits")
     answer = f"{intro} {closing}".lower()
     missing = [f for f in message.get("facts", []) if f.lower() not in answer]
     if missing:
@@ -85,20 +111,29 @@ def check(message: dict[str, Any], kind: str, intro: str, closing: str, cards: i
     return failures
 
 
-async def run_kinds(rt: Runtime, path: str = "offline") -> KindReport:
-    """Every message of the set on the offline path (no LLM key)."""
+async def run_kinds(
+    rt: Runtime, part: str = "dev", messages: Sequence[dict[str, Any]] | None = None
+) -> KindReport:
+    """Every message of one part of the set on the offline path (no LLM key)."""
     settings = rt.settings.model_copy(update={"llm_api_key": None})
     services = build_services(dataclasses.replace(rt, settings=settings))
-    report = KindReport(path)
+    report = KindReport("offline", part)
     user_base = 7_100_000_000_000 + int(time.time() * 1000) % 1_000_000_000 * 1000
     try:
-        for number, message in enumerate(load_kinds()["messages"]):
+        for number, message in enumerate(messages or load_kinds(part)):
             rec = await services.chat.answer(user_base + number, message["say"])
-            failures = check(message, rec.kind, rec.intro, rec.closing, len(rec.wines))
             cards = len(rec.wines)
-            expected = message["kind"]
+            failures = check(message, rec.kind, rec.intro, rec.closing, cards, rec.entry)
             report.results.append(
-                KindResult(message["say"], expected, rec.kind, not failures, failures, cards)
+                KindResult(
+                    message["say"],
+                    message["kind"],
+                    rec.kind,
+                    not failures,
+                    failures,
+                    cards,
+                    rec.entry,
+                )
             )
     finally:
         await services.close()
@@ -107,7 +142,8 @@ async def run_kinds(rt: Runtime, path: str = "offline") -> KindReport:
 
 def format_kinds(report: KindReport) -> str:
     lines = [
-        f"Message kinds ({report.path}): rows are the hand label, columns what the bot read",
+        f"Message kinds, {report.part} ({report.path}): rows are the label, columns what the bot"
+        " read",
         "| label | " + " | ".join(KINDS) + " | answers right |",
         "|---" * (len(KINDS) + 2) + "|",
     ]
@@ -120,7 +156,7 @@ def format_kinds(report: KindReport) -> str:
     passed, _ = report.rate()
     pct = 100.0 * right / total if total else 0.0
     lines.append(
-        f"classified right: {right}/{total} ({pct:.1f} %); answers right (kind, cards, facts): "
-        f"{passed}/{total}"
+        f"classified right: {right}/{total} ({pct:.1f} %); answers right (kind, cards, entry, "
+        f"facts): {passed}/{total}"
     )
     return "\n".join(lines)

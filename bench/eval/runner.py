@@ -1,17 +1,17 @@
-"""Run the golden dialogs through ChatService (the path every adapter takes) and score them."""
+"""Run the dialogs through ChatService (the path every adapter takes) and score them."""
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from importlib import resources
+from decimal import Decimal
 from typing import Any
 
 from bench.eval.checks import check_turn
 from bench.eval.fake_model import respond
+from bench.eval.sets import load_set
 from core.settings import Settings
 from fakes.openai_server import FakeOpenAIServer, responder
 from repositories.models import Wine
@@ -24,10 +24,8 @@ STEPS_PER_TURN = 6
 Paths = ("offline", "agent")
 
 
-def load_golden() -> dict[str, Any]:
-    text = resources.files("bench.eval").joinpath("golden.json").read_text(encoding="utf-8")
-    golden: dict[str, Any] = json.loads(text)
-    return golden
+def load_dialogs(part: str = "dev") -> list[dict[str, Any]]:
+    return load_set("dialogs", part)
 
 
 @dataclass
@@ -44,6 +42,7 @@ class TurnResult:
 @dataclass
 class PathReport:
     path: str
+    part: str = "dev"
     turns: list[TurnResult] = field(default_factory=list)
     # Why sentences the model wrote and those the grounded-prose check kept (agent path).
     why_sentences: int = 0
@@ -85,13 +84,14 @@ async def _wines(rt: Runtime, ids: list[Any]) -> list[Wine]:
 async def run_path(
     rt: Runtime,
     path: str,
-    golden: dict[str, Any] | None = None,
+    part: str = "dev",
     limit: int | None = None,
     progress: Callable[[str], None] | None = None,
+    dialogs: list[dict[str, Any]] | None = None,
 ) -> PathReport:
-    """Every dialog of the golden set (or the first `limit` runs) on one path."""
-    golden = golden or load_golden()
-    report = PathReport(path)
+    """Every dialog of one part of the set (or the first `limit` runs) on one path."""
+    dialogs = dialogs or load_dialogs(part)
+    report = PathReport(path, part)
     server: FakeOpenAIServer | None = None
     settings: Settings = rt.settings.model_copy(update={"llm_api_key": None})
     if path == "agent":
@@ -109,7 +109,7 @@ async def run_path(
     user_base = 7_000_000_000_000 + int(time.time() * 1000) % 1_000_000_000 * 1000
     runs_done = 0
     try:
-        for number, dialog in enumerate(golden["dialogs"]):
+        for number, dialog in enumerate(dialogs):
             runs = max(len(turn["say"]) for turn in dialog["turns"])
             for run in range(runs):
                 if limit is not None and runs_done >= limit:
@@ -118,6 +118,7 @@ async def run_path(
                 user_id = user_base + runs_done
                 previous: list[Wine] = []
                 earlier: set[Any] = set()
+                budget: Decimal | None = None
                 for turn in dialog["turns"]:
                     text = turn["say"][run % len(turn["say"])]
                     if server is not None:
@@ -129,7 +130,9 @@ async def run_path(
                     for kind, count in rec.dropped_claims.items():
                         report.dropped_claims[kind] = report.dropped_claims.get(kind, 0) + count
                     wines = await _wines(rt, [w.id for w in rec.wines])
-                    failures = check_turn(turn.get("expect", {}), rec, wines, previous, earlier)
+                    expect = turn.get("expect", {})
+                    budget = Decimal(expect["price_max"]) if "price_max" in expect else budget
+                    failures = check_turn(expect, rec, wines, previous, earlier, budget)
                     if server is not None and server.errors:
                         failures += [f"fake API refused a request: {e}" for e in server.errors]
                     if path == "agent" and rec.path != "agent":

@@ -5,7 +5,9 @@ only reads. It uses the same vocabularies, folding and price reader as the reque
 «урожая 1987 года», «чистый пино менье», «из Чили», «чилийское», «13,5 %», «0,75 л» and
 «99 ₽» mean here what they mean in a search:
 
-- checkable facts: ``vintage`` (a year), ``grape`` (``exact`` for «чистый X», «100 % X»),
+- checkable facts: ``name`` (a proper name by its shape: capitalised Latin words, a name in
+  quotes, capitalised Russian words inside a sentence — «Его делает Vega Sicilia»), ``vintage``
+  (a year), ``grape`` (``exact`` for «чистый X», «100 % X»),
   ``country``, ``region``, ``producer`` (a name after «производитель», «винодельня», «от
   <Latin name>»…), ``colour`` and ``sweetness`` (said of the wine, not «красные ягоды»),
   ``alcohol``, ``volume``, ``price``;
@@ -22,7 +24,7 @@ from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
 from core.language.amounts import money_mentions
-from core.language.folding import fold, stem
+from core.language.folding import fold, stem, word_set
 from core.language.grapes import GRAPE_ALIASES
 from core.language.places import CASE_SENSITIVE_ALIASES, COUNTRY_ALIASES, REGION_ALIASES
 from core.language.request import _live_hits, _Text
@@ -30,6 +32,7 @@ from core.language.vocabulary import BARE_DESSERT, COLOUR_TYPES, SWEETNESS_WORDS
 
 # Claims a catalog row carries (true or false) and claims only the wine's own words confirm.
 FACT_KINDS = (
+    "name",
     "vintage",
     "grape",
     "country",
@@ -198,11 +201,59 @@ def read_claims(text: str) -> tuple[Claim, ...]:
             continue  # «к сладкому»: dessert
         if _said_of_wine(message, hit.start, hit.end):
             claims.append(Claim("sweetness", hit.value))
+    producers: list[str] = []
     for match in _PRODUCER.finditer(text):
         name = (match.group(1) or match.group(2) or "").strip(" .,;:»")
         if len(name) >= 3 and not _is_place_or_grape(name):
             claims.append(Claim("producer", name))
+            producers.append(name)
+    for name in proper_names(text):
+        if not any(name in p or p in name for p in producers):
+            claims.append(Claim("name", name))
     return tuple(claims)
+
+
+_LATIN_NAME = re.compile(
+    r"(?<![\w'’])[A-ZÀ-ÖØ-Þ][\w'’&\-]*(?:\s+(?:[A-ZÀ-ÖØ-Þ][\w'’&\-]*|(?:de|del|della|di|da|do|dos"
+    r"|du|des|la|le|les|y|et|&|von|van|der)(?=\s+[A-ZÀ-ÖØ-Þ])))*"
+)
+_CYRILLIC_NAME = re.compile(r"(?<![\w«])[А-ЯЁ][а-яё\-]+(?:\s+[А-ЯЁ][а-яё\-]+)*")
+_QUOTED = re.compile(r"«([^»]{2,60})»|\"([^\"]{2,60})\"")
+# Latin words that name no one: terms a label or a sommelier uses.
+_NOT_NAMES = word_set(
+    "AOC AOP DOC DOCG DOCa DO IGT IGP VDP PDO PGI ABV OK I A The Brut Extra Sec Demi Rosé "
+    "Rose Blanc Noir Rouge Reserva Riserva Crianza Classico Superiore Grand Cru Premier "
+    "Vintage Nature Zero Dosage"
+)
+
+
+def proper_names(text: str) -> list[str]:
+    """Names a sentence gives by their shape, that are no place or grape the vocabulary knows:
+    «Vega Sicilia», «Casa Lapostolle» (in quotes), «Вега Сицилия» (capitalised inside a
+    sentence; a sentence's first word counts only with a second capitalised word)."""
+    found: list[str] = []
+    for match in _QUOTED.finditer(text):
+        found.append((match.group(1) or match.group(2)).strip())
+    for match in _LATIN_NAME.finditer(text):
+        words = [w for w in match.group().split() if w not in _NOT_NAMES]
+        if words:
+            found.append(" ".join(words))
+    for match in _CYRILLIC_NAME.finditer(text):
+        name = match.group()
+        at_start = not text[: match.start()].strip(' «"(—-') or re.search(
+            r"[.!?…]\s*$", text[: match.start()]
+        )
+        if at_start:
+            rest = name.split(maxsplit=1)
+            if len(rest) < 2:
+                continue
+        found.append(name)
+    names: list[str] = []
+    for name in found:
+        name = name.strip(" .,;:!?")
+        if len(name) >= 3 and not _is_place_or_grape(name) and name not in names:
+            names.append(name)
+    return names
 
 
 def _said_of_wine(text: _Text, start: int, end: int) -> bool:

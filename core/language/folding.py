@@ -88,6 +88,11 @@ def stem(word: str) -> str:
     return (_RUSSIAN if _CYRILLIC.search(word) else _ENGLISH).stemWord(word)
 
 
+def word_set(text: str) -> frozenset[str]:
+    """A set of words written as one space-separated string (long lists read better so)."""
+    return frozenset(text.split())
+
+
 def words(text: str) -> list[str]:
     """The folded words of ``text``."""
     return TOKEN_RE.findall(fold(text))

@@ -1,22 +1,61 @@
-"""The wine knowledge base: short reviewed answers to common questions, shipped as data.
+"""The wine knowledge base: short reviewed answers to common questions, found by retrieval.
 
-`knowledge.json` holds the entries. Each has `ask` patterns — lists of words, each word one or
-more '|'-separated prefixes of folded words («танин» matches «танины», «танинов») that must all
-occur in the message, in any order — the answer, the facts the answer states (checked by the
-evaluation set), and `cards`: catalog filters for the questions where showing two wines helps
-(«какое игристое подают холоднее?»). Messages are folded and split into words by the same
-`folding` module the request reader uses.
+Entries live in `core/language/knowledge/*.json`, one file per subject. Each carries several
+question wordings (the ways people ask), keywords (spellings, synonyms, Latin forms), the
+answer, the facts the answer states, the source it was checked against and, for questions
+that ask which wine, catalog filters for two example wines (`cards`).
+
+A message is matched by ranked retrieval, not by triggers: its words are reduced to lemmas
+(`lemmas`), words the dictionary does not know are corrected against the base's own
+vocabulary (`rapidfuzz`), and every entry is scored by Okapi BM25 over the lemmas of its
+title, questions and keywords. The best entry is taken only when it explains enough of the
+message (`coverage`, the IDF-weighted share of the message's content words the entry holds)
+and scores above a threshold measured on the development questions
+(`bench/eval/dev/knowledge*.json`; README "Language and evaluation"). Below them the bot
+says honestly that it has no checked answer.
 """
 
 from __future__ import annotations
 
 import json
+import math
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
-from core.language.folding import fold, tokenize
+from rapidfuzz import fuzz, process
+
+from core.language.folding import word_set
+from core.language.lemmas import analyse, words_of
+
+# BM25's usual constants; thresholds measured on the development questions.
+_K1 = 1.2
+_B = 0.75
+MIN_SCORE = 5.0
+MIN_COVERAGE = 0.35
+# Title and keywords say what an entry is about: they count more than a question's words.
+_TITLE_WEIGHT = 3
+_KEYWORD_WEIGHT = 2
+_FUZZY_CUTOFF = 84.0
+_PLAIN_WORD_WEIGHT = 1.0
+
+# Lemmas that carry no subject: question words, pronouns, prepositions, particles, and «вино».
+STOP_LEMMAS = word_set(
+    "а и или но да нет не ни же ли бы вот ну то это этот тот такой такое так как "
+    "какой который что чем чего кто где куда когда зачем почему откуда сколько ли в "
+    "во на к ко с со у о об от до из за по под над для при про без между через перед "
+    "после я ты вы мы он она оно они мой твой ваш наш свой его её ее их мне меня тебе "
+    "тебя вам вас нам нас себя сам самый весь всё все быть есть мочь можно нужно надо "
+    "стоить хотеть сказать рассказать объяснить подсказать знать понять значить "
+    "означать делать сделать вообще обычно очень просто ещё еще уже тоже также лишь "
+    "только вино винный a an the of to in on for with and or is are be "
+    "it this that what why how which do does can should i you we me my your wine "
+    "wines простой слово кратко коротко подробно подробный вкратце пожалуйста плиз вопрос "
+    "интересно интересовать разница отличие отличаться правда"
+)
 
 
 @dataclass(frozen=True)
@@ -26,62 +65,164 @@ class KnowledgeEntry:
     answer: str
     facts: tuple[str, ...]
     cards: dict[str, Any] | None
-    patterns: tuple[tuple[tuple[str, ...], ...], ...]
+    questions: tuple[str, ...]
+    keywords: tuple[str, ...]
+    source: str
+    health: bool = False
 
 
 @dataclass(frozen=True)
 class KnowledgeMatch:
     entry: KnowledgeEntry
-    score: int  # characters of the matched prefixes: the more specific pattern wins
+    score: float  # BM25
+    coverage: float  # the IDF-weighted share of the message's content words the entry holds
 
 
-@lru_cache(maxsize=1)
+def _entry(item: dict[str, Any]) -> KnowledgeEntry:
+    return KnowledgeEntry(
+        id=item["id"],
+        title=item["title"],
+        answer=item["answer"],
+        facts=tuple(item.get("facts", ())),
+        cards=item.get("cards"),
+        questions=tuple(item.get("questions", ())),
+        keywords=tuple(item.get("keywords", ())),
+        source=item.get("source", ""),
+        health=bool(item.get("health", False)),
+    )
+
+
+@cache
 def knowledge_base() -> tuple[KnowledgeEntry, ...]:
-    raw = resources.files("core.language").joinpath("knowledge.json").read_text(encoding="utf-8")
-    data = json.loads(raw)
+    folder = resources.files("core.language").joinpath("knowledge")
     entries: list[KnowledgeEntry] = []
-    for item in data["entries"]:
-        patterns = tuple(
-            tuple(tuple(fold(alt) for alt in word.split("|")) for word in pattern)
-            for pattern in item["ask"]
-        )
-        entries.append(
-            KnowledgeEntry(
-                id=item["id"],
-                title=item["title"],
-                answer=item["answer"],
-                facts=tuple(item["facts"]),
-                cards=item.get("cards"),
-                patterns=patterns,
-            )
-        )
+    for path in sorted(folder.iterdir(), key=lambda p: p.name):
+        if path.name.endswith(".json"):
+            entries += [_entry(item) for item in json.loads(path.read_text("utf-8"))["entries"]]
     return tuple(entries)
 
 
-def _word_score(word: tuple[str, ...], tokens: list[str]) -> int:
-    best = 0
-    for prefix in word:
-        if any(token.startswith(prefix) for token in tokens):
-            best = max(best, len(prefix))
-    return best
-
-
-def match_knowledge(text: str) -> KnowledgeMatch | None:
-    """The entry whose pattern matches the message most specifically, if any."""
-    tokens = [t.text for t in tokenize(fold(text))]
-    if not tokens:
-        return None
-    best: KnowledgeMatch | None = None
-    for entry in knowledge_base():
-        for pattern in entry.patterns:
-            scores = [_word_score(word, tokens) for word in pattern]
-            if not all(scores):
-                continue
-            score = sum(scores) + 3 * (len(pattern) - 1)
-            if best is None or score > best.score:
-                best = KnowledgeMatch(entry, score)
-    return best
-
-
 def entry_by_id(entry_id: str) -> KnowledgeEntry | None:
-    return next((e for e in knowledge_base() if e.id == entry_id), None)
+    return _by_id().get(entry_id)
+
+
+@cache
+def _by_id() -> dict[str, KnowledgeEntry]:
+    return {entry.id: entry for entry in knowledge_base()}
+
+
+def content_lemmas(text: str) -> list[str]:
+    """The lemmas of `text` that can say what it is about (no stop words, no one-letter words)."""
+    return [w.lemma for w in words_of(text) if len(w.lemma) > 1 and w.lemma not in STOP_LEMMAS]
+
+
+class _Index:
+    """BM25 over the entries' lemmas."""
+
+    def __init__(self, entries: Sequence[KnowledgeEntry]) -> None:
+        self.entries = entries
+        self.docs: list[Counter[str]] = []
+        for entry in entries:
+            doc: Counter[str] = Counter()
+            for _ in range(_TITLE_WEIGHT):
+                doc.update(content_lemmas(entry.title))
+            for keyword in entry.keywords:
+                for _ in range(_KEYWORD_WEIGHT):
+                    doc.update(content_lemmas(keyword))
+            for question in entry.questions:
+                doc.update(content_lemmas(question))
+            self.docs.append(doc)
+        lengths = [sum(doc.values()) for doc in self.docs]
+        self.lengths = lengths
+        self.average = sum(lengths) / max(1, len(lengths))
+        frequency: Counter[str] = Counter()
+        for doc in self.docs:
+            frequency.update(doc.keys())
+        count = len(self.docs)
+        self.idf = {
+            term: math.log(1 + (count - n + 0.5) / (n + 0.5)) for term, n in frequency.items()
+        }
+        # What an unseen word weighs: as much as the rarest word of the base.
+        self.unseen_idf = math.log(1 + (count + 0.5) / 0.5)
+        self.vocabulary = sorted(self.idf)
+
+    def correct(self, lemma: str) -> str:
+        """A word the base does not hold, to the nearest one it does (a typo: «танинн»)."""
+        if lemma in self.idf or len(lemma) < 5:
+            return lemma
+        found = process.extractOne(
+            lemma, self.vocabulary, scorer=fuzz.ratio, score_cutoff=_FUZZY_CUTOFF
+        )
+        return str(found[0]) if found else lemma
+
+    def query(self, text: str) -> dict[str, float]:
+        """The message's content lemmas, each with what it weighs in `coverage`: its IDF when
+        the base holds it; a word the base lacks weighs as the rarest word when the dictionary
+        does not know it either (a term or a name: «ксиномавро», «en primeur» — a question the
+        base cannot answer), and little when it is plain Russian («иметь», «значение»)."""
+        terms: dict[str, float] = {}
+        for word in words_of(text):
+            base = word.lemma
+            if len(base) <= 1 or base in STOP_LEMMAS:
+                continue
+            if not word.known or base not in self.idf:
+                base = self.correct(base)
+            if base in self.idf:
+                terms[base] = self.idf[base]
+            else:
+                jargon = not word.known or word.text.isascii()
+                terms[base] = self.unseen_idf if jargon else _PLAIN_WORD_WEIGHT
+        return terms
+
+    def rank(
+        self, weight: dict[str, float], only: frozenset[str] | None = None
+    ) -> list[KnowledgeMatch]:
+        terms = list(weight)
+        if not terms:
+            return []
+        total = sum(weight.values())
+        matches: list[KnowledgeMatch] = []
+        for entry, doc, length in zip(self.entries, self.docs, self.lengths, strict=True):
+            if only is not None and entry.id not in only:
+                continue
+            score = 0.0
+            held = 0.0
+            for term in terms:
+                tf = doc.get(term, 0)
+                if not tf:
+                    continue
+                held += weight[term]
+                norm = tf + _K1 * (1 - _B + _B * length / self.average)
+                score += self.idf[term] * tf * (_K1 + 1) / norm
+            if score > 0:
+                matches.append(KnowledgeMatch(entry, score, held / total))
+        matches.sort(key=lambda m: (-m.score, m.entry.id))
+        return matches
+
+
+@cache
+def _index() -> _Index:
+    return _Index(knowledge_base())
+
+
+@lru_cache(maxsize=4096)
+def rank_knowledge(text: str, health_only: bool = False) -> tuple[KnowledgeMatch, ...]:
+    """Every entry that shares a word with `text`, best first."""
+    index = _index()
+    only = frozenset(e.id for e in index.entries if e.health) if health_only else None
+    return tuple(index.rank(index.query(text), only))
+
+
+def accepted(match: KnowledgeMatch) -> bool:
+    return match.score >= MIN_SCORE and match.coverage >= MIN_COVERAGE
+
+
+def match_knowledge(text: str, health_only: bool = False) -> KnowledgeMatch | None:
+    """The entry that answers `text`, when one explains it well enough."""
+    ranked = rank_knowledge(text, health_only)
+    return ranked[0] if ranked and accepted(ranked[0]) else None
+
+
+def known_lemma(word: str) -> bool:
+    """Does the base hold this word (as a lemma)?"""
+    return analyse(word)[0] in _index().idf

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from core.language.folding import phrase_table
+from core.language.lemmas import with_forms
 
 _COUNTRY_GROUPS: dict[str, list[str]] = {
     "Франция": ["франция", "французское", "france", "french"],
@@ -56,9 +57,35 @@ _COUNTRY_GROUPS: dict[str, list[str]] = {
     ],
     "Венгрия": ["венгрия", "венгерское", "hungary", "hungarian"],
     "Греция": ["греция", "греческое", "greece", "greek"],
+    # Countries the demo catalog has none of: a request for one is relaxed with a word, and a
+    # model that says a wine comes from one is caught (claims.py).
+    "Молдова": ["молдова", "молдавия", "молдавское", "moldova", "moldovan"],
+    "Армения": ["армения", "армянское", "armenia", "armenian"],
+    "Азербайджан": ["азербайджан", "азербайджанское", "azerbaijan"],
+    "Абхазия": ["абхазия", "абхазское", "abkhazia"],
+    "Уругвай": ["уругвай", "уругвайское", "uruguay", "uruguayan"],
+    "Бразилия": ["бразилия", "бразильское", "brazil", "brazilian"],
+    "Мексика": ["мексика", "мексиканское", "mexico", "mexican"],
+    "Канада": ["канада", "канадское", "canada", "canadian"],
+    "Ливан": ["ливан", "ливанское", "lebanon", "lebanese"],
+    "Израиль": ["израиль", "израильское", "israel", "israeli"],
+    "Турция": ["турция", "турецкое", "turkey", "turkish"],
+    "Кипр": ["кипр", "кипрское", "cyprus", "cypriot"],
+    "Словения": ["словения", "словенское", "slovenia", "slovenian"],
+    "Хорватия": ["хорватия", "хорватское", "croatia", "croatian"],
+    "Сербия": ["сербия", "сербское", "serbia", "serbian"],
+    "Болгария": ["болгария", "болгарское", "bulgaria", "bulgarian"],
+    "Румыния": ["румыния", "румынское", "romania", "romanian"],
+    "Чехия": ["чехия", "чешское", "czechia", "czech"],
+    "Швейцария": ["швейцария", "швейцарское", "switzerland", "swiss"],
+    "Великобритания": ["великобритания", "англия", "английское", "britain", "england", "english"],
+    "Китай": ["китай", "китайское", "china", "chinese"],
+    "Япония": ["япония", "японское", "japan", "japanese"],
+    "Украина": ["украина", "украинское", "ukraine", "ukrainian"],
+    "Марокко": ["марокко", "марокканское", "morocco", "moroccan"],
 }
 
-COUNTRY_ALIASES: dict[str, str] = phrase_table(_COUNTRY_GROUPS)
+COUNTRY_ALIASES: dict[str, str] = phrase_table(with_forms(_COUNTRY_GROUPS))
 
 # Aliases that are ordinary words in lowercase ("give us a wine") and count only as written.
 CASE_SENSITIVE_ALIASES: dict[str, frozenset[str]] = {
@@ -90,9 +117,12 @@ _REGION_GROUPS: dict[str, list[str]] = {
     "Токай": ["токай", "токая", "токайское", "tokaj", "tokaji"],
     "Дору": ["дору", "douro"],
     "Баросса": ["баросса", "barossa", "barossa valley"],
+    "Сонома": ["сонома", "sonoma"],
+    "Орегон": ["орегон", "oregon"],
+    "Дон": ["дон", "донское", "don valley"],
 }
 
-REGION_ALIASES: dict[str, str] = phrase_table(_REGION_GROUPS)
+REGION_ALIASES: dict[str, str] = phrase_table(with_forms(_REGION_GROUPS))
 
 REGION_COUNTRY: dict[str, str] = {
     "Бордо": "Франция",
@@ -117,6 +147,9 @@ REGION_COUNTRY: dict[str, str] = {
     "Токай": "Венгрия",
     "Дору": "Португалия",
     "Баросса": "Австралия",
+    "Сонома": "США",
+    "Орегон": "США",
+    "Дон": "Россия",
 }
 
 CHAMPAGNE_REGION_PREPOSITIONS = frozenset({"from", "in", "of"})

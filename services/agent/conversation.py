@@ -281,6 +281,7 @@ def read_turn(
     percentiles: dict[float, Decimal] | None = None,
 ) -> RequestState:
     """The state after one message (without the wines this message is answered with)."""
+    text = read_message(text).text or text  # without «привет!» and «спасибо»
     group = countries_of_group(text)
     plain = without_price_words(without_group(text))
     parsed = parse_query(plain)

@@ -7,6 +7,7 @@ catalog row does not bear out reach the user.
 from __future__ import annotations
 
 import time
+from collections import Counter
 
 from core.recommendation import Path, Recommendation, RecommendedWine
 from services.agent.answer_format import render_answer
@@ -67,7 +68,7 @@ def finish_run(
         },
         fallback_reason=run.fallback_reason,
         new_messages=repair_pairing(run.turn),
-        dropped_claims=dict(report.dropped),
+        dropped_claims=dict(report.dropped + Counter(run.dropped_claims)),
         why_sentences=report.why_sentences,
         why_sentences_kept=report.why_kept,
     )

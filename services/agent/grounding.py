@@ -82,7 +82,7 @@ class Facts:
             return Verdict.OK if value in self.countries else Verdict.FALSE
         if kind == "region":
             return Verdict.OK if value in self.regions else Verdict.FALSE
-        if kind == "producer":
+        if kind in ("producer", "name"):
             claimed = _skeletons(str(value))
             if not claimed:  # «от Château», «винодельня Дом»: no name to check
                 return Verdict.OK

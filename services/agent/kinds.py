@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from core.domain import SWEETNESS_RU, WINE_TYPE_RU, WineFilters
 from core.language.kinds import MessageKind, MessageReading
+from core.language.knowledge import KnowledgeEntry, accepted, rank_knowledge
 from core.recommendation import RecommendedWine
 from repositories.wines import WineRepository
 from services.agent.answer_format import first_sentence
@@ -40,6 +41,8 @@ SOCIAL = {
     "thanks": "Пожалуйста! Рад помочь.",
     "how_are_you": "Спасибо, все хорошо — готов подобрать вино.",
     "bye": "Всего доброго! Возвращайтесь, когда понадобится вино.",
+    "compliment": "Спасибо на добром слове! Рад помочь с вином.",
+    "ack": "Хорошо! Если понадобится вино — напишите блюдо, повод или бюджет.",
 }
 NO_ENTRY = (
     "На этот вопрос о вине у меня нет проверенного ответа в справке. Я могу рассказать о "
@@ -47,6 +50,12 @@ NO_ENTRY = (
     "регионах — или подобрать вино."
 )
 QUESTION_CLOSING = "Хотите, подберу вино? Напишите блюдо, повод или бюджет."
+HEALTH = (
+    "Я не даю медицинских советов: как алкоголь сочетается с вашим здоровьем, лекарствами или "
+    "состоянием, лучше спросить у врача. Вино продается только с 18 лет."
+)
+HEALTH_CLOSING = "А если понадобится вино к блюду или на праздник, я помогу выбрать."
+TOP_ENTRIES = 3
 CARDS = 2
 
 
@@ -67,6 +76,8 @@ async def offline_kind_answer(
     if reading.kind is MessageKind.smalltalk:
         text = SOCIAL.get(reading.social or "", SOCIAL["greeting"])
         return text, [], SUGGESTION
+    if reading.health:
+        return (reading.entry.answer if reading.entry else HEALTH), [], HEALTH_CLOSING
     if reading.entry is None:
         return NO_ENTRY, [], QUESTION_CLOSING
     wines = await helpful_wines(sessions, reading)
@@ -93,6 +104,21 @@ async def helpful_wines(
     ]
 
 
+def fixed_answer(reading: MessageReading) -> bool:
+    """Answered with reviewed words on every path: health and safety questions, and wine
+    questions the base has no checked answer to."""
+    return reading.kind is MessageKind.wine_question and (reading.health or reading.entry is None)
+
+
+def top_entries(reading: MessageReading) -> list[KnowledgeEntry]:
+    """The entry the message asks about and the next best ones: what the model answers from."""
+    if reading.entry is None:
+        return []
+    ranked = [m.entry for m in rank_knowledge(reading.text) if accepted(m)]
+    others = [e for e in ranked if e.id != reading.entry.id and not e.health]
+    return [reading.entry, *others][:TOP_ENTRIES]
+
+
 def knowledge_context(reading: MessageReading) -> str:
     """For the model's system prompt: what the person asked, and the reviewed answer."""
     if reading.kind is MessageKind.smalltalk:
@@ -100,14 +126,21 @@ def knowledge_context(reading: MessageReading) -> str:
             "Это сообщение — приветствие, благодарность или вопрос о тебе: ответь коротко и "
             "дружелюбно, без вин и без поиска, и подскажи, о чем можно спросить."
         )
+    if reading.kind is MessageKind.request and reading.entry is not None:
+        return (
+            f"Человек спросил и о том, что такое «{reading.entry.title}»: проверенная справка "
+            "об этом будет показана перед твоим ответом — не повторяй и не дополняй ее, "
+            "подбери вина."
+        )
     if reading.kind is not MessageKind.wine_question:
         return ""
     lines = [
-        "Это вопрос о вине, а не просьба подобрать вино: ответь на него коротко и по фактам"
+        "Это вопрос о вине, а не просьба подобрать вино: ответь на него коротко, только тем, "
+        "что сказано в проверенной справке ниже, без других фактов"
         + (", можно показать два вина из каталога." if reading.wants_cards else ", без вин.")
     ]
-    if reading.entry is not None:
-        lines.append(f"Проверенная справка по теме «{reading.entry.title}»: {reading.entry.answer}")
+    for entry in top_entries(reading):
+        lines.append(f"Проверенная справка по теме «{entry.title}»: {entry.answer}")
     return "\n".join(lines)
 
 

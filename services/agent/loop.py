@@ -45,7 +45,15 @@ from services.agent.finish import finish_run
 from services.agent.grounding_stream import StreamGrounder
 from services.agent.guard import REFUSAL, PromptGuard
 from services.agent.history import repair_pairing, trim_to_budget
-from services.agent.kinds import check_cards, declined, knowledge_context, offline_kind_answer
+from services.agent.kinds import (
+    check_cards,
+    declined,
+    fixed_answer,
+    knowledge_context,
+    offline_kind_answer,
+    top_entries,
+)
+from services.agent.knowledge_grounding import ground_knowledge
 from services.agent.offline import offline_recommendation
 from services.agent.registry import ToolRegistry, ToolResult
 from services.agent.resolve import resolve_picks
@@ -126,6 +134,11 @@ class SommelierService:
                 # Declined on every path, without a model call: nothing to answer but that.
                 path = "offline"
                 result = declined(reading)
+            elif fixed_answer(reading):
+                # Health and safety, or a question the base has no checked answer to: the
+                # same reviewed words on every path, never a model's.
+                path = "offline"
+                result = await offline_kind_answer(self.sessions, reading)
             elif not self.llm.configured:
                 raise LLMUnavailableError("no LLM is configured")
             else:
@@ -158,11 +171,20 @@ class SommelierService:
         assert result is not None
         if not request and path == "agent":
             result = check_cards(reading, result)
+            if reading.entry is not None:
+                grounded, dropped = ground_knowledge(result[0], top_entries(reading))
+                result = (grounded, result[1], result[2])
+                for kind, count in dropped.items():
+                    run.dropped_claims[kind] = run.dropped_claims.get(kind, 0) + count
             if not result[0].strip() and not result[1]:
                 result = await offline_kind_answer(self.sessions, reading)
         intro, wines, closing = result
+        if request and reading.entry is not None:
+            # «что такое танины и какое вино посоветуешь?»: the reviewed fact first, then wines.
+            intro = f"{reading.entry.answer}\n\n{intro}".strip()
         rec = finish_run(self.guard, run, path, intro, wines, closing)
         rec.kind, rec.manipulation = reading.kind.value, reading.manipulation
+        rec.entry = reading.entry.id if reading.entry is not None else None
         final = Final(
             recommendation=rec.public_json(),
             request_id=run.request_id,

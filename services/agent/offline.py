@@ -7,7 +7,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from core.domain import SWEETNESS_RU, WINE_TYPE_RU, WineType, format_price
+from core.domain import SWEETNESS_RU, WINE_TYPE_RU, WineFilters, WineType, format_price
 from core.language.request import ParsedQuery, parse_query
 from core.recommendation import RecommendedWine
 from repositories.models import Wine
@@ -34,13 +34,21 @@ FILTER_NAMES_RU = {
 def explain(wine: Wine, parsed: ParsedQuery, state: RequestState | None = None) -> str:
     f = state.filters if state is not None else parsed.filters
     parts = [f"{WINE_TYPE_RU[wine.wine_type].capitalize()} {SWEETNESS_RU[wine.sweetness]}"]
-    if f.price_max is not None:
+    if within_budget(wine, f, state):
         parts.append(f"{format_price(wine.price_rub)} — в пределах бюджета")
     if f.food_pairing and wine.food_pairings:
         parts.append("хорошо к блюдам: " + ", ".join(wine.food_pairings[:3]))
-    if f.grape_variety or not f.food_pairing:
+    if (f.grape_variety or not f.food_pairing) and wine.grape_varieties:
         parts.append("сорта: " + ", ".join(wine.grape_varieties))
     return "; ".join(parts) + f". {first_sentence(wine.description)}"
+
+
+def within_budget(wine: Wine, filters: WineFilters, state: RequestState | None) -> bool:
+    """«В пределах бюджета» only of a wine that is: within the person's own budget, not the
+    «cheaper than those» bound a follow-up set."""
+    if filters.price_max is None or wine.price_rub > filters.price_max:
+        return False
+    return state is None or "дешевле" not in state.refined
 
 
 async def offline_recommendation(
@@ -72,13 +80,18 @@ async def offline_recommendation(
 
 def _intro(state: RequestState, selection: Selection) -> str:
     searched = state.summary_ru(numbers=False)
+    looked = f" (искал: {searched})" if searched else ""
+    if selection.nothing_cheaper:
+        return f"Дешевле подходящих вин в каталоге нет{looked}. Самые доступные из подходящих:"
+    if selection.repeated:
+        return (
+            f"Других вин под этот запрос в каталоге нет{looked} — подходят те, что я уже показывал:"
+        )
     if selection.relaxed:
         names = ", ".join(dict.fromkeys(FILTER_NAMES_RU[n] for n in selection.relaxed))
         lead = (
             "Все подходящие вина я уже показал" if selection.all_shown else "Точных совпадений нет"
         )
-        if "дешевле" in state.refined and "price_max" in selection.relaxed:
-            lead = "Дешевле в каталоге ничего подходящего нет"
         return (
             f"{lead}"
             + (f" (искал: {searched})" if searched else "")

@@ -52,3 +52,5 @@ class Run:
     searched_prices: set[Decimal] = field(default_factory=set)
     # What the message is (core/language/kinds.py): a request, a wine question, small talk…
     reading: MessageReading = field(default_factory=lambda: MessageReading(MessageKind.request))
+    # Claims dropped from a model's answer to a wine question (knowledge_grounding.py).
+    dropped_claims: dict[str, int] = field(default_factory=dict)

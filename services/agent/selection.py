@@ -28,12 +28,12 @@ RELAXATION_ORDER = (
     "body_min",
     "body_max",
     "grape_variety",
-    "country",
     "food_pairing",  # a dish may not suit a new colour («а белое?» after a steak)
     "sweetness",
     "price_min",
-    "wine_type",
+    "country",
     "price_max",
+    "wine_type",  # a red where sparkling was asked for is the worst answer of all
 )
 
 
@@ -43,6 +43,13 @@ class Selection:
     source: str  # named | filters | text | profile | balanced
     relaxed: list[str] = field(default_factory=list)
     all_shown: bool = False  # everything that fits was already shown
+    repeated: bool = False  # the wines are ones shown before: nothing new fits
+    nothing_cheaper: bool = False  # «подешевле», and nothing cheaper fits: the cheapest that do
+
+
+# What may be given up to find new wines when every wine that fits was shown: never the
+# colour, sweetness, country or price a person notices at once (`WineFilters.hard`).
+SOFT_FILTERS = ("region", "body_min", "body_max", "grape_variety", "food_pairing")
 
 
 def choose(wines: Sequence[Wine], filters: WineFilters, cheapest: bool = False) -> list[Wine]:
@@ -84,35 +91,59 @@ async def _pool(repo: WineRepository, state: RequestState, filters: WineFilters)
 async def _structured(repo: WineRepository, state: RequestState) -> Selection:
     shown = set(state.shown) - (set(state.named_ids) if state.named_now else set())
     filters = state.filters
-    order = list(RELAXATION_ORDER)
-    # What this message asked for is given up last.
-    order = [n for n in order if n not in state.asked_now] + [
-        n for n in order if n in state.asked_now
+    source = "named" if state.named_ids else "filters"
+    pool = await _pool(repo, state, filters)
+    fresh = [w for w in pool if w.id not in shown]
+    if fresh:
+        return Selection(choose(fresh, filters), source)
+    if pool:
+        return await _all_shown(repo, state, pool, shown)
+    if "дешевле" in state.refined:
+        return await _nothing_cheaper(repo, state)
+    # Nothing in the catalog fits: give up the least important condition first, and what
+    # this message asked for last (the intro names what was given up).
+    order = [n for n in RELAXATION_ORDER if n not in state.asked_now] + [
+        n for n in RELAXATION_ORDER if n in state.asked_now
     ]
-    cheaper = "дешевле" in state.refined
-    if cheaper:  # nothing cheaper: the closest price in the same style comes first
-        order.remove("price_max")
-        order.insert(0, "price_max")
     relaxed: list[str] = []
-    all_shown = False
-    present = [n for n in order if getattr(filters, n) is not None]
-    while True:
-        pool = await _pool(repo, state, filters)
-        fresh = [w for w in pool if w.id not in shown]
-        if pool and not fresh and not relaxed:
-            all_shown = True
-        if fresh:
-            closest = cheaper and "price_max" in relaxed
-            source = "named" if state.named_ids else "filters"
-            return Selection(choose(fresh, filters, cheapest=closest), source, relaxed, all_shown)
-        if not present:
-            break
-        name = present.pop(0)
+    for name in [n for n in order if getattr(filters, n) is not None]:
         filters = filters.model_copy(update={name: None})
         relaxed.append(name)
+        fresh = [w for w in await _pool(repo, state, filters) if w.id not in shown]
+        if fresh:
+            return Selection(choose(fresh, filters), source, relaxed)
     if state.named_ids:  # the named wines are all shown or gone: the rest of the request
         return await _structured(repo, _without_names(state))
-    return Selection([], "filters", relaxed, all_shown)
+    return Selection([], "filters", relaxed)
+
+
+async def _all_shown(
+    repo: WineRepository, state: RequestState, pool: list[Wine], shown: set[Any]
+) -> Selection:
+    """Every wine that fits was shown: new wines by giving up a soft condition only, else the
+    fitting ones again («а сухое есть?» — yes, the one shown)."""
+    filters = state.filters
+    relaxed: list[str] = []
+    for name in [n for n in SOFT_FILTERS if getattr(filters, n) is not None]:
+        filters = filters.model_copy(update={name: None})
+        relaxed.append(name)
+        fresh = [w for w in await _pool(repo, state, filters) if w.id not in shown]
+        if fresh:
+            return Selection(choose(fresh, filters), "filters", relaxed, all_shown=True)
+    cheapest = "дешевле" in state.refined
+    return Selection(
+        choose(pool, state.filters, cheapest), "filters", all_shown=True, repeated=True
+    )
+
+
+async def _nothing_cheaper(repo: WineRepository, state: RequestState) -> Selection:
+    """«Подешевле», and nothing cheaper fits everything else: the cheapest wines that do
+    (never dearer ones, and never by dropping the dish or the colour)."""
+    ceiling = max((w.price for w in state.last_shown), default=None)
+    filters = state.filters.model_copy(update={"price_max": ceiling})
+    pool = await _pool(repo, state, filters)
+    cheapest = sorted(pool, key=lambda w: (w.price_rub, w.slug))[:MAX_WINES]
+    return Selection(cheapest, "filters", nothing_cheaper=True, repeated=bool(cheapest))
 
 
 def _without_names(state: RequestState) -> RequestState:

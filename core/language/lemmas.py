@@ -1,0 +1,88 @@
+"""Dictionary forms of words: «беременности» → «беременность», «скисло» → «скислый».
+
+Russian words go through pymorphy3 (the OpenCorpora dictionary with its rules for words it
+does not know); Latin words are lowercased and reduced by the English Snowball stemmer, which
+is all a wine word in English needs («tannins» → «tannin»). Forms are folded the way every
+other reader folds them (`folding.fold`: ё → е), so «дешёвый» and «дешевый» are one lemma.
+
+The analyzer is built on first use (about 80 ms and 20 MB) and every word is analysed once per
+process: a message's words are mostly the same few thousand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+from core.language.folding import TOKEN_RE, fold, stem
+
+
+@dataclass(frozen=True)
+class Word:
+    text: str  # folded, as written
+    lemma: str
+    known: bool  # in the dictionary (Russian) or plain Latin; unknown words may be typos
+    start: int
+    end: int
+
+
+@cache
+def _analyzer() -> object:
+    import pymorphy3  # imported here: a process that never reads Russian never loads it
+
+    return pymorphy3.MorphAnalyzer()
+
+
+# Forms the dictionary reads as another word: in a wine shop «вине» is wine, not guilt.
+_OVERRIDES = {
+    form: "вино" for form in ("вина", "вине", "вину", "вином", "винам", "винами", "винах")
+}
+
+
+@lru_cache(maxsize=65536)
+def analyse(word: str) -> tuple[str, bool]:
+    """(lemma, known) of one folded word. A word the dictionary does not know (a grape, a
+    term, a typo) is reduced by the Snowball stemmer instead of pymorphy's guess, which makes
+    up a verb of «брют» («броть»)."""
+    if word.isascii():
+        return stem(word), True
+    if word in _OVERRIDES:
+        return _OVERRIDES[word], True
+    morph = _analyzer()
+    if not morph.word_is_known(word):  # type: ignore[attr-defined]
+        return stem(word), False
+    return fold(morph.parse(word)[0].normal_form), True  # type: ignore[attr-defined]
+
+
+def lemma(word: str) -> str:
+    return analyse(fold(word))[0]
+
+
+def words_of(text: str) -> list[Word]:
+    """The words of `text` (folded) with their lemmas and positions in the text."""
+    folded = fold(text)
+    found: list[Word] = []
+    for match in TOKEN_RE.finditer(folded):
+        base, known = analyse(match.group())
+        found.append(Word(match.group(), base, known, match.start(), match.end()))
+    return found
+
+
+def lemmas_of(text: str) -> list[str]:
+    return [word.lemma for word in words_of(text)]
+
+
+def with_forms(groups: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Each group's words with every form the dictionary knows of them: «Уругвай» brings
+    «Уругвая», «Уругвае», «Уругваем», whose Snowball stems do not all agree."""
+    morph = _analyzer()
+    grown: dict[str, list[str]] = {}
+    for meaning, aliases in groups.items():
+        forms = list(aliases)
+        for alias in aliases:
+            if " " in alias or alias.isascii() or not morph.word_is_known(alias):  # type: ignore[attr-defined]
+                continue
+            parse = morph.parse(alias)[0]  # type: ignore[attr-defined]
+            forms += [fold(form.word) for form in parse.lexeme]
+        grown[meaning] = list(dict.fromkeys(forms))
+    return grown

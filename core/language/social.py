@@ -1,0 +1,149 @@
+"""Greetings, thanks, compliments, goodbyes and other social words, and what is left without them.
+
+A message is read in clauses (split at sentence marks and commas). Clauses at its start and
+end that say nothing but social words («Добрый день!», «спасибо», «ты классный», «хорошего
+дня») are taken off, and so is a greeting that opens the first clause («привет мне нужно…»).
+What is left is the message proper: «привет! мне нужно вино к утке» is a request for wine
+to duck, and «привет» is never a search term. A message that is all social words is small
+talk, and its first social word says which (greeting, thanks, …).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from core.language.folding import fold, word_set
+from core.language.lemmas import words_of
+
+_B = r"(?<![a-zа-я])"
+_E = r"(?![a-zа-я])"
+
+# Phrases of several words, on the folded text: checked before single lemmas.
+_PHRASES: dict[str, re.Pattern[str]] = {
+    "about": re.compile(
+        _B + r"(ты кто|кто ты|кто вы|вы кто|что ты (за бот|такое|умеешь|можешь)"
+        r"|что вы (умеете|можете)|ты (бот|человек|робот|живой|ии|нейросеть|настоящий)"
+        r"( или (бот|человек|робот|живой|ии|нейросеть|программа))?"
+        r"|как тебя зовут|расскажи о себе|чем (ты )?(можешь|можете) помочь|что ты знаешь"
+        r"|who are you|what can you do|what are you|are you (a )?(bot|human|real|robot))" + _E
+    ),
+    "help": re.compile(
+        r"^\W*(помощь|помоги\W*$|help|справка|как (тобой |этим |им )?пользоваться|с чего начать"
+        r"|что (у тебя )?можно спросить|что спрашивать|what should i ask|how does (this|it) work)"
+    ),
+    "how_are_you": re.compile(
+        _B + r"(как (у тебя )?дела|как ты\W*$|как поживаешь|как жизнь|как настроение"
+        r"|how are you|how is it going|what'?s up)" + _E
+    ),
+    "greeting": re.compile(
+        _B + r"(добр(ый|ое|ого) (день|вечер|утро|утра|дня|вечера|времени суток)|доброе утро"
+        r"|good (morning|evening|afternoon|day)|hi there|hello there)" + _E
+    ),
+    "bye": re.compile(
+        _B + r"(до свидания|до встречи|до завтра|до связи|всего (доброго|хорошего)"
+        r"|(хорошего|приятного|удачного|отличного) (дня|вечера|выходных|отдыха)"
+        r"|спокойной ночи|доброй ночи|good ?bye|see you|have a (nice|good|great) (day|evening)"
+        r"|good night)" + _E
+    ),
+    "thanks": re.compile(
+        _B + r"(thank you|thanks a lot|many thanks|большое спасибо|спасибо большое"
+        r"|(очень|сильно|здорово|реально|так) помог(ли|ла)?|you helped)" + _E
+    ),
+    "compliment": re.compile(
+        _B + r"((ты|вы) (очень |такой |просто |самый |реально )?(классн|крут|молодец|умниц|лучш"
+        r"|супер|клев|прелест|хорош|замечател|великолеп|гени|котик|чудо)\w*"
+        r"|(you are|you're) (great|awesome|the best|amazing|cool|smart|brilliant)"
+        r"|good (bot|job)|nice one|great job|well done)" + _E
+    ),
+}
+
+# Single words, as lemmas.
+_LEMMAS: dict[str, frozenset[str]] = {
+    "greeting": word_set(
+        "привет приветик приветствовать приветствую здравствуй здравствуйте здрасте "
+        "здрасьте хай хелло салют доброго здорово hello hi hey hiya yo алло"
+    ),
+    "thanks": word_set(
+        "спасибо спасибочки спасибки благодарить благодарю спс сенкс мерси thanks thank "
+        "thx ty пасиб"
+    ),
+    "bye": word_set("пока покеда бывай прощай удачи bye goodbye cya ciao чао"),
+    "ack": word_set(
+        "ок окей ok okay понятно ясно понял поняла понятненько хорошо ладно ага угу "
+        "отлично супер класс круто здорово клево прикольно замечательно чудесно great "
+        "cool nice awesome perfect got gotcha"
+    ),
+}
+_KIND_ORDER = ("about", "help", "how_are_you", "greeting", "thanks", "compliment", "bye", "ack")
+
+# Words that may stand beside social words without making the clause about anything.
+_FILLER = word_set(
+    "а и ну же вот да нет ой эй так такой такая вам тебе тебя вас тебе большой очень огромный "
+    "всем все всё друг дружище бот ботик сомелье уважаемый дорогой мой еще ещё раз "
+    "снова всё-таки тогда пожалуйста плиз please so much very a lot you again dear "
+    "bro man sir буду знать учту запомню понял поняла понять ясный"
+)
+
+
+@dataclass(frozen=True)
+class SocialSplit:
+    kinds: tuple[str, ...]  # the social kinds found, in reading order
+    rest: str  # the message without its social clauses (original text)
+
+
+def _kinds_in(clause: str) -> tuple[list[str], bool]:
+    """The social kinds of a clause, and whether the clause says nothing else."""
+    folded = fold(clause)
+    kinds: list[str] = []
+    left = folded
+    for kind, pattern in _PHRASES.items():
+        if pattern.search(left):
+            kinds.append(kind)
+            left = pattern.sub(" ", left)
+    only_social = True
+    for word in words_of(left):
+        kind = next(
+            (k for k, forms in _LEMMAS.items() if word.text in forms or word.lemma in forms), None
+        )
+        if kind is not None:
+            kinds.append(kind)
+        elif word.text not in _FILLER and word.lemma not in _FILLER:
+            only_social = False
+    return sorted(dict.fromkeys(kinds), key=_KIND_ORDER.index), only_social and bool(kinds)
+
+
+_CLAUSE = re.compile(r"[^.!?;,\n…)(]+")
+_OPENING_GREETING = re.compile(
+    r"^\W*(привет\w*|здравствуй\w*|здрась?те|добр(ый|ое|ого) (день|вечер|утро)|доброе утро"
+    r"|hello|hi|hey|хай|салют)" + _E + r"[\s,!.]*",
+    re.IGNORECASE,
+)
+
+
+def split_social(text: str) -> SocialSplit:
+    """The social kinds of `text` and the text without its social clauses."""
+    spans = [(m.start(), m.end()) for m in _CLAUSE.finditer(text) if m.group().strip()]
+    kinds: list[str] = []
+    start, end = 0, len(spans)
+    while start < end:
+        found, only = _kinds_in(text[spans[start][0] : spans[start][1]])
+        if not only:
+            break
+        kinds += found
+        start += 1
+    while end > start:
+        found, only = _kinds_in(text[spans[end - 1][0] : spans[end - 1][1]])
+        if not only:
+            break
+        kinds = kinds + found
+        end -= 1
+    if start == end:
+        return SocialSplit(tuple(dict.fromkeys(kinds)), "")
+    stop = spans[end][0] if end < len(spans) else len(text)
+    rest = text[spans[start][0] : stop].rstrip(" ,;\n")
+    opening = _OPENING_GREETING.match(fold(rest))
+    if opening is not None and opening.end() < len(rest):
+        kinds.append("greeting")
+        rest = rest[opening.end() :]
+    return SocialSplit(tuple(dict.fromkeys(kinds)), rest.strip())

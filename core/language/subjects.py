@@ -1,0 +1,103 @@
+"""What a message is about, by the dictionary forms of its words: wine, alcohol, health, or a
+subject outside wine (a phone, the weather, code). Lemmas make one entry of «беременности»,
+«беременной» and «беременна»; the few phrases a lemma cannot say are patterns on the folded
+text. Read by `kinds` to tell a wine question from off-topic, and a health question from both.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from core.language.folding import word_set
+from core.language.lemmas import Word
+
+_B = r"(?<![a-zа-я])"
+
+
+WINE_LEMMAS = word_set(
+    """
+    вино винцо винишко винный винотека винодельня винодел виноделие виноград виноградник
+    виноградный лоза бутылка бутылочка бокал бокальчик фужер игристый игристое шампанское
+    шампанский шампусик шампунь сомелье дегустация дегустировать погреб штопор пробка купаж
+    урожай танин танинный кислотность послевкусие букет декантер декантировать декантация
+    аэрация аэратор портвейн херес мадера марсала вермут глинтвейн сангрия просекко кава брют
+    креман ламбруско асти крепленый креплёный десертный полусухой полусладкий сухач красненькое
+    беленькое розовое розовый красное белое совиньон шардоне мерло каберне рислинг пино
+    саперави мускат москато риоха кьянти бароло бордо бургундское божоле сотерн токай
+    wine wines vino vin winery grape grapes vineyard bottle sommelier cork vintage champagne
+    prosecco cava port sherry riesling merlot cabernet chardonnay pinot tannin tannins
+    """
+)
+ALCOHOL_LEMMAS = WINE_LEMMAS | word_set(
+    """
+    алкоголь алкогольный спиртное спиртной спирт выпивка выпивать бухать бухло бухнуть градус
+    промилле пьяный опьянение напиться alcohol drinking drunk booze
+    """
+)
+HEALTH_LEMMAS = word_set(
+    """
+    беременность беременный беременная беременна беременеть кормление лактация грудной
+    лекарство таблетка антибиотик препарат медикамент антидепрессант снотворное обезболивающее
+    давление сердце сердечный сосуд холестерин инфаркт диабет диабетик инсулин калория
+    калорийность калорийный ккал килокалория похудеть похудение диета толстеть полнеть
+    возраст несовершеннолетний подросток школьник руль водитель вождение водить промилле
+    похмелье похмельный мигрень аллергия аллергический аллергик гистамин непереносимость
+    астма печень здоровье вредно вредный вред полезно полезный польза врач доктор болезнь
+    лечение гастрит язва подагра онкология иммунитет антиоксидант ресвератрол норма
+    pregnant pregnancy medication medicine antibiotic calorie calories healthy health heart
+    diabetes hangover allergy allergic headache age underage driving drive
+    """
+)
+_HEALTH_PHRASES = re.compile(
+    _B + r"(в день|в неделю|ежедневно|каждый день|без вреда|с какого возраста|со скольки лет"
+    r"|с (\d+|восемнадцати|шестнадцати|четырнадцати) лет|за рул|голова болит|болит голова"
+    r"|кормлю грудью|кормящ|на сколько лет|сколько лет нужно|сахар в крови|per day|a day"
+    r"|how old|legal age)"
+)
+
+# Subjects a wine shop's sommelier does not discuss: other goods and drinks, news, tasks.
+OFFTOPIC_LEMMAS = word_set(
+    """
+    телефон смартфон айфон iphone андроид ноутбук компьютер комп планшет телевизор наушники
+    приставка playstation машина автомобиль авто велосипед самокат квартира ипотека кредит
+    биткоин криптовалюта акция доллар евро погода дождь снег прогноз футбол хоккей матч
+    чемпионат олимпиада фильм кино сериал книга роман музыка песня анекдот шутка стих стишок
+    сочинение эссе резюме перевести перевод столица президент выборы политика война санкция
+    пиво пивко водка виски вискарь коньяк ром джин текила абсент самогон настойка кофе чай
+    сок лимонад газировка кола сигарета сигара вейп кальян кроссовки одежда платье куртка
+    джинсы отель гостиница билет поезд самолёт самолет работа вакансия зарплата уроки
+    домашка математика уравнение интеграл программирование программа код скрипт сайт
+    гороскоп астрология такси
+    phone laptop computer car weather football movie film song joke poem beer vodka whisky
+    whiskey rum gin tequila coffee tea job salary homework
+    """
+)
+
+
+def lemmaword_set(words: Sequence[Word]) -> frozenset[str]:
+    return frozenset(w.lemma for w in words) | frozenset(w.text for w in words)
+
+
+def names_wine(words: Sequence[Word]) -> bool:
+    return not lemmaword_set(words).isdisjoint(WINE_LEMMAS)
+
+
+def names_alcohol(words: Sequence[Word]) -> bool:
+    return not lemmaword_set(words).isdisjoint(ALCOHOL_LEMMAS)
+
+
+def about_health(words: Sequence[Word], folded: str) -> bool:
+    return not lemmaword_set(words).isdisjoint(HEALTH_LEMMAS) or bool(
+        _HEALTH_PHRASES.search(folded)
+    )
+
+
+def offtopic_subject(words: Sequence[Word]) -> str | None:
+    """A subject outside wine the message is about, if any («телефон», «пиво»)."""
+    for word in words:
+        if word.lemma in OFFTOPIC_LEMMAS:
+            return word.lemma
+        if word.text in OFFTOPIC_LEMMAS:
+            return word.text
+    return None
