@@ -107,8 +107,8 @@ _REQUEST = _rx(
     r"|can you (find|get)|what should i (buy|get|drink|bring|open))",
     _B + r"(как(ое|ую|ие|ой) (вино|вина|винишко|красное|белое|розовое|игристое|шампанское"
     r"|бутылк|сухое|полусухое|сладкое)\w*\s+(\w+\s+){0,2}(к|ко|под|на|для|с|со|to|for|with)\s)",
-    _B + r"(как(ое|ую|ие) (вино|вина|бутылк)\w* (взять|выбрать|купить|подать|открыть|подарить"
-    r"|посоветуе))",
+    _B + r"(как(ое|ую|ие|ой) (\w+ ){1,2}(взять|выбрать|купить|подать|открыть|подарить|принести"
+    r"|посоветуе|порекомендуе|предложи))",
     _B + r"(which|what) (wine|red|white|bottle)s? (to|for|with|should|goes|would|do you)",
 )
 # A question asking what something is or why: with a request, the answer gives the fact first.
@@ -120,8 +120,12 @@ _EXPLAIN = _rx(
 _QUESTION = _rx(
     _B + r"(что так\w+|что значит|что означа|что это|что за|почему|зачем|как\b|как(ой|ая|ое|ие"
     r"|ую|им|ого|ом)\b|скольк|\w+ ли\b|чем\b|в ч[её]м|разниц|отлича"
-    r"|когда|где|откуда|при как\w+|расскажи|объясни|поясни|what|why|how|which|is it|should|does"
-    r"|do you|can i|are there)"
+    r"|когда|где|откуда|при как\w+|расскажи|объясни|поясни|научи|what|why|how|which|is it"
+    r"|should|does|do you|can i|are there|правда|как(ие|ое|ая|ой) быва|быва\w* ли|или нет"
+    r"|это нормально|нормально ли|это что|что делать|как быть|из чего|для чего|за что"
+    r"|чего(?![- ]?(нибудь|то)\b))",
+    # «что дает выдержка?», «из чего делают розе?»; not «что-нибудь», «что бы взять»
+    r"^\W*(а |и )?(что|из чего|для чего|от чего|чем|с чем)\s(?!(нибудь|то|бы)\b)",
 )
 _KNOWING = _rx(_B + r"(хочу|хотел\w*|хочется|интересно) (бы )?(узнать|понять|разобраться|знать)")
 _OPENER = _rx(r"^(а|и|тогда|или|только|лучше|and|or|what about|how about)\s")
@@ -136,18 +140,19 @@ _YES_NO = _rx(
     r"|обязательно ли|is it ok|can i|should i|do i need|is it true)"
 )
 _WHICH = _rx(
-    _B + r"(как(ое|ую|ие|ой|ого)|which|what kind)\s+(\w+\s+){0,2}(вин|игрист|шампан|красн|бел"
-    r"|розов|сорт|портвейн|херес|wine)",
+    _B + r"(как(ое|ую|ие|ой|ого)|which|what kind)\s+(\w+(ое|ую|ие|ой|ый|ая|ого|ых)\s+)?(вин"
+    r"|игрист|шампан|красн|бел|розов|сорт|портвейн|херес|wine)",
     _B + r"как(ой|ое|ая) на вкус",
 )
 _WHICH_NOT = _rx(
     _B + r"как\w* (температур|бокал|срок|градус|объем|калори|возраст|штопор|пробк|сорт\w* "
-    r"виноград)"
+    r"виноград|быва)"
 )
 # A request without wine words: «что-нибудь на вечер», «к ужину с друзьями?».
 _MOOD = _rx(
     _B + r"(что[- ]?(нибудь|то)|чего[- ]?(нибудь|то)|вечер|ужин|обед|праздник|пикник|свидани"
-    r"|подар|день рождени|новый год|выходн|пятниц|гост|друз|романтич|легк|свеж|fruity|dinner"
+    r"|подар|день рождени|новый год|выходн|пятниц|гост|друз|романтич|легк|свеж|свадьб|юбиле"
+    r"|корпоратив|годовщин|новоселье|банкет|fruity|dinner|wedding|birthday"
     r"|party|evening|something)",
 )
 
@@ -221,8 +226,14 @@ def _read_proper(text: str) -> MessageReading:
         return MessageReading(MessageKind.offtopic, text=text)  # medicine, not wine
     asks_which = bool(_WHICH.search(folded)) and not _WHICH_NOT.search(folded)
     followup = read_followup(text)
-    opens = bool(_OPENER.search(folded)) or bool(_AVAILABLE.search(folded))
-    refines = followup.changes or (opens and (wine_named or not f.is_empty()))
+    # «а белое?», «а из Старого Света?», «есть амароне?»: the request before goes on; not
+    # «а что такое танины?» or «а ты умеешь шутить?».
+    opens = bool(_OPENER.search(folded)) and not _EXPLAIN.search(folded)
+    refines = (
+        followup.changes
+        or bool(_AVAILABLE.search(folded))
+        or (opens and not _TO_THE_BOT.search(folded))
+    )
     if refines and not interrogative:
         # «а белое?», «подешевле», «только не шардоне», «есть мадера?»: a request goes on.
         return MessageReading(MessageKind.request, text=text)
@@ -232,13 +243,18 @@ def _read_proper(text: str) -> MessageReading:
     if entry is not None and _YES_NO.search(folded) and not requested:
         # «можно ли красное к рыбе?», «нужно ли давать вину подышать?»: a question, not a pick.
         return MessageReading(MessageKind.wine_question, entry, asks_which=asks_which, text=text)
+    if entry is not None and interrogative and not requested and not asks_which:
+        # «что дает выдержка в бочке?», «правда что к рыбе нельзя красное?»: a question, even
+        # with a dish or a price word in it.
+        return MessageReading(MessageKind.wine_question, entry, text=text)
     if requested or read_price_band(text) is not None or _priced_or_paired(parsed.filters):
         if _EXPLAIN.search(folded):
             # «что такое танины и какое вино с мягкими танинами посоветуешь?»: both.
             both = match_knowledge(_knowledge_part(text, folded))
             return MessageReading(MessageKind.request, both.entry if both else None, text=text)
         return MessageReading(MessageKind.request, text=text)
-    if entry is not None and (interrogative or (not entry.cards and (question or len(words) <= 3))):
+    short = len(words) <= 3 and not _MOOD.search(folded)  # «танины?», «винный камень»
+    if entry is not None and (question or (not entry.cards and short)):
         return MessageReading(MessageKind.wine_question, entry, asks_which=asks_which, text=text)
     wine_words = wine_named or not f.is_empty() or entry is not None
     if interrogative and wine_words and not asks_which:

@@ -34,11 +34,13 @@ from core.language.lemmas import analyse, words_of
 # BM25's usual constants; thresholds measured on the development questions.
 _K1 = 1.2
 _B = 0.75
-MIN_SCORE = 5.0
-MIN_COVERAGE = 0.35
+MIN_SCORE = 6.0
+MIN_COVERAGE = 0.4
 # Title and keywords say what an entry is about: they count more than a question's words.
 _TITLE_WEIGHT = 3
 _KEYWORD_WEIGHT = 2
+# A message worded like one of an entry's questions counts beyond the words it shares.
+_QUESTION_BONUS = 10.0
 _FUZZY_CUTOFF = 84.0
 _PLAIN_WORD_WEIGHT = 1.0
 
@@ -121,7 +123,13 @@ class _Index:
 
     def __init__(self, entries: Sequence[KnowledgeEntry]) -> None:
         self.entries = entries
-        self.docs: list[Counter[str]] = []
+        self.docs: list[Counter[str]] = []  # lemma -> weighted count
+        # Each entry's title and questions as lemma sets, for `closeness`.
+        self.position = {entry.id: number for number, entry in enumerate(entries)}
+        self.phrasings: list[list[frozenset[str]]] = [
+            [frozenset(content_lemmas(q)) for q in (entry.title, *entry.questions)]
+            for entry in entries
+        ]
         for entry in entries:
             doc: Counter[str] = Counter()
             for _ in range(_TITLE_WEIGHT):
@@ -165,7 +173,7 @@ class _Index:
             base = word.lemma
             if len(base) <= 1 or base in STOP_LEMMAS:
                 continue
-            if not word.known or base not in self.idf:
+            if not word.known:  # a typo of a word the base holds: «танинны», «шардоне»
                 base = self.correct(base)
             if base in self.idf:
                 terms[base] = self.idf[base]
@@ -197,7 +205,25 @@ class _Index:
             if score > 0:
                 matches.append(KnowledgeMatch(entry, score, held / total))
         matches.sort(key=lambda m: (-m.score, m.entry.id))
-        return matches
+        # The best ten again, by how close the message is to one of each entry's wordings.
+        head = sorted(
+            matches[:10],
+            key=lambda m: (
+                -(m.score + _QUESTION_BONUS * self.closeness(weight, m.entry)),
+                m.entry.id,
+            ),
+        )
+        return head + matches[10:]
+
+    def closeness(self, weight: dict[str, float], entry: KnowledgeEntry) -> float:
+        """The weighted Jaccard similarity of the message and the entry's closest wording."""
+        total = sum(weight.values())
+        best = 0.0
+        for phrasing in self.phrasings[self.position[entry.id]]:
+            shared = sum(w for term, w in weight.items() if term in phrasing)
+            union = total + sum(self.idf.get(t, 0.0) for t in phrasing if t not in weight)
+            best = max(best, shared / union if union else 0.0)
+        return best
 
 
 @cache

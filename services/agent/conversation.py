@@ -261,6 +261,7 @@ def _merge(
         excluded.append((name, str(value)))
     if followup.more:
         refined.append("другие варианты")
+    _keep_bounds_in_order(values, asked)
     new = WineFilters.model_validate(values).model_dump(exclude_none=True)
     return replace(
         state,
@@ -272,6 +273,16 @@ def _merge(
         refined=tuple(refined),
         asked_now=tuple(k for k, v in new.items() if state.filters.model_dump().get(k) != v),
     )
+
+
+def _keep_bounds_in_order(values: dict[str, Any], asked: dict[str, Any]) -> None:
+    """A bound this message set wins over an older one it contradicts: «полнотелое», then
+    «что-нибудь легкое» is light, not an empty search for body ≥ 4 and ≤ 2."""
+    for low, high in (("body_min", "body_max"), ("price_min", "price_max")):
+        if values.get(low) is None or values.get(high) is None:
+            continue
+        if Decimal(str(values[low])) > Decimal(str(values[high])):
+            values.pop(low if high in asked else high)
 
 
 def read_turn(
