@@ -29,10 +29,12 @@ from core.language.grapes import GRAPE_ALIASES
 from core.language.places import CASE_SENSITIVE_ALIASES, COUNTRY_ALIASES, REGION_ALIASES
 from core.language.request import _live_hits, _Text
 from core.language.vocabulary import BARE_DESSERT, COLOUR_TYPES, SWEETNESS_WORDS, WINE_TYPE_WORDS
+from core.language.world import NEW_WORLD, countries_of_group
 
 # Claims a catalog row carries (true or false) and claims only the wine's own words confirm.
 FACT_KINDS = (
     "name",
+    "world",
     "vintage",
     "grape",
     "country",
@@ -50,6 +52,9 @@ _CUES: dict[str, re.Pattern[str]] = {
     "award": re.compile(
         r"балл|очк[аоу]|паркер|parker|points?\b|медал|наград|лауреат|конкурс|decanter"
         r"|spectator|suckling|гамберо|gambero|рейтинг|премия|трофе|trophy|award|\bwa\s?\d"
+        r"|серебр|бронз|золот\w* (?:на|в)\b|гран-?при|кубок|отмечен\w* (?:критик|жюри|эксперт)"
+        r"|признан\w* (?:лучш|критик)|лучш\w+ (?:\w+ )?(?:года|мира|страны|в мире)"
+        r"|robinson|робинсон|vivino"
     ),
     "ageing": re.compile(
         r"выдержк|выдерживал|выдержан\w*\s+(?:в|на)\s|бочк|бочон|дуб[аеуо]?\b|дубов|барри?к"
@@ -58,6 +63,7 @@ _CUES: dict[str, re.Pattern[str]] = {
     ),
     "history": re.compile(
         r"старейш|древнейш|крупнейш|основан|основател|\bс \d{4}\b|\bвек[аеу]?\b|столети"
+        r"|(?:сто|ста|двести|двухсот|триста|трехсот|тысяч\w*) лет|вековы|многовеков|старинн"
         r"|династи|поколени|founded|oldest|since \d{4}|перв\w+ (?:винодел|хозяйств|производ)"
     ),
 }
@@ -201,6 +207,8 @@ def read_claims(text: str) -> tuple[Claim, ...]:
             continue  # «к сладкому»: dessert
         if _said_of_wine(message, hit.start, hit.end):
             claims.append(Claim("sweetness", hit.value))
+    if group := countries_of_group(text):
+        claims.append(Claim("world", "new" if group == NEW_WORLD else "old"))
     producers: list[str] = []
     for match in _PRODUCER.finditer(text):
         name = (match.group(1) or match.group(2) or "").strip(" .,;:»")
@@ -251,7 +259,12 @@ def proper_names(text: str) -> list[str]:
     names: list[str] = []
     for name in found:
         name = name.strip(" .,;:!?")
-        if len(name) >= 3 and not _is_place_or_grape(name) and name not in names:
+        if (
+            len(name) >= 3
+            and not _is_place_or_grape(name)
+            and not countries_of_group(name)
+            and name not in names
+        ):
             names.append(name)
     return names
 

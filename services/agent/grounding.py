@@ -32,6 +32,7 @@ from core.language.claims import (
 )
 from core.language.request import country_from_text, grape_from_text, parse_query, region_from_text
 from core.language.vocabulary import STYLE_TYPES
+from core.language.world import NEW_WORLD, OLD_WORLD
 from core.recommendation import RecommendedWine
 from services.agent.offline import explain
 from services.agent.run import Run
@@ -80,6 +81,11 @@ class Facts:
             return Verdict.FALSE if claim.exact and len(self.grapes) > 1 else Verdict.OK
         if kind == "country":
             return Verdict.OK if value in self.countries else Verdict.FALSE
+        if kind == "world":  # «вино Нового Света»
+            group, other = (NEW_WORLD, OLD_WORLD) if value == "new" else (OLD_WORLD, NEW_WORLD)
+            if self.countries & set(group):
+                return Verdict.OK
+            return Verdict.FALSE if self.countries & set(other) else Verdict.UNCONFIRMED
         if kind == "region":
             return Verdict.OK if value in self.regions else Verdict.FALSE
         if kind in ("producer", "name"):
