@@ -253,7 +253,8 @@ def _read_proper(text: str) -> MessageReading:
             both = match_knowledge(_knowledge_part(text, folded))
             return MessageReading(MessageKind.request, both.entry if both else None, text=text)
         return MessageReading(MessageKind.request, text=text)
-    short = len(words) <= 3 and not _MOOD.search(folded)  # «танины?», «винный камень»
+    # «танины», «винный камень»; not «белое полусладкое» (a request with no verb)
+    short = len(words) <= 3 and f.is_empty() and not _MOOD.search(folded)
     if entry is not None and (question or (not entry.cards and short)):
         return MessageReading(MessageKind.wine_question, entry, asks_which=asks_which, text=text)
     wine_words = wine_named or not f.is_empty() or entry is not None

@@ -310,6 +310,18 @@ def food_from_text(text: str) -> str | None:
     return hit.value if hit else None
 
 
+# Words that name no colour but leave one: wine «с мягкими танинами» is red.
+_IMPLIED_TYPES: dict[str, WineType] = {stem("танины"): WineType.red, stem("tannins"): WineType.red}
+
+
+def implied_wine_type(text: str) -> WineType | None:
+    """The wine type a request implies without naming it («с мягкими танинами» → red)."""
+    for token in _Text.of(text).tokens:
+        if token.stem.startswith(tuple(_IMPLIED_TYPES)):
+            return next(t for k, t in _IMPLIED_TYPES.items() if token.stem.startswith(k))
+    return None
+
+
 # ---- the query
 
 RELAXATION_ORDER: tuple[str, ...] = (

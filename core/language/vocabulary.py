@@ -18,9 +18,6 @@ WINE_TYPE_WORDS: dict[str, WineType] = phrase_table(
         WineType.red: [
             "красное",
             "красненькое",
-            "танины",
-            "танинное",
-            "tannic",
             "red",
             "rouge",
             "rosso",

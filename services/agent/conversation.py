@@ -26,7 +26,7 @@ from core.language.catalog_terms import CatalogIndex
 from core.language.followups import FollowUp, is_new_request, read_followup, without_negated
 from core.language.kinds import MessageKind, read_message
 from core.language.price_bands import band_bounds, read_price_band, without_price_words
-from core.language.request import parse_query
+from core.language.request import ParsedQuery, implied_wine_type, parse_query
 from core.language.world import countries_of_group, without_group
 from repositories.models import Wine
 from repositories.wines import WineRepository
@@ -223,7 +223,8 @@ def _merge(
             reference = Decimal(values["price_max"]) + 1
         if reference is not None:
             values["price_max"] = reference - 1
-            values.pop("price_min", None)
+            if "price_min" not in asked:
+                values.pop("price_min", None)
     if followup.dearer:
         refined.append("дороже")
         reference = max((w.price for w in last), default=None)
@@ -231,7 +232,8 @@ def _merge(
             reference = Decimal(values["price_min"]) - 1
         if reference is not None:
             values["price_min"] = reference + 1
-            values.pop("price_max", None)
+            if "price_max" not in asked:  # «а дороже, до 2000?» keeps its new ceiling
+                values.pop("price_max", None)
     if followup.drier or followup.sweeter:
         refined.append("суше" if followup.drier else "слаще")
         current = values.get("sweetness")
@@ -296,6 +298,10 @@ def read_turn(
     group = countries_of_group(text)
     plain = without_price_words(without_group(text))
     parsed = parse_query(plain)
+    if parsed.filters.wine_type is None and (implied := implied_wine_type(plain)) is not None:
+        parsed = ParsedQuery(
+            parsed.filters.model_copy(update={"wine_type": implied}), parsed.matched
+        )
     followup = read_followup(plain)
     # Colour words («красное») name no wine; style words («просекко» → sparkling) may.
     ignore = [w for k, w in parsed.matched.items() if k != "wine_type" or _colour(parsed.filters)]

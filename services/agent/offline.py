@@ -78,11 +78,22 @@ async def offline_recommendation(
     return intro, recommended, closing
 
 
+_FURTHEST = {
+    "дешевле": "Самые доступные из подходящих",
+    "дороже": "Самые дорогие из подходящих",
+    "легче": "Самые легкие из подходящих",
+    "плотнее": "Самые плотные из подходящих",
+    "суше": "Самые сухие из подходящих",
+    "слаще": "Самые сладкие из подходящих",
+}
+
+
 def _intro(state: RequestState, selection: Selection) -> str:
     searched = state.summary_ru(numbers=False)
     looked = f" (искал: {searched})" if searched else ""
-    if selection.nothing_cheaper:
-        return f"Дешевле подходящих вин в каталоге нет{looked}. Самые доступные из подходящих:"
+    if selection.nothing_further:
+        way = selection.nothing_further
+        return f"{way.capitalize()} подходящих вин в каталоге нет{looked}. {_FURTHEST[way]}:"
     if selection.repeated:
         return (
             f"Других вин под этот запрос в каталоге нет{looked} — подходят те, что я уже показывал:"

@@ -44,7 +44,9 @@ class Selection:
     relaxed: list[str] = field(default_factory=list)
     all_shown: bool = False  # everything that fits was already shown
     repeated: bool = False  # the wines are ones shown before: nothing new fits
-    nothing_cheaper: bool = False  # «подешевле», and nothing cheaper fits: the cheapest that do
+    # «подешевле» (a direction of `_DIRECTIONS`), and nothing further that way fits: the wines
+    # that go furthest that way
+    nothing_further: str | None = None
 
 
 # What may be given up to find new wines when every wine that fits was shown: never the
@@ -98,8 +100,9 @@ async def _structured(repo: WineRepository, state: RequestState) -> Selection:
         return Selection(choose(fresh, filters), source)
     if pool:
         return await _all_shown(repo, state, pool, shown)
-    if "дешевле" in state.refined:
-        return await _nothing_cheaper(repo, state)
+    direction = next((d for d in state.refined if d in _DIRECTIONS), None)
+    if direction is not None and state.last_shown:
+        return await _nothing_further(repo, state, direction)
     # Nothing in the catalog fits: give up the least important condition first, and what
     # this message asked for last (the intro names what was given up).
     order = [n for n in RELAXATION_ORDER if n not in state.asked_now] + [
@@ -136,14 +139,31 @@ async def _all_shown(
     )
 
 
-async def _nothing_cheaper(repo: WineRepository, state: RequestState) -> Selection:
-    """«Подешевле», and nothing cheaper fits everything else: the cheapest wines that do
-    (never dearer ones, and never by dropping the dish or the colour)."""
-    ceiling = max((w.price for w in state.last_shown), default=None)
-    filters = state.filters.model_copy(update={"price_max": ceiling})
+# A follow-up that moves one way («подешевле», «полегче», «посуше»): the bound it set, and how
+# to rank the wines that fit everything else when nothing goes further that way.
+_DIRECTIONS: dict[str, tuple[tuple[str, ...], Any]] = {
+    "дешевле": (("price_max",), lambda w: w.price_rub),
+    "дороже": (("price_min",), lambda w: -w.price_rub),
+    "легче": (("body_max",), lambda w: w.body),
+    "плотнее": (("body_min",), lambda w: -w.body),
+    "суше": (("sweetness",), lambda w: _SWEETNESS.index(w.sweetness)),
+    "слаще": (("sweetness",), lambda w: -_SWEETNESS.index(w.sweetness)),
+}
+_SWEETNESS = (Sweetness.dry, Sweetness.semi_dry, Sweetness.semi_sweet, Sweetness.sweet)
+
+
+async def _nothing_further(repo: WineRepository, state: RequestState, direction: str) -> Selection:
+    """«Подешевле» (or «полегче», «посуше»…), and nothing further that way fits everything
+    else: the wines that go furthest that way and still fit (never by dropping the dish or
+    the colour, and never back the other way past what was shown)."""
+    bounds, rank = _DIRECTIONS[direction]
+    filters = state.filters.model_copy(update=dict.fromkeys(bounds))
     pool = await _pool(repo, state, filters)
-    cheapest = sorted(pool, key=lambda w: (w.price_rub, w.slug))[:MAX_WINES]
-    return Selection(cheapest, "filters", nothing_cheaper=True, repeated=bool(cheapest))
+    shown = state.last_shown
+    limit = max(rank(w) for w in shown)  # no wine worse that way than the ones shown
+    pool = [w for w in pool if rank(w) <= limit]
+    furthest = sorted(pool, key=lambda w: (rank(w), w.slug))[:MAX_WINES]
+    return Selection(furthest, "filters", nothing_further=direction, repeated=bool(furthest))
 
 
 def _without_names(state: RequestState) -> RequestState:
