@@ -48,6 +48,10 @@ class ShownWine:
     body: int
     wine_type: WineType
 
+    @property
+    def price_rub(self) -> Decimal:  # as a catalog row names it
+        return self.price
+
 
 @dataclass(frozen=True)
 class RequestState:
