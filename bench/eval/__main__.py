@@ -3,7 +3,7 @@ and the message-kind set (`kinds.json`) on the offline path with its confusion p
 
 Runs on a database of its own on the embedded server (never the user's catalog), with the
 bundled demo catalog the golden set is written for. Exit status 1 when a path passes fewer
-than --min-rate of its turns.
+than --min-rate of its turns, or the message-kind set or any one of its classes does.
 """
 
 from __future__ import annotations
@@ -74,6 +74,10 @@ async def _run(args: argparse.Namespace) -> int:
         right, total = kinds.classified()
         passed, _ = kinds.rate()
         ok = ok and total > 0 and 100.0 * min(right, passed) / total >= args.min_rate
+        short = kinds.short_classes(args.min_rate)
+        for line in short:
+            print(f"below {args.min_rate:g} %: {line}", file=sys.stderr)
+        ok = ok and not short
     return 0 if ok else 1
 
 

@@ -48,8 +48,21 @@ class KindReport:
         chosen = [r for r in self.results if kind is None or r.expected == kind]
         return sum(r.ok for r in chosen), len(chosen)
 
-    def classified(self) -> tuple[int, int]:
-        return sum(r.got == r.expected for r in self.results), len(self.results)
+    def classified(self, kind: str | None = None) -> tuple[int, int]:
+        chosen = [r for r in self.results if kind is None or r.expected == kind]
+        return sum(r.got == r.expected for r in chosen), len(chosen)
+
+    def short_classes(self, min_rate: float) -> list[str]:
+        """The classes (hand labels) read right or answered right less often than `min_rate`
+        per cent of their messages, each with both rates («smalltalk: read 15/17, answered
+        15/17»); a class with no message is short too."""
+        short: list[str] = []
+        for kind in KINDS:
+            right, total = self.classified(kind)
+            passed, _ = self.rate(kind)
+            if not total or 100.0 * min(right, passed) < min_rate * total:
+                short.append(f"{kind}: read {right}/{total}, answered {passed}/{total}")
+        return short
 
     def confusion(self) -> dict[str, Counter[str]]:
         table: dict[str, Counter[str]] = {k: Counter() for k in KINDS}
@@ -123,4 +136,11 @@ def format_kinds(report: KindReport) -> str:
         f"classified right: {right}/{total} ({pct:.1f} %); answers right (kind, cards, facts): "
         f"{passed}/{total}"
     )
+    lowest = min(KINDS, key=lambda k: _share(report.classified(k)))
+    lines.append(f"lowest class: {lowest} ({100.0 * _share(report.classified(lowest)):.1f} %)")
     return "\n".join(lines)
+
+
+def _share(counts: tuple[int, int]) -> float:
+    right, total = counts
+    return right / total if total else 0.0
