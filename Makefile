@@ -19,12 +19,14 @@ run: $(STAMP)
 	$(BIN)/sommelier run
 
 test: $(STAMP)
+	bash scripts/ensure-browser.sh
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(BIN)/pytest -q -n auto --dist loadfile --no-loadscope-reorder
 
 test-fast: $(STAMP)
+	bash scripts/ensure-browser.sh
 	$(BIN)/pytest -q -n auto --dist loadfile --no-loadscope-reorder -m "not slow"
 
 lint: $(STAMP)

@@ -1,5 +1,6 @@
 """A real browser for the web pages' tests: Chromium and chromedriver from Debian's packages
-(`apt-get install chromium chromium-driver`; `.ci/run` installs them), driven by Selenium.
+(`apt-get install chromium chromium-driver`; `make test` installs them through
+scripts/ensure-browser.sh), driven by Selenium.
 Selenium is pointed at both binaries, so it never tries to download a browser or a driver."""
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ def _binary(*names: str) -> str:
         if found:
             return found
     raise RuntimeError(
-        f"{names[0]} is not installed: apt-get install chromium chromium-driver (.ci/run does)"
+        f"{names[0]} is not installed: apt-get install chromium chromium-driver "
+        "(make test does: scripts/ensure-browser.sh)"
     )
 
 

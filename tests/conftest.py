@@ -107,16 +107,17 @@ async def _without_fsync(rt: Runtime) -> None:
         await conn.execute(text("SELECT pg_reload_conf()"))
 
 
+# Everything people and their answers leave behind (the catalog aside).
+PEOPLE_TABLES = (
+    "users, conversations, messages, feedback, answers, telegram_updates, rate_counters, "
+    "favourites, answer_facts, buy_clicks, console_links, fact_days, fact_day_values"
+)
+
+
 @pytest.fixture(autouse=False)
 async def clean_db(runtime: Runtime) -> AsyncIterator[Runtime]:
     async with runtime.engine.begin() as conn:
-        await conn.execute(
-            text(
-                "TRUNCATE wines, users, conversations, messages, feedback, answers, "
-                "telegram_updates, rate_counters, favourites, answer_facts, buy_clicks, "
-                "catalog_syncs, console_links, fact_days, fact_day_values CASCADE"
-            )
-        )
+        await conn.execute(text(f"TRUNCATE wines, catalog_syncs, {PEOPLE_TABLES} CASCADE"))
     from repositories.wines import forget_catalog_caches
 
     forget_catalog_caches()

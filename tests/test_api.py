@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
 import pytest
 
-from fakes.openai_server import call, hang, reply, responder, tool_calls
+from fakes.openai_server import call, reply, responder, tool_calls
+from services.agent.events import AgentEvent
 from services.app.runtime import Runtime
 from tests.agent_fixtures import API_KEY, fake_openai, formatted, wines_in_tool_results
 from tests.api_harness import running_api
@@ -96,30 +98,58 @@ async def test_stream_without_llm_gives_offline_steps_and_three_wines(seeded: Ru
     assert all(w["wine_type"] == "white" for w in final["recommendation"]["wines"])
 
 
-async def test_client_disconnect_cancels_the_run(seeded: Runtime) -> None:
+async def test_client_disconnect_cancels_the_run(
+    seeded: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked = asyncio.Event()  # the model call reached the model
+    abandoned = asyncio.Event()  # the API closed the model call it was waiting for
+
+    async def never_answers(body: dict[str, Any]) -> Any:
+        asked.set()
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            abandoned.set()
+            raise
+
     async with fake_openai() as server:
-        server.script(
-            hang(3.0, then=tool_calls(call("search_wines", {"wine_type": "red"}))),
-            reply("never requested"),
-        )
-        async with running_api(seeded, **llm(server.base_url)) as api:
+        server.script(responder(never_answers), reply("never requested"))
+        # The model call would time out only long after the deadline below: only the client's
+        # leaving can end it in time.
+        settings = {**llm(server.base_url), "llm_timeout_seconds": 120}
+        async with running_api(seeded, **settings) as api:
+            run_ended = asyncio.Event()  # the run behind the stream is over, however it ended
+            stream = api.chat.stream
+
+            async def watched(*args: Any, **kwargs: Any) -> AsyncIterator[AgentEvent]:
+                try:
+                    async for event in stream(*args, **kwargs):
+                        yield event
+                finally:
+                    run_ended.set()
+
+            monkeypatch.setattr(api.chat, "stream", watched)
             async with aiohttp.ClientSession() as http:
                 resp = await http.post(
                     f"{api.base_url}/v1/agent/stream", json={"query": "красное к мясу"}
                 )
                 first = await resp.content.readline()
                 assert first.startswith(b"event: step_started")
-                for _ in range(200):  # until the first LLM call hangs at the server
-                    if server.requests:
-                        break
-                    await asyncio.sleep(0.05)
-                assert server.requests
-                resp.close()  # the client goes away while it runs
-            # The hung call ends after its 3 s; a call made for nobody would come right after.
-            await asyncio.sleep(4.0)
-        # The hung call was abandoned and no further call was made for nobody.
-        assert server.pending_steps == 1
-        assert api.chat.answers_since_start == {}
+                async with asyncio.timeout(10):
+                    await asked.wait()
+                resp.close()  # the client goes away while the model call hangs
+            # A run that went on after the client left would wait for the model forever (or
+            # make another call): either way it would not end here.
+            try:
+                async with asyncio.timeout(10):
+                    await run_ended.wait()
+                    await abandoned.wait()
+            except TimeoutError:
+                pytest.fail("the run went on after the client left (its model call too)")
+            # The run is over: whatever it was going to ask the model, it has asked.
+            assert server.pending_steps == 1  # «never requested» stayed in the script
+            assert len(server.requests) == 1
+            assert api.chat.answers_since_start == {}
 
 
 @pytest.mark.parametrize(

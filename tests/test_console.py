@@ -142,20 +142,28 @@ async def test_without_a_public_url_buy_links_stay_direct_and_the_console_says_s
 async def test_forget_removes_the_person_from_everything_the_console_reads(
     seeded: Runtime,
 ) -> None:
+    tables = (("overview", "days"), ("unmet", "requests"), ("wines", "shown"))
     async with console_stack(seeded, api_token="t") as stack:
         await converse(stack)
         auth = {"Authorization": "Bearer t"}
-        _, before, _ = await _get(f"{stack.base}/console/wines.csv?table=shown", headers=auth)
-        assert any(r[-2] == "1" for r in csv.reader(io.StringIO(before.lstrip("\ufeff"))))
-        removed = await stack.bot.chat.forget(CUSTOMER)
-        assert removed["answer_facts"] == 2 and removed["buy_clicks"] == 1
-        for view, table in (("overview", "days"), ("unmet", "requests"), ("wines", "shown")):
+
+        async def rows(view: str, table: str) -> list[list[str]]:
             _, body, _ = await _get(f"{stack.base}/console/{view}.csv?table={table}", headers=auth)
-            rows = list(csv.reader(io.StringIO(body.lstrip("\ufeff"))))[1:]
-            if view == "overview":
-                assert all(r[1] == "0" for r in rows), rows
-            else:
-                assert rows == [], (view, rows)
+            return list(csv.reader(io.StringIO(body.lstrip("\ufeff"))))[1:]
+
+        before = {view: await rows(view, table) for view, table in tables}
+        removed = await stack.bot.chat.forget(CUSTOMER)
+        after = {view: await rows(view, table) for view, table in tables}
+    assert removed["answer_facts"] == 2 and removed["buy_clicks"] == 1
+    # The day of the conversation counted its two answers; afterwards it counts none.
+    answered = {day: answers for day, answers, *_ in before["overview"] if answers != "0"}
+    assert list(answered.values()) == ["2"], before["overview"]
+    days_after = {day: answers for day, answers, *_ in after["overview"]}
+    assert days_after.keys() == {day for day, *_ in before["overview"]}
+    assert set(days_after.values()) == {"0"}, after["overview"]
+    assert any(r[-2] == "1" for r in before["wines"])  # the 👍 was counted
+    assert UNMET in str(before["unmet"])
+    assert after["unmet"] == [] and after["wines"] == [], after
     assert await _facts(seeded, CUSTOMER) == []
 
 

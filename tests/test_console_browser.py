@@ -1,7 +1,8 @@
 """The console in a real browser (Debian's Chromium driven by Selenium): a conversation through
 the fake Bot API — a request the catalog satisfies, one it cannot, a 👍 and a «Купить» click
-through the redirect — then the admin's one-time link opens every view with its charts and
-tables, the period changes, a CSV downloads; without a valid link nothing opens.
+through the redirect — and a feed the shop loads; then the admin's one-time link opens every
+view with its charts and tables (the Catalog view counts the feed's wines and lists the load),
+the period changes, a CSV downloads; without a valid link nothing opens.
 
 Selenium blocks, and the bot and its HTTP server run on this test's event loop: the browser is
 driven from a thread."""
@@ -16,9 +17,11 @@ from typing import Any
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
+from sqlalchemy import text
 
 from services.app.runtime import Runtime
 from tests.browser import chromium, screenshot
+from tests.catalog_feeds import yml_feed
 from tests.console_harness import UNMET, console_link, console_stack, converse
 
 VIEWS = ("overview", "demand", "unmet", "wines", "catalog")
@@ -42,8 +45,17 @@ def _view(driver: WebDriver, name: str) -> dict[str, Any]:
         if float(r.get_attribute("height") or 0) > 0 and float(r.get_attribute("width") or 0) > 0
     ]
     rows = driver.find_elements(By.CSS_SELECTOR, "table tbody tr")
+    kpis = {dd.get_attribute("id"): dd.text for dd in main.find_elements(By.CSS_SELECTOR, "dd[id]")}
     screenshot(driver, f"console-{name}")
-    return {"text": main.text, "bars": len(bars), "rows": len(rows), "url": driver.current_url}
+    return {
+        "text": main.text,
+        "bars": len(bars),
+        "rows": len(rows),
+        "url": driver.current_url,
+        "kpis": kpis,
+        # The cells of a short table (the catalog's loads): what the owner reads in it.
+        "cells": [[td.text for td in r.find_elements(By.TAG_NAME, "td")] for r in rows[:3]],
+    }
 
 
 def _browse(link: str, base: str, downloads: Path) -> dict[str, Any]:
@@ -75,6 +87,10 @@ def _browse(link: str, base: str, downloads: Path) -> dict[str, Any]:
 async def test_the_console_in_a_real_browser(seeded: Runtime, tmp_path: Path) -> None:
     async with console_stack(seeded) as stack:
         done = await converse(stack)
+        # The shop loads its feed: the Catalog view lists the load and counts the new wines.
+        feed = await stack.bot.services.catalog_admin.import_catalog("feed.xml", data=yml_feed())
+        async with seeded.engine.connect() as conn:
+            in_catalog = await conn.scalar(text("SELECT count(*) FROM wines"))
         link = await console_link(stack)
         seen = await asyncio.to_thread(_browse, link, stack.base, tmp_path)
     assert seen["before"]
@@ -85,8 +101,11 @@ async def test_the_console_in_a_real_browser(seeded: Runtime, tmp_path: Path) ->
     assert "пино нуар" in seen["unmet"]["text"]
     wines = seen["wines"]["text"]
     assert seen["wines"]["rows"] >= 5 and "«Купить»" in wines
-    assert seen["catalog"]["rows"] == 0 or seen["catalog"]["text"]
-    assert "82" in seen["catalog"]["text"]  # the demo catalog's size
+    assert feed.inserted and in_catalog == 82 + feed.inserted  # the demo catalog and the feed's
+    catalog = seen["catalog"]
+    assert catalog["kpis"]["kpi-wines"] == str(in_catalog)
+    (load,) = catalog["cells"]  # one load: the feed's
+    assert load[1:5] == ["feed.xml", str(feed.rows), str(feed.inserted), str(feed.updated)]
     assert "days=7" in seen["period"]["url"] and "пино нуар" in seen["period"]["text"]
     (download,) = seen["csv"]
     with download.open(encoding="utf-8-sig") as f:

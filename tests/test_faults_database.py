@@ -27,7 +27,7 @@ from repositories.models import Message, User
 from services.app.runtime import Runtime, open_runtime
 from tests.bot_harness import BotHarness, running_bot
 from tests.bot_helpers import adult, cards, fake_llm, llm_settings, messages
-from tests.conftest import make_settings
+from tests.conftest import PEOPLE_TABLES, make_settings
 from tests.fault_helpers import (
     JSONDict,
     assert_real_cards,
@@ -62,13 +62,14 @@ async def own_database() -> AsyncIterator[tuple[Runtime, PostgresControl]]:
 async def outage_db(
     own_database: tuple[Runtime, PostgresControl],
 ) -> tuple[Runtime, PostgresControl]:
-    """The module's database, running, with an empty update ledger (each fake Telegram server
-    numbers its updates from 1)."""
+    """The module's database, running, with its catalog and nobody in it: no person, turn or
+    update (each fake Telegram server numbers its updates from 1) an earlier test left, so
+    what a test counts is what it did, whichever order the tests run in."""
     rt, pg = own_database
     if not pg.running():
         await asyncio.to_thread(pg.start)
     async with rt.engine.begin() as conn:
-        await conn.execute(text("TRUNCATE telegram_updates, rate_counters"))
+        await conn.execute(text(f"TRUNCATE {PEOPLE_TABLES} CASCADE"))
     return rt, pg
 
 

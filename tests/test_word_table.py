@@ -49,7 +49,7 @@ CASES = [
     *[Case("grape_variety", w, ZINFANDEL, 2) for w in ("primitivo", "Zinfandel", "зинфандель")],
     *[Case("grape_variety", w, grape("пино гриджо"), 1) for w in ("пино гри", "Pinot Grigio")],
     *[Case("grape_variety", w, grape("каберне совиньон"), 9) for w in ("каберне", "Cabernet")],
-    *[Case("grape_variety", w, grape("мерло"), 6) for w in ("мерло", "Merlot", "мерлоу")][:2],
+    *[Case("grape_variety", w, grape("мерло"), 6) for w in ("мерло", "Merlot", "мерлоу")],
     *[Case("grape_variety", w, grape("рислинг"), 7) for w in ("рислинг", "Riesling")],
     *[Case("food_pairing", w, food("стейк"), 16) for w in ("стейку", "к стейку", "steak")],
     *[Case("food_pairing", w, food("рыб"), 20) for w in ("рыбы", "fish")],

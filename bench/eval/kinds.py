@@ -23,7 +23,6 @@ from services.app.container import build_services
 from services.app.runtime import Runtime
 
 KINDS = [k.value for k in MessageKind]
-MIN_PER_CLASS = 0.95  # every class, not only the whole set
 
 
 def load_kinds(part: str = "dev") -> list[dict[str, Any]]:
@@ -55,14 +54,17 @@ class KindReport:
         chosen = [r for r in self.results if kind is None or r.expected == kind]
         return sum(r.got == r.expected for r in chosen), len(chosen)
 
-    def weak_classes(self, floor: float = MIN_PER_CLASS) -> list[str]:
-        """Classes read right less often than `floor`, each with its figure."""
-        weak = []
+    def short_classes(self, min_rate: float) -> list[str]:
+        """The classes (hand labels) read right or answered right less often than `min_rate`
+        per cent of their messages, each with both rates («smalltalk: read 15/17, answered
+        15/17»); a class with no message is short too."""
+        short: list[str] = []
         for kind in KINDS:
             right, total = self.classified(kind)
-            if total and right / total < floor:
-                weak.append(f"{kind} {right}/{total}")
-        return weak
+            passed, _ = self.rate(kind)
+            if not total or 100.0 * min(right, passed) < min_rate * total:
+                short.append(f"{kind}: read {right}/{total}, answered {passed}/{total}")
+        return short
 
     def confusion(self) -> dict[str, Counter[str]]:
         table: dict[str, Counter[str]] = {k: Counter() for k in KINDS}
@@ -159,4 +161,11 @@ def format_kinds(report: KindReport) -> str:
         f"classified right: {right}/{total} ({pct:.1f} %); answers right (kind, cards, entry, "
         f"facts): {passed}/{total}"
     )
+    lowest = min(KINDS, key=lambda k: _share(report.classified(k)))
+    lines.append(f"lowest class: {lowest} ({100.0 * _share(report.classified(lowest)):.1f} %)")
     return "\n".join(lines)
+
+
+def _share(counts: tuple[int, int]) -> float:
+    right, total = counts
+    return right / total if total else 0.0

@@ -60,6 +60,7 @@ _COMMON_TEXT = """
 девушки сегодня завтра вечером выходные пятницу праздника подарка
 компании cheaper cheap dearer drier sweeter lighter other
 another more options something
+цена цены цене цену ценой стоимость стоимости средней умеренной разумной
 """
 _COMMON = _COMMON_TEXT.split()
 

@@ -1,7 +1,9 @@
 """Grape varieties and their synonyms; canonical names follow the catalog («шираз», «москато»).
 
 One grape, one entry: syrah is шираз, primitivo is зинфандель; petite sirah is a grape of its
-own, not syrah.
+own, not syrah. A name is also listed as people write it by ear from the foreign one («мерлоу»,
+«мерлот» for merlot): every reader of a grape (a message, a model's filter, the catalog's
+values) goes through this table.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ GRAPE_SYNONYMS: dict[str, tuple[str, ...]] = {
         "кабернет",
     ),
     "каберне фран": ("каберне фран", "cabernet franc"),
-    "мерло": ("мерло", "merlot"),
+    "мерло": ("мерло", "merlot", "мерлоу", "мерлот"),
     "пино нуар": ("пино нуар", "pinot noir", "пино", "pinot", "шпатбургундер", "spatburgunder"),
     "пино гри": ("пино гри", "пино гриджо", "pinot grigio", "pinot gris", "grauburgunder"),
     "пино блан": ("пино блан", "pinot blanc", "pinot bianco"),
