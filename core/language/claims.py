@@ -26,6 +26,7 @@ from functools import lru_cache
 from core.language.amounts import money_mentions
 from core.language.folding import fold, stem, word_set
 from core.language.grapes import GRAPE_ALIASES
+from core.language.lemmas import words_of
 from core.language.places import CASE_SENSITIVE_ALIASES, COUNTRY_ALIASES, REGION_ALIASES
 from core.language.request import _live_hits, _Text
 from core.language.vocabulary import BARE_DESSERT, COLOUR_TYPES, SWEETNESS_WORDS, WINE_TYPE_WORDS
@@ -181,7 +182,7 @@ def read_claims(text: str) -> tuple[Claim, ...]:
             before = folded[max(0, match.start() - 12) : match.start()]
             kind = "history" if _HISTORY_YEAR.search(before) else "vintage"
             claims.append(Claim(kind, int(value)))
-        elif value >= 10 or cue_kinds:
+        elif value >= 10 or cue_kinds or _term_follows(text, match.end()):
             claims.append(Claim(number_kind, value))
 
     for hit in _live_hits(GRAPE_ALIASES, message):
@@ -209,6 +210,8 @@ def read_claims(text: str) -> tuple[Claim, ...]:
             claims.append(Claim("sweetness", hit.value))
     if group := countries_of_group(text):
         claims.append(Claim("world", "new" if group == NEW_WORLD else "old"))
+    for match in _RANKED.finditer(folded):
+        claims.append(Claim("number", Decimal(_ORDINALS[match.group(1)])))
     producers: list[str] = []
     for match in _PRODUCER.finditer(text):
         name = (match.group(1) or match.group(2) or "").strip(" .,;:»")
@@ -228,11 +231,9 @@ _LATIN_NAME = re.compile(
 _CYRILLIC_NAME = re.compile(r"(?<![\w«])[А-ЯЁ][а-яё\-]+(?:\s+[А-ЯЁ][а-яё\-]+)*")
 _QUOTED = re.compile(r"«([^»]{2,60})»|\"([^\"]{2,60})\"")
 # Latin words that name no one: terms a label or a sommelier uses.
-_NOT_NAMES = word_set(
-    "AOC AOP DOC DOCG DOCa DO IGT IGP VDP PDO PGI ABV OK I A The Brut Extra Sec Demi Rosé "
-    "Rose Blanc Noir Rouge Reserva Riserva Crianza Classico Superiore Grand Cru Premier "
-    "Vintage Nature Zero Dosage"
-)
+# Latin words that name no one. Label terms («Riserva», «Classico», «DOCG», «Grand Cru») are
+# not here: said of a wine whose own words lack them, they are claims the row does not bear.
+_NOT_NAMES = word_set("OK I A The Wine Vino Vin")
 
 
 def proper_names(text: str) -> list[str]:
@@ -267,6 +268,20 @@ def proper_names(text: str) -> list[str]:
         ):
             names.append(name)
     return names
+
+
+_ORDINALS = {"перв": 1, "втор": 2, "трет": 3, "четверт": 4, "пят": 5}
+# «пятое гран крю классе», «второе место»: a rank is a number the row must bear.
+_RANKED = re.compile(
+    r"(?<![а-я])(перв|втор|трет|четверт|пят)\w* (?:\w+ )?(?:гран крю|крю|класс|мест[оа]|премьер)"
+)
+
+
+def _term_follows(text: str, end: int) -> bool:
+    """Is a small number followed by a term the dictionary does not know («6 путтоньош», «5
+    puttonyos»), not by a plain word («3 вина»)?"""
+    following = words_of(text[end : end + 40])
+    return bool(following) and (not following[0].known or following[0].text.isascii())
 
 
 def _said_of_wine(text: _Text, start: int, end: int) -> bool:
@@ -311,6 +326,8 @@ def numbers_in(text: str) -> frozenset[Decimal]:
         value = _decimal(match.group())
         if value is not None:
             found.add(value.normalize())
+    for match in _RANKED.finditer(folded):
+        found.add(Decimal(_ORDINALS[match.group(1)]))
     for match in _DIGITS_WITH_SPACES.finditer(folded):
         value = _decimal(re.sub(r"\s", "", match.group()))
         if value is not None:

@@ -40,7 +40,13 @@ from core.language.manipulation import manipulation_kind
 from core.language.price_bands import read_price_band
 from core.language.request import parse_query
 from core.language.social import split_social
-from core.language.subjects import about_health, names_alcohol, names_wine, offtopic_subject
+from core.language.subjects import (
+    about_health,
+    health_sentences,
+    names_alcohol,
+    names_wine,
+    offtopic_subject,
+)
 
 
 class MessageKind(enum.StrEnum):
@@ -94,6 +100,7 @@ _OFFTOPIC_PHRASES = _rx(
     r"|резюме|поэм|a poem|an essay|a letter)",
     _B + r"(в каком году|кто изобрел|кто написал|capital of|смысл жизни|как похудеть)",
     _B + r"(рецепт|как приготовить|испечь|сварить|recipe)",
+    _B + r"(букет\w* (из )?(цвет|роз|тюльпан)|цветы (на|для|в подарок)|flowers)",
 )
 # Choosing a wine: a request even when phrased as a question.
 _REQUEST = _rx(
@@ -104,7 +111,10 @@ _REQUEST = _rx(
     r"|хочу|хочется|хотелось|захотел|нужн[оаы]? (вино|бутылк|что|игрист|красн|бел|розов)"
     r"|ищу|ищем|покажи|найди|есть ли у вас|у вас есть|есть у вас|в наличии|посоветуете"
     r"|recommend|suggest|pick (a|me)|looking for|i want|i need|i'd like|i would like"
-    r"|can you (find|get)|what should i (buy|get|drink|bring|open))",
+    r"|can you (find|get)|what should i (buy|get|drink|bring|open)|pair\w* (it )?with"
+    r"|goes? (well )?with|to drink with|would you (pair|serve|pick|suggest|recommend|choose)"
+    r"|would (love|like) to try|i'?d (love|like)|i'?m looking|^any (good |nice )?\w+"
+    r"|anything (for|under|to|with|from|like)|мне бы|хотелось бы|давай(те)?\b|дайте|можно мне)",
     _B + r"(как(ое|ую|ие|ой) (вино|вина|винишко|красное|белое|розовое|игристое|шампанское"
     r"|бутылк|сухое|полусухое|сладкое)\w*\s+(\w+\s+){0,2}(к|ко|под|на|для|с|со|to|for|with)\s)",
     _B + r"(как(ое|ую|ие|ой) (\w+ ){1,2}(взять|выбрать|купить|подать|открыть|подарить|принести"
@@ -129,7 +139,13 @@ _QUESTION = _rx(
 )
 _KNOWING = _rx(_B + r"(хочу|хотел\w*|хочется|интересно) (бы )?(узнать|понять|разобраться|знать)")
 _OPENER = _rx(r"^(а|и|тогда|или|только|лучше|and|or|what about|how about)\s")
-_AVAILABLE = _rx(_B + r"(есть ли|есть у вас|у вас есть|имеется|в наличии)", r"^(а )?есть\s")
+# Is it in the shop? «есть мадера?», «шабли есть?», «do you have Malbec?» — not «есть ли смысл».
+_AVAILABLE = _rx(
+    _B + r"(есть ли(?! (смысл|разница|польза|вред|толк))|есть у вас|у вас есть|имеется|в наличии"
+    r"|найдется|найдётся|do you (have|sell|carry|stock)|have you got|got any|what do you have)",
+    r"^\W*(а |и )?есть\s(?!ли (смысл|разница|польза|вред|толк))",
+    _B + r"есть\W*$",
+)
 _ABOUT_SHOWN = _rx(
     _B + r"(подробне|поподробне|подробней|перв(ое|ого|ом|ая|ой|ую)|втор(ое|ого|ом|ая|ой|ую)"
     r"|трет(ье|ьего|ьем|ья|ьей|ью)|последн\w+|о нем|про него|про нее|про них|о них"
@@ -165,21 +181,27 @@ def _smalltalk(kinds: tuple[str, ...]) -> MessageReading:
     return MessageReading(MessageKind.smalltalk, social=social)
 
 
-def _knowledge_part(text: str, folded: str) -> str:
-    """The part of a request that asks what something is (before or after the request)."""
-    explain = _EXPLAIN.search(folded)
-    request = _REQUEST.search(folded)
-    if explain is None or request is None:
-        return text
-    if explain.start() < request.start():
-        return text[explain.start() : request.start()]
-    return text[explain.start() :]
+def _knowledge_part(text: str) -> str:
+    """The clauses of a request that ask something rather than ask for wine: «Чем брют
+    отличается от экстра брюта? И покажите пару брютов» → «Чем брют отличается от экстра
+    брюта?»."""
+    clauses = re.split(r"(?<=[?.!])\s+|\s+(?:и|а|но|and)\s+(?=\w+\s)", text)
+    asking = [
+        clause
+        for clause in clauses
+        if _QUESTION.search(fold(clause))
+        and not _REQUEST.search(fold(clause))
+        and not _AVAILABLE.search(fold(clause))
+    ]
+    return " ".join(asking) or text
 
 
 @lru_cache(maxsize=4096)
 def read_message(text: str) -> MessageReading:
     folded = fold(text).strip()
     if not words_of(folded):
+        if folded and not re.search(r"\d", folded):  # «👍», «)))», «!»
+            return _smalltalk(("ack",))
         return MessageReading(MessageKind.request, text=text)
     manipulation = manipulation_kind(folded)
     if manipulation is not None:
@@ -210,17 +232,21 @@ def _read_proper(text: str) -> MessageReading:
             update={"country": None, "region": None, "price_min": None, "price_max": None}
         ).is_empty()
     )
-    if about_health(words, folded) and (names_alcohol(words) or wine_named):
-        match = match_knowledge(text, health_only=True)
+    # A health question: health words in a sentence that asks («можно ли при беременности?»),
+    # not in a story around a request («врачи запретили коньяк… посоветуйте вино в подарок»).
+    asked_health = [h for h in health_sentences(text) if _QUESTION.search(h) or "?" in h]
+    if asked_health and (names_alcohol(words) or wine_named):
+        match = match_knowledge(text, health_only=True) or match_knowledge(text)
         return MessageReading(
             MessageKind.wine_question, match.entry if match else None, health=True, text=text
         )
-    requested = bool(_REQUEST.search(folded)) and not _KNOWING.search(folded)
+    available = bool(_AVAILABLE.search(folded))
+    requested = (bool(_REQUEST.search(folded)) or available) and not _KNOWING.search(folded)
     knowledge = match_knowledge(text)
     entry = knowledge.entry if knowledge is not None else None
     if offtopic_subject(words) and not wine_named:
         return MessageReading(MessageKind.offtopic, text=text)
-    if _OFFTOPIC_PHRASES.search(folded) and not wine_named and entry is None:
+    if _OFFTOPIC_PHRASES.search(folded) and not wine_named:
         return MessageReading(MessageKind.offtopic, text=text)
     if about_health(words, folded) and not wine_named and not requested:
         return MessageReading(MessageKind.offtopic, text=text)  # medicine, not wine
@@ -229,11 +255,10 @@ def _read_proper(text: str) -> MessageReading:
     # «а белое?», «а из Старого Света?», «есть амароне?»: the request before goes on; not
     # «а что такое танины?» or «а ты умеешь шутить?».
     opens = bool(_OPENER.search(folded)) and not _EXPLAIN.search(folded)
-    refines = (
-        followup.changes
-        or bool(_AVAILABLE.search(folded))
-        or (opens and not _TO_THE_BOT.search(folded))
-    )
+    refines = followup.changes or available or (opens and not _TO_THE_BOT.search(folded))
+    if entry and question and len(words) > 3 and not requested and not _priced_or_paired(f):
+        # «если крышка винтовая, значит вино дешевое?»: a question with a price word in it.
+        return MessageReading(MessageKind.wine_question, entry, asks_which=asks_which, text=text)
     if refines and not interrogative:
         # «а белое?», «подешевле», «только не шардоне», «есть мадера?»: a request goes on.
         return MessageReading(MessageKind.request, text=text)
@@ -248,9 +273,10 @@ def _read_proper(text: str) -> MessageReading:
         # with a dish or a price word in it.
         return MessageReading(MessageKind.wine_question, entry, text=text)
     if requested or read_price_band(text) is not None or _priced_or_paired(parsed.filters):
-        if _EXPLAIN.search(folded):
+        part = _knowledge_part(text)
+        if part != text or _EXPLAIN.search(folded):
             # «что такое танины и какое вино с мягкими танинами посоветуешь?»: both.
-            both = match_knowledge(_knowledge_part(text, folded))
+            both = match_knowledge(part)
             return MessageReading(MessageKind.request, both.entry if both else None, text=text)
         return MessageReading(MessageKind.request, text=text)
     # «танины», «винный камень»; not «белое полусладкое» (a request with no verb)

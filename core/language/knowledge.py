@@ -28,7 +28,7 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
-from core.language.folding import word_set
+from core.language.folding import stem, word_set
 from core.language.lemmas import analyse, words_of
 
 # BM25's usual constants; thresholds measured on the development questions.
@@ -57,6 +57,54 @@ STOP_LEMMAS = word_set(
     "it this that what why how which do does can should i you we me my your wine "
     "wines простой слово кратко коротко подробно подробный вкратце пожалуйста плиз вопрос "
     "интересно интересовать разница отличие отличаться правда"
+)
+
+
+# English words that say no subject, as the stemmer leaves them («does» → «doe»).
+STOP_LEMMAS |= frozenset(
+    stem(w)
+    for w in [
+        "does",
+        "did",
+        "done",
+        "mean",
+        "means",
+        "meaning",
+        "when",
+        "where",
+        "between",
+        "difference",
+        "different",
+        "exactly",
+        "really",
+        "just",
+        "like",
+        "would",
+        "could",
+        "about",
+        "there",
+        "their",
+        "they",
+        "them",
+        "get",
+        "got",
+        "make",
+        "good",
+        "tell",
+        "know",
+        "please",
+        "any",
+        "some",
+        "much",
+        "many",
+        "more",
+        "most",
+        "very",
+        "still",
+        "also",
+        "vs",
+        "versus",
+    ]
 )
 
 
@@ -178,7 +226,7 @@ class _Index:
             if base in self.idf:
                 terms[base] = self.idf[base]
             else:
-                jargon = not word.known or word.text.isascii()
+                jargon = not word.known or word.text.isascii() or word.person
                 terms[base] = self.unseen_idf if jargon else _PLAIN_WORD_WEIGHT
         return terms
 

@@ -24,6 +24,7 @@ class Word:
     known: bool  # in the dictionary (Russian) or plain Latin; unknown words may be typos
     start: int
     end: int
+    person: bool = False  # a person's name («Наполеон», «Паркер»)
 
 
 @cache
@@ -37,6 +38,17 @@ def _analyzer() -> object:
 _OVERRIDES = {
     form: "вино" for form in ("вина", "вине", "вину", "вином", "винам", "винами", "винах")
 }
+
+
+_PERSON = frozenset({"Name", "Surn", "Patr"})
+
+
+@lru_cache(maxsize=65536)
+def is_person(word: str) -> bool:
+    if word.isascii() or word in _OVERRIDES:
+        return False
+    parse = _analyzer().parse(word)[0]  # type: ignore[attr-defined]
+    return bool(_PERSON & set(parse.tag.grammemes))
 
 
 @lru_cache(maxsize=65536)
@@ -64,7 +76,8 @@ def words_of(text: str) -> list[Word]:
     found: list[Word] = []
     for match in TOKEN_RE.finditer(folded):
         base, known = analyse(match.group())
-        found.append(Word(match.group(), base, known, match.start(), match.end()))
+        word = match.group()
+        found.append(Word(word, base, known, match.start(), match.end(), is_person(word)))
     return found
 
 

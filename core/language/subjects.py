@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from core.language.folding import word_set
-from core.language.lemmas import Word
+from core.language.folding import fold, word_set
+from core.language.lemmas import Word, words_of
 
 _B = r"(?<![a-zа-я])"
 
@@ -20,7 +20,7 @@ WINE_LEMMAS = word_set(
     вино винцо винишко винный винотека винодельня винодел виноделие виноград виноградник
     виноградный лоза бутылка бутылочка бокал бокальчик фужер игристый игристое шампанское
     шампанский шампусик шампунь сомелье дегустация дегустировать погреб штопор пробка купаж
-    урожай танин танинный кислотность послевкусие букет декантер декантировать декантация
+    урожай танин танинный кислотность послевкусие декантер декантировать декантация
     аэрация аэратор портвейн херес мадера марсала вермут глинтвейн сангрия просекко кава брют
     креман ламбруско асти крепленый креплёный десертный полусухой полусладкий сухач красненькое
     беленькое розовое розовый красное белое совиньон шардоне мерло каберне рислинг пино
@@ -44,7 +44,7 @@ HEALTH_LEMMAS = word_set(
     возраст несовершеннолетний подросток школьник руль водитель вождение водить промилле
     похмелье похмельный мигрень аллергия аллергический аллергик гистамин непереносимость
     астма печень здоровье вредно вредный вред полезно полезный польза врач доктор болезнь
-    лечение гастрит язва подагра онкология иммунитет антиоксидант ресвератрол норма
+    лечение гастрит язва подагра онкология иммунитет антиоксидант ресвератрол
     pregnant pregnancy medication medicine antibiotic calorie calories healthy health heart
     diabetes hangover allergy allergic headache age underage driving drive
     """
@@ -68,29 +68,36 @@ OFFTOPIC_LEMMAS = word_set(
     сок лимонад газировка кола сигарета сигара вейп кальян кроссовки одежда платье куртка
     джинсы отель гостиница билет поезд самолёт самолет работа вакансия зарплата уроки
     домашка математика уравнение интеграл программирование программа код скрипт сайт
-    гороскоп астрология такси
+    гороскоп астрология такси цветок цветочек розы тюльпан борщ
     phone laptop computer car weather football movie film song joke poem beer vodka whisky
     whiskey rum gin tequila coffee tea job salary homework
     """
 )
 
 
-def lemmaword_set(words: Sequence[Word]) -> frozenset[str]:
+def lemma_set(words: Sequence[Word]) -> frozenset[str]:
     return frozenset(w.lemma for w in words) | frozenset(w.text for w in words)
 
 
 def names_wine(words: Sequence[Word]) -> bool:
-    return not lemmaword_set(words).isdisjoint(WINE_LEMMAS)
+    return not lemma_set(words).isdisjoint(WINE_LEMMAS)
 
 
 def names_alcohol(words: Sequence[Word]) -> bool:
-    return not lemmaword_set(words).isdisjoint(ALCOHOL_LEMMAS)
+    return not lemma_set(words).isdisjoint(ALCOHOL_LEMMAS)
 
 
 def about_health(words: Sequence[Word], folded: str) -> bool:
-    return not lemmaword_set(words).isdisjoint(HEALTH_LEMMAS) or bool(
-        _HEALTH_PHRASES.search(folded)
-    )
+    return not lemma_set(words).isdisjoint(HEALTH_LEMMAS) or bool(_HEALTH_PHRASES.search(folded))
+
+
+def health_sentences(text: str) -> list[str]:
+    """The sentences of `text` (folded) that speak of health, age or safety."""
+    found = []
+    for sentence in re.split(r"(?<=[.!?…])\s+|\n+", fold(text)):
+        if sentence.strip() and about_health(words_of(sentence), sentence):
+            found.append(sentence.strip())
+    return found
 
 
 def offtopic_subject(words: Sequence[Word]) -> str | None:

@@ -92,6 +92,8 @@ class Facts:
             claimed = _skeletons(str(value))
             if not claimed:  # «от Château», «винодельня Дом»: no name to check
                 return Verdict.OK
+            if kind == "name":  # «Chianti Classico» of a plain Chianti: every word must hold
+                return Verdict.OK if claimed <= self.names else Verdict.FALSE
             return Verdict.OK if claimed & self.names else Verdict.FALSE
         if kind == "colour":
             return self._style(value)
