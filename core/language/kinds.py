@@ -255,13 +255,16 @@ def _read_proper(text: str) -> MessageReading:
     # «а белое?», «а из Старого Света?», «есть амароне?»: the request before goes on; not
     # «а что такое танины?» or «а ты умеешь шутить?».
     opens = bool(_OPENER.search(folded)) and not _EXPLAIN.search(folded)
-    refines = followup.changes or available or (opens and not _TO_THE_BOT.search(folded))
-    if entry and question and len(words) > 3 and not requested and not _priced_or_paired(f):
-        # «если крышка винтовая, значит вино дешевое?»: a question with a price word in it.
-        return MessageReading(MessageKind.wine_question, entry, asks_which=asks_which, text=text)
+    # A change («подешевле», «посуше») refines when said briefly; in a longer question («если
+    # крышка винтовая, значит вино дешевое?») it is part of the question.
+    changes = followup.changes and (len(words) <= 6 or opens)
+    refines = changes or available or (opens and not _TO_THE_BOT.search(folded))
     if refines and not interrogative:
         # «а белое?», «подешевле», «только не шардоне», «есть мадера?»: a request goes on.
         return MessageReading(MessageKind.request, text=text)
+    if entry and question and len(words) > 3 and not requested and not _priced_or_paired(f):
+        # «если крышка винтовая, значит вино дешевое?»: a question with a price word in it.
+        return MessageReading(MessageKind.wine_question, entry, asks_which=asks_which, text=text)
     if _ABOUT_SHOWN.search(folded) and entry is None:
         # «расскажи подробнее про первое»: about the wines just shown.
         return MessageReading(MessageKind.request, text=text)
