@@ -1,5 +1,6 @@
 """Who gets into the shop's console, tried from outside over the bot's HTTP server and the fake
-Bot API: no other signed token passes for a session, a link and a session expire."""
+Bot API: no other signed token passes for a session, a link and a session expire, an admin
+taken out of ADMIN_IDS is out at once."""
 
 from __future__ import annotations
 
@@ -98,3 +99,14 @@ async def test_a_link_lasts_ten_minutes_and_a_session_twelve_hours(seeded: Runti
         for hours, opens in ((12, False), (11.9, True)):
             signer = _signed_ago(stack, hours * HOUR + (5 if not opens else 0))
             assert await _opens(stack, signer.sign(ADMIN_ID, SESSION_PURPOSE)) is opens, hours
+
+
+async def test_an_admin_taken_out_of_admin_ids_loses_an_open_session(seeded: Runtime) -> None:
+    async with console_stack(seeded) as stack:
+        session = await _session(await console_link(stack))
+        unused = (await console_link(stack)).removeprefix(stack.base)
+        assert await _opens(stack, session)
+    # Restarted (or another replica) with ADMIN_IDS that no longer name them; the same key.
+    async with console_stack(seeded, admin_ids="900002") as stack:
+        assert not await _opens(stack, session)
+        assert (await http_get(stack.base + unused, allow_redirects=False))[0] == 403
