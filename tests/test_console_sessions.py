@@ -1,6 +1,7 @@
 """Who gets into the shop's console, tried from outside over the bot's HTTP server and the fake
 Bot API: no other signed token passes for a session, a link and a session expire, an admin
-taken out of ADMIN_IDS is out at once."""
+taken out of ADMIN_IDS is out at once, a customer's /console gets no link, and a public server
+keeps its metrics to itself."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 import aiohttp
 from itsdangerous import URLSafeTimedSerializer
 
+from bot.texts import T
 from services.app.console_access import ConsoleAccess
 from services.app.runtime import Runtime
 from services.app.sessions import GuardedSessions
@@ -110,3 +112,21 @@ async def test_an_admin_taken_out_of_admin_ids_loses_an_open_session(seeded: Run
     async with console_stack(seeded, admin_ids="900002") as stack:
         assert not await _opens(stack, session)
         assert (await http_get(stack.base + unused, allow_redirects=False))[0] == 403
+
+
+async def test_a_customers_console_command_gets_no_link(seeded: Runtime) -> None:
+    async with console_stack(seeded) as stack:
+        await adult(stack.bot, CUSTOMER)
+        replies = await ask(stack.bot, CUSTOMER, "/console")
+        assert [r.visible_text for r in replies] == [T.unknown_command]
+        assert "/console/login" not in str([r.params for r in replies])
+        assert await console_link(stack)  # an admin, the same moment, gets one
+
+
+async def test_metrics_stay_private_on_a_public_server_without_a_token(seeded: Runtime) -> None:
+    async with console_stack(seeded) as stack:  # PUBLIC_URL set, no API_TOKEN
+        status, body, _ = await http_get(f"{stack.base}/metrics")
+        assert status == 404 and "sommelier_" not in body
+    async with console_stack(seeded, public_url=None) as stack:  # a private server shows them
+        status, body, _ = await http_get(f"{stack.base}/metrics")
+        assert status == 200 and "sommelier_answers_total" in body
