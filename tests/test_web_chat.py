@@ -18,6 +18,7 @@ from services.app.runtime import Runtime
 from services.app.visitors import is_visitor
 from services.app.web_key import Signer, signing_key
 from tests.agent_fixtures import agent_settings
+from tests.bot_helpers import empty_list_in
 from tests.conftest import make_settings
 from tests.web_chat_harness import final_of, serving_chat, sommelier_model, visitor
 from web.chat.access import COOKIE, COOKIE_MAX_AGE, COOKIE_PURPOSE
@@ -224,6 +225,24 @@ async def test_a_visitor_cookie_signed_before_purpose_keys_keeps_its_visitor(
                 f"{site.base}/chat", headers={"Cookie": f"{COOKIE}={renewed}"}
             ) as r:
                 assert 'data-adult="yes"' in await r.text() and COOKIE not in r.cookies
+
+
+async def test_a_wine_without_grapes_gets_no_empty_grape_list_on_its_card(
+    seeded: Runtime,
+) -> None:
+    """Seen with a feed that has no grape column: «сорта: .» in the card's why."""
+    async with seeded.sessions() as s:
+        await s.execute(text("UPDATE wines SET grape_varieties = '{}'"))
+        await s.commit()
+    async with serving_chat(seeded) as site, visitor(site.base) as v:
+        await v.open()
+        await v.confirm_age()
+        first = final_of(await v.ask("белое сухое"))["wines"]
+        status, similar = await v.post("similar", {"wine_id": first[0]["id"]})
+    assert status == 200 and first and similar["wines"]
+    for wine in first + similar["wines"]:
+        shown = f"{wine['details']} {wine['why']}"
+        assert empty_list_in(shown) is None, shown
 
 
 async def test_a_product_page_gives_the_conversation_its_wine(seeded: Runtime) -> None:
