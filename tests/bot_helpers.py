@@ -8,6 +8,7 @@ well-mannered agent: it calls search_wines first, then answers with ids from the
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
@@ -125,6 +126,15 @@ def similar_data(wine_id: uuid.UUID) -> str:
 
 def no_space(text: str) -> str:
     return "".join(text.split())
+
+
+_EMPTY_LIST = re.compile(r"[,:]\s*(?:[.;)]|$)|\(\s*\)")
+
+
+def empty_list_in(text: str) -> str | None:
+    """A list that came out empty in a sentence («сорта: .», «Италия, .», «()»), if any."""
+    found = _EMPTY_LIST.search(text)
+    return found.group(0) if found else None
 
 
 async def press(h: BotHarness, chat_id: int, data: str, message_id: int) -> str:

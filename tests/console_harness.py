@@ -5,6 +5,8 @@ conversation that leaves something on every console view."""
 from __future__ import annotations
 
 import contextlib
+import csv
+import io
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -83,6 +85,17 @@ async def converse(stack: ConsoleStack, chat_id: int = CUSTOMER) -> Conversation
         assert response.status == 302
         location = response.headers["Location"]
     return Conversation(liked, card_wine_id(first[1]), location)
+
+
+async def http_get(url: str, **kwargs: Any) -> tuple[int, str, dict[str, str]]:
+    """Status, body and headers of a GET from a client with no cookies of its own."""
+    async with aiohttp.ClientSession() as http, http.get(url, **kwargs) as r:
+        return r.status, await r.text(), dict(r.headers)
+
+
+def csv_rows(body: str) -> list[list[str]]:
+    """A console CSV download as a spreadsheet reads it (the BOM dropped)."""
+    return list(csv.reader(io.StringIO(body.lstrip("\ufeff"))))
 
 
 async def console_link(stack: ConsoleStack) -> str:

@@ -8,6 +8,7 @@ import re
 import uuid
 
 import pytest
+from sqlalchemy import text
 
 from bot.callbacks import ProfileResetCallback
 from bot.texts import T
@@ -26,6 +27,7 @@ from tests.bot_helpers import (
     callback_answer,
     card_wine_id,
     cards,
+    empty_list_in,
     fake_llm,
     feedback_rows,
     llm_settings,
@@ -243,3 +245,26 @@ async def test_similar_shows_only_wines_not_seen_yet(seeded: Runtime) -> None:
         found = await wines_by_id(seeded, set().union(*batches))
         assert {w.wine_type for w in found.values()} == {base_wine.wine_type}
         assert not h.tg.rejected
+
+
+async def test_a_wine_without_grapes_gets_no_empty_grape_list_on_its_card(seeded: Runtime) -> None:
+    """A feed without a grape column: the offline answer's cards and «Похожие» name no grapes
+    (never «сорта: .» or «Италия, .»)."""
+    async with seeded.sessions() as s:
+        await s.execute(text("UPDATE wines SET grape_varieties = '{}'"))
+        await s.commit()
+    async with running_bot(seeded) as h:
+        await adult(h, CHAT)
+        first = cards(await ask(h, CHAT, "белое сухое"))
+        assert first
+        before = len(h.tg.sent(chat_id=CHAT))
+        query = await press(
+            h, CHAT, button_data(first[0], T.similar_button), first[0].message_id or 0
+        )
+        await callback_answer(h, query)
+        await h.idle()
+        similar = cards(h.tg.sent(chat_id=CHAT)[before:])
+    assert similar
+    for card in first + similar:
+        shown = card.visible_text or ""
+        assert empty_list_in(shown) is None, shown

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import text
+
 from bot.texts import T
 from fakes.openai_server import responder
 from services.app.runtime import Runtime
@@ -15,6 +17,7 @@ from tests.bot_helpers import (
     agent_model,
     card_wine_id,
     cards,
+    empty_list_in,
     fake_llm,
     llm_settings,
     messages,
@@ -277,6 +280,23 @@ async def test_the_same_unknown_label_twice_shows_other_close_wines(seeded: Runt
         first = {card_wine_id(c) for c in cards(await send_photo(h))}
         second = {card_wine_id(c) for c in cards(await send_photo(h))}
     assert first and second and not first & second  # no repeats within the conversation
+
+
+async def test_close_wines_without_grapes_get_no_empty_grape_list(seeded: Runtime) -> None:
+    """A catalog without grapes, a label from nowhere the shop knows: «близкий стиль: Италия»,
+    never «Италия, .»."""
+    async with seeded.sessions() as s:
+        await s.execute(text("UPDATE wines SET grape_varieties = '{}'"))
+        await s.commit()
+    label = {**UNKNOWN_LABEL, "region": "Атлантида", "grapes": ["саперави"]}
+    async with fake_llm() as llm, running_bot(seeded, **llm_settings(llm)) as h:
+        await adult(h, CHAT)
+        llm.script_vision(label)
+        found = cards(await send_photo(h))
+    assert found
+    for card in found:
+        shown = card.visible_text or ""
+        assert "Близкий стиль" in shown and empty_list_in(shown) is None, shown
 
 
 async def test_silent_voice_asks_to_repeat(seeded: Runtime) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 
 import pytest
@@ -144,6 +145,25 @@ async def test_a_cp1251_csv_with_russian_headers_and_a_formula_cell(
     async with clean_db.sessions() as s:
         texts = await s.scalars(text("SELECT name || producer || description FROM wines"))
         assert not any(t.lstrip().startswith(("=", "+", "-", "@")) for t in texts)
+
+
+async def test_a_formula_behind_a_line_break_or_a_no_break_space_is_refused_too(
+    clean_db: Runtime,
+) -> None:
+    """A JSON feed's strings reach the check unstripped: the name as it would be stored
+    (trimmed) is what must not start a formula."""
+    wine = {"country": "Италия", "wine_type": "красное", "sweetness": "сухое", "price": 900}
+    names = ['\n=HYPERLINK("http://evil.example","Открыть")', "\u00a0@SUM(1+1)", " +1-1"]
+    feed = [{**wine, "id": f"J-{i}", "name": name} for i, name in enumerate(names)]
+    feed.append({**wine, "id": "J-ok", "name": "Кьянти «-5°»"})
+    report = await import_catalog(clean_db.sessions, "feed.json", data=json.dumps(feed).encode())
+    assert report.inserted == 1, report.as_dict()
+    assert sorted((p.id, p.field) for p in report.skipped) == [
+        ("J-0", "name"),
+        ("J-1", "name"),
+        ("J-2", "name"),
+    ]
+    assert list(await _wines(clean_db)) == ["J-ok"]
 
 
 async def test_an_xlsx_export_with_english_headers(clean_db: Runtime) -> None:

@@ -4,8 +4,6 @@ fake Bot API and the bot's HTTP server."""
 
 from __future__ import annotations
 
-import csv
-import io
 import uuid
 
 import aiohttp
@@ -23,14 +21,11 @@ from tests.console_harness import (
     console_link,
     console_stack,
     converse,
+    csv_rows,
+    http_get,
 )
 
 VIEWS = ("overview", "demand", "unmet", "wines", "catalog")
-
-
-async def _get(url: str, **kwargs: object) -> tuple[int, str, dict[str, str]]:
-    async with aiohttp.ClientSession() as http, http.get(url, **kwargs) as r:  # type: ignore[arg-type]
-        return r.status, await r.text(), dict(r.headers)
 
 
 async def _facts(runtime: Runtime, user_id: int) -> list[dict[str, object]]:
@@ -71,11 +66,11 @@ async def test_no_console_page_opens_without_a_valid_link_and_a_link_opens_once(
         base = stack.base
         for view in VIEWS:
             for url in (f"{base}/console/{view}", f"{base}/console/{view}.csv?table=days"):
-                status, body, _ = await _get(url)
+                status, body, _ = await http_get(url)
                 assert status == 403 and "пино" not in body, url
         forged = (await console_link(stack)).replace("?t=", "?t=x")
-        assert (await _get(forged, allow_redirects=False))[0] == 403
-        status, _, _ = await _get(f"{base}/console/overview", cookies={"console": "forged"})
+        assert (await http_get(forged, allow_redirects=False))[0] == 403
+        status, _, _ = await http_get(f"{base}/console/overview", cookies={"console": "forged"})
         assert status == 403
         link = await console_link(stack)
         jar = aiohttp.CookieJar(unsafe=True)  # keeps the cookies of 127.0.0.1 too
@@ -92,15 +87,15 @@ async def test_an_admin_api_token_opens_pages_and_csv_for_scripts(seeded: Runtim
     async with console_stack(seeded, api_token="console-secret") as stack:
         await converse(stack)
         auth = {"Authorization": "Bearer console-secret"}
-        status, body, headers = await _get(
+        status, body, headers = await http_get(
             f"{stack.base}/console/unmet.csv?table=requests&days=7", headers=auth
         )
         assert status == 200 and "attachment" in headers["Content-Disposition"]
-        rows = list(csv.reader(io.StringIO(body.lstrip("\ufeff"))))
+        rows = csv_rows(body)
         assert rows[0][:2] == ["Что просили", "Запросов"]
         assert any("пино нуар" in r[0] for r in rows[1:])
         wrong = {"Authorization": "Bearer nope"}
-        assert (await _get(f"{stack.base}/console/wines", headers=wrong))[0] == 403
+        assert (await http_get(f"{stack.base}/console/wines", headers=wrong))[0] == 403
 
 
 async def test_a_forged_or_altered_buy_link_is_404_never_a_redirect(seeded: Runtime) -> None:
@@ -118,7 +113,7 @@ async def test_a_forged_or_altered_buy_link_is_404_never_a_redirect(seeded: Runt
             uuid.uuid4().hex,
             f"{payload}.",
         ):
-            status, _, headers = await _get(f"{stack.base}/go/{bad}", allow_redirects=False)
+            status, _, headers = await http_get(f"{stack.base}/go/{bad}", allow_redirects=False)
             assert status == 404 and "Location" not in headers, bad
         async with seeded.engine.connect() as conn:
             assert await conn.scalar(text("SELECT count(*) FROM buy_clicks")) == 0
@@ -135,7 +130,7 @@ async def test_without_a_public_url_buy_links_stay_direct_and_the_console_says_s
         await stack.bot.idle()
         assert "PUBLIC_URL" in stack.bot.texts(ADMIN_ID)[-1]
         auth = {"Authorization": "Bearer t"}
-        _, page, _ = await _get(f"{stack.base}/console/wines", headers=auth)
+        _, page, _ = await http_get(f"{stack.base}/console/wines", headers=auth)
     assert 'id="clicks-untracked"' in page
 
 
@@ -148,8 +143,10 @@ async def test_forget_removes_the_person_from_everything_the_console_reads(
         auth = {"Authorization": "Bearer t"}
 
         async def rows(view: str, table: str) -> list[list[str]]:
-            _, body, _ = await _get(f"{stack.base}/console/{view}.csv?table={table}", headers=auth)
-            return list(csv.reader(io.StringIO(body.lstrip("\ufeff"))))[1:]
+            _, body, _ = await http_get(
+                f"{stack.base}/console/{view}.csv?table={table}", headers=auth
+            )
+            return csv_rows(body)[1:]
 
         before = {view: await rows(view, table) for view, table in tables}
         removed = await stack.bot.chat.forget(CUSTOMER)
@@ -170,9 +167,9 @@ async def test_forget_removes_the_person_from_everything_the_console_reads(
 async def test_metrics_scrape_behind_the_api_token(seeded: Runtime) -> None:
     async with console_stack(seeded, api_token="m") as stack:
         await converse(stack)
-        status, _, _ = await _get(f"{stack.base}/metrics")
+        status, _, _ = await http_get(f"{stack.base}/metrics")
         assert status == 401
-        status, body, headers = await _get(
+        status, body, headers = await http_get(
             f"{stack.base}/metrics", headers={"Authorization": "Bearer m"}
         )
     assert status == 200 and headers["Content-Type"].startswith("text/plain")
@@ -233,7 +230,7 @@ async def test_a_wine_asked_for_by_name_that_the_shop_lacks_is_listed(seeded: Ru
         await adult(stack.bot, CUSTOMER)
         for question in ("есть ли у вас Opus One?", "а Sassicaia есть?", "посоветуй Merlot"):
             await ask(stack.bot, CUSTOMER, question)
-        status, page, _ = await _get(
+        status, page, _ = await http_get(
             f"{stack.base}/console/unmet?days=7",
             headers={"Authorization": "Bearer console-secret"},
         )

@@ -2,7 +2,8 @@
 the fake Bot API — a request the catalog satisfies, one it cannot, a 👍 and a «Купить» click
 through the redirect — and a feed the shop loads; then the admin's one-time link opens every
 view with its charts and tables (the Catalog view counts the feed's wines and lists the load),
-the period changes, a CSV downloads; without a valid link nothing opens.
+the period changes, a CSV downloads; without a valid link nothing opens. A customer's words and
+a feed's names written as markup show as text, no element made of them.
 
 Selenium blocks, and the bot and its HTTP server run on this test's event loop: the browser is
 driven from a thread."""
@@ -20,9 +21,10 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from sqlalchemy import text
 
 from services.app.runtime import Runtime
+from tests.bot_helpers import adult, ask
 from tests.browser import chromium, screenshot
 from tests.catalog_feeds import yml_feed
-from tests.console_harness import UNMET, console_link, console_stack, converse
+from tests.console_harness import CUSTOMER, UNMET, console_link, console_stack, converse
 
 VIEWS = ("overview", "demand", "unmet", "wines", "catalog")
 
@@ -114,3 +116,56 @@ async def test_the_console_in_a_real_browser(seeded: Runtime, tmp_path: Path) ->
     assert any(UNMET in r[-1] for r in rows[1:])  # how it was asked
     assert seen["after_cookies"] and seen["reused"]
     assert done.shop_page
+
+
+# A customer's words and a feed's names, written to become markup if they were not escaped.
+HOSTILE = '<script>window.__pwned=1</script>"><img src=x onerror="window.__pwned=2">'
+INJECTED = """
+const elements = document.querySelectorAll('script, img, iframe, object, embed').length;
+const handlers = [...document.querySelectorAll('*')]
+  .filter(e => [...e.attributes].some(a => a.name.startsWith('on'))).length;
+return {elements, handlers, pwned: window.__pwned === undefined ? null : window.__pwned,
+        text: document.querySelector('main').textContent};
+"""
+
+
+def _hostile_views(link: str, base: str) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    with chromium() as driver:
+        driver.get(link)
+        for name in ("unmet", "wines", "catalog"):
+            driver.get(f"{base}/console/{name}?days=7")
+            _wait(lambda n=name: driver.find_elements(By.ID, f"view-{n}"))
+            seen[name] = driver.execute_script(INJECTED)
+            screenshot(driver, f"console-hostile-{name}")
+    return seen
+
+
+async def test_hostile_words_and_feed_names_show_as_text_in_the_console(
+    seeded: Runtime, tmp_path: Path
+) -> None:
+    async with seeded.sessions() as s:
+        await s.execute(
+            text(
+                "UPDATE wines SET name = :hostile || ' Шато', producer = :hostile "
+                "WHERE id = (SELECT id FROM wines ORDER BY price_rub DESC LIMIT 1)"
+            ),
+            {"hostile": HOSTILE},
+        )
+        await s.commit()
+    feed = tmp_path / '<img src=x onerror="window.__pwned=3">.json'
+    feed.write_text(
+        '[{"id": "F-1", "name": "Тест Шираз", "country": "Австралия", "wine_type": "красное", '
+        '"sweetness": "сухое", "price": 1500}]'
+    )
+    async with console_stack(seeded) as stack:
+        await adult(stack.bot, CUSTOMER)
+        await ask(stack.bot, CUSTOMER, f"{HOSTILE} {UNMET}")
+        await stack.bot.services.catalog_admin.import_catalog(str(feed))
+        link = await console_link(stack)
+        seen = await asyncio.to_thread(_hostile_views, link, stack.base)
+    for name, page in seen.items():
+        assert (page["elements"], page["handlers"], page["pwned"]) == (0, 0, None), (name, page)
+    assert f"{HOSTILE} {UNMET}" in seen["unmet"]["text"]  # the words, as they were written
+    assert f"{HOSTILE} Шато" in seen["wines"]["text"]
+    assert feed.name in seen["catalog"]["text"]

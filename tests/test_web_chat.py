@@ -9,15 +9,19 @@ import re
 from decimal import Decimal
 
 import aiohttp
+from itsdangerous import URLSafeTimedSerializer
 from sqlalchemy import text
 from yarl import URL
 
 from fakes.openai_server import FakeOpenAIServer
 from services.app.runtime import Runtime
 from services.app.visitors import is_visitor
+from services.app.web_key import Signer, signing_key
 from tests.agent_fixtures import agent_settings
+from tests.bot_helpers import empty_list_in
 from tests.conftest import make_settings
 from tests.web_chat_harness import final_of, serving_chat, sommelier_model, visitor
+from web.chat.access import COOKIE, COOKIE_MAX_AGE, COOKIE_PURPOSE
 from web.pages import STATIC_DIR
 
 SHOP = "http://shop.example:8000"
@@ -197,6 +201,48 @@ async def test_no_secret_in_the_page_and_a_cookie_for_third_party_frames(seeded:
             cookie = r.headers["Set-Cookie"]
         assert "SameSite=None" in cookie and "Secure" in cookie and "Partitioned" in cookie
         assert "HttpOnly" in cookie
+
+
+async def test_a_visitor_cookie_signed_before_purpose_keys_keeps_its_visitor(
+    seeded: Runtime,
+) -> None:
+    """A cookie signed under the shared key itself (before each purpose had a key of its own):
+    still the same visitor, 18+ confirmed, and the page signs it again under the new key."""
+    settings = make_settings(web_secret="replicas-share-this")
+    signer = Signer(signing_key(settings))
+    async with serving_chat(seeded, settings) as site, visitor(site.base) as v:
+        await v.open()
+        await v.confirm_age()
+        cookie = v.http.cookie_jar.filter_cookies(URL(f"{site.base}/chat"))[COOKIE].value
+        token = signer.unsign(cookie, COOKIE_PURPOSE, COOKIE_MAX_AGE)
+        old = URLSafeTimedSerializer("replicas-share-this", salt=COOKIE_PURPOSE).dumps(token)
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as http:
+            async with http.get(f"{site.base}/chat", headers={"Cookie": f"{COOKIE}={old}"}) as r:
+                assert 'data-adult="yes"' in await r.text()
+                renewed = r.cookies[COOKIE].value
+            assert signer.unsign(renewed, COOKIE_PURPOSE, COOKIE_MAX_AGE) == token
+            async with http.get(
+                f"{site.base}/chat", headers={"Cookie": f"{COOKIE}={renewed}"}
+            ) as r:
+                assert 'data-adult="yes"' in await r.text() and COOKIE not in r.cookies
+
+
+async def test_a_wine_without_grapes_gets_no_empty_grape_list_on_its_card(
+    seeded: Runtime,
+) -> None:
+    """Seen with a feed that has no grape column: «сорта: .» in the card's why."""
+    async with seeded.sessions() as s:
+        await s.execute(text("UPDATE wines SET grape_varieties = '{}'"))
+        await s.commit()
+    async with serving_chat(seeded) as site, visitor(site.base) as v:
+        await v.open()
+        await v.confirm_age()
+        first = final_of(await v.ask("белое сухое"))["wines"]
+        status, similar = await v.post("similar", {"wine_id": first[0]["id"]})
+    assert status == 200 and first and similar["wines"]
+    for wine in first + similar["wines"]:
+        shown = f"{wine['details']} {wine['why']}"
+        assert empty_list_in(shown) is None, shown
 
 
 async def test_a_product_page_gives_the_conversation_its_wine(seeded: Runtime) -> None:

@@ -2,7 +2,8 @@
 width, and through the widget on a shop's page (another origin, listed in WEB_ORIGINS) at phone
 width — 18+ by keyboard, «белое к рыбе до 1500» streamed (the text grows before the cards),
 «а подешевле», 👍, «Купить», «Новый разговор» and the product page's «что-то похожее, но
-дешевле». A site not in WEB_ORIGINS can neither load the widget, frame the chat nor call it.
+дешевле». A site not in WEB_ORIGINS can neither load the widget, frame the chat nor call it;
+one that hides its referrer gets widget.js, but the chat's frame-ancestors leave its frame empty.
 
 The fake model writes at a fixed pace (50 ms per 20 characters); the time from its first token
 to the first text in the browser is written to test-artefacts/web-chat-latency.json (the
@@ -36,7 +37,7 @@ CHUNK_DELAY = 0.05
 PAGE = """<!doctype html><html lang="ru"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>{title}</title></head>
 <body><h1>{title}</h1><p>Страница вина в магазине.</p>{extra}
-<script src="{chat}/chat/widget.js" data-product-id="SKU-77" async></script></body></html>"""
+<script src="{chat}/chat/widget.js" data-product-id="SKU-77"{attrs} async></script></body></html>"""
 
 # Records, as the page changes, how long the last answer's text is and how many cards it has.
 RECORDER = """
@@ -53,9 +54,10 @@ new MutationObserver(() => {
 """
 
 
-def site_app(chat: dict[str, str], title: str, extra: str = "") -> web.Application:
+def site_app(chat: dict[str, str], title: str, extra: str = "", attrs: str = "") -> web.Application:
     async def page(request: web.Request) -> web.Response:
-        body = PAGE.format(title=title, chat=chat["base"], extra=extra.format(chat=chat["base"]))
+        base = chat["base"]
+        body = PAGE.format(title=title, chat=base, extra=extra.format(chat=base), attrs=attrs)
         return web.Response(text=body, content_type="text/html")
 
     async def product(request: web.Request) -> web.Response:
@@ -210,6 +212,34 @@ def other_site(base: str, evil: str) -> dict[str, Any]:
         return {"fetch": outcome}
 
 
+def referrer_hidden(base: str, hidden: str) -> dict[str, Any]:
+    """A site not in WEB_ORIGINS that loads widget.js with `referrerpolicy="no-referrer"`: with
+    neither Origin nor Referer the script is served, and the panel opens — but the chat's
+    frame-ancestors keep the chat out of the frame."""
+    with chromium(DESKTOP) as driver:
+        driver.get(f"{hidden}/wine")
+        until(driver, lambda d: d.find_elements(By.ID, "sommelier-open"))  # the script came
+        frame = driver.find_element(By.CSS_SELECTOR, "#sommelier-panel iframe")
+        driver.find_element(By.ID, "sommelier-open").click()
+        until(driver, lambda d: frame.get_attribute("src"))
+        driver.switch_to.frame(frame)
+        # Wait until the frame's navigation has ended (not the blank frame before it).
+        landed = until(
+            driver,
+            lambda d: d.execute_script(
+                "return document.readyState === 'complete' && location.href !== 'about:blank'"
+                " && location.href"
+            ),
+        )
+        seen = {
+            "landed": landed,
+            "chat": len(driver.find_elements(By.CSS_SELECTOR, "#chat, #question, #age-yes")),
+        }
+        driver.switch_to.default_content()
+        screenshot(driver, "web-chat-referrer-hidden")
+        return seen
+
+
 async def test_the_web_chat_and_the_widget_in_a_browser(
     seeded: Runtime, server: FakeOpenAIServer
 ) -> None:
@@ -220,6 +250,7 @@ async def test_the_web_chat_and_the_widget_in_a_browser(
     async with (
         serving(site_app(chat, "Магазин вина")) as shop,
         serving(site_app(chat, "Чужой сайт", direct)) as evil,
+        serving(site_app(chat, "Чужой сайт", attrs=' referrerpolicy="no-referrer"')) as hidden,
     ):
         async with seeded.sessions() as s:
             await s.execute(
@@ -239,9 +270,11 @@ async def test_the_web_chat_and_the_widget_in_a_browser(
             desktop = await asyncio.to_thread(desktop_chat, site.base, shop)
             phone = await asyncio.to_thread(phone_widget, shop, float(viewed))
             refused = await asyncio.to_thread(other_site, site.base, evil)
+            blank = await asyncio.to_thread(referrer_hidden, site.base, hidden)
             answers = await site.services.chat.stats()
     async with seeded.sessions() as s:
         liked = await s.scalar(text("SELECT count(*) FROM feedback WHERE vote = 1 AND user_id < 0"))
+    assert blank["chat"] == 0 and not blank["landed"].startswith(site.base), blank
     assert liked == 2  # one 👍 from each browser, stored for its visitor
     assert sum(answers.answers_by_path.values()) == 5  # the other site never reached it
     firsts = server.first_content_at

@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from core.domain import SWEETNESS_RU, WINE_TYPE_RU, WineFilters, WineType, format_price
 from core.language.request import ParsedQuery, parse_query
 from core.recommendation import RecommendedWine
+from core.text import joined
 from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent.answer_format import first_sentence
@@ -38,8 +39,9 @@ def explain(wine: Wine, parsed: ParsedQuery, state: RequestState | None = None) 
         parts.append(f"{format_price(wine.price_rub)} — в пределах бюджета")
     if f.food_pairing and wine.food_pairings:
         parts.append("хорошо к блюдам: " + ", ".join(wine.food_pairings[:3]))
-    if (f.grape_variety or not f.food_pairing) and wine.grape_varieties:
-        parts.append("сорта: " + ", ".join(wine.grape_varieties))
+    grapes = joined(wine.grape_varieties)
+    if grapes and (f.grape_variety or not f.food_pairing):
+        parts.append("сорта: " + grapes)
     return "; ".join(parts) + f". {first_sentence(wine.description)}"
 
 

@@ -5,12 +5,12 @@ every replica refuses it afterwards)."""
 from __future__ import annotations
 
 import secrets
-
-from itsdangerous import BadSignature, URLSafeTimedSerializer
+import time
 
 from core.errors import DatabaseUnavailableError
 from repositories.facts import use_console_link
 from services.app.sessions import DATABASE_ERRORS, GuardedSessions
+from services.app.web_key import Clock, Signer
 
 LINK_MINUTES = 10
 LINK_PURPOSE = "console-link"
@@ -18,24 +18,23 @@ LOGIN_PATH = "/console/login"
 
 
 class ConsoleAccess:
-    def __init__(self, guarded: GuardedSessions, key: str, base_url: str | None) -> None:
+    def __init__(
+        self, guarded: GuardedSessions, key: str, base_url: str | None, clock: Clock = time.time
+    ) -> None:
         self._guarded = guarded
-        self._serializer = URLSafeTimedSerializer(key, salt=LINK_PURPOSE)
+        self._signer = Signer(key, clock)
         self.base_url = base_url
 
     def link(self, admin_id: int) -> str | None:
         """The one-time link for this admin; None without a public URL."""
         if self.base_url is None:
             return None
-        token = self._serializer.dumps({"a": admin_id, "n": secrets.token_urlsafe(12)})
+        token = self._signer.sign({"a": admin_id, "n": secrets.token_urlsafe(12)}, LINK_PURPOSE)
         return f"{self.base_url}{LOGIN_PATH}?t={token}"
 
     async def redeem(self, token: str) -> int | None:
         """The admin's id for a genuine, fresh, unused link; None otherwise."""
-        try:
-            value = self._serializer.loads(token, max_age=LINK_MINUTES * 60)
-        except BadSignature:
-            return None
+        value = self._signer.unsign(token, LINK_PURPOSE, LINK_MINUTES * 60)
         if not isinstance(value, dict) or not isinstance(value.get("n"), str):
             return None
         try:

@@ -19,6 +19,7 @@ from core.language.folding import fold, stem_key
 from core.language.grapes import GRAPE_ALIASES
 from core.language.request import parse_query
 from core.recommendation import MAX_WINES, Recommendation, RecommendedWine
+from core.text import joined
 from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent.answer_format import render_answer
@@ -171,13 +172,13 @@ def _why_close(candidate: _Candidate, listed: bool = False) -> str:
     wine = candidate.wine
     parts: list[str] = []
     if candidate.grape:
-        parts.append(f"тот же сорт ({', '.join(wine.grape_varieties)})")
+        parts.append(f"тот же сорт ({joined(wine.grape_varieties)})")
     if candidate.region:
         parts.append(f"тот же регион ({wine.region or wine.country})")
     elif candidate.country:
         parts.append(f"та же страна ({wine.country})")
     if not parts:
-        parts.append(f"близкий стиль: {wine.country}, {', '.join(wine.grape_varieties)}")
+        parts.append(f"близкий стиль: {joined([wine.country, *wine.grape_varieties])}")
     text = ", ".join(parts)
     if listed and candidate.like.title:
         return f"Похоже на «{candidate.like.title}» из фото: {text}."

@@ -12,6 +12,7 @@ from typing import Any
 from core.domain import WineFilters
 from core.recommendation import Recommendation, RecommendedWine
 from core.taste import ProfileSummary, describe_quiz, summarize, taste_profile, valid_quiz_answer
+from core.text import joined
 from repositories.models import Wine
 from repositories.quiz import QuizRepository
 from repositories.turns import Thread
@@ -155,4 +156,4 @@ def _similar_reason(base: Wine, wine: Wine) -> str:
     shared = [g for g in wine.grape_varieties if g in base.grape_varieties]
     if shared:
         return f"Тот же сорт ({', '.join(shared)}), {wine.country}."
-    return f"Близкий стиль: {wine.country}, {', '.join(wine.grape_varieties)}."
+    return f"Близкий стиль: {joined([wine.country, *wine.grape_varieties])}."

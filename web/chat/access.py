@@ -89,8 +89,15 @@ def visitor_token(request: web.Request, signer: Signer) -> str | None:
     raw = request.cookies.get(COOKIE)
     if not raw or len(raw) > 500:
         return None
-    value = signer.unsign(raw, COOKIE_PURPOSE, COOKIE_MAX_AGE)
+    value = signer.unsign(raw, COOKIE_PURPOSE, COOKIE_MAX_AGE, legacy=True)
     return value if isinstance(value, str) else None
+
+
+def cookie_outdated(request: web.Request, signer: Signer) -> bool:
+    """The visitor's cookie was signed before each purpose had a key of its own: the page signs
+    it again (the same visitor) under the visitor cookie's key."""
+    raw = request.cookies.get(COOKIE, "")
+    return signer.unsign(raw, COOKIE_PURPOSE, COOKIE_MAX_AGE) is None
 
 
 def give_cookie(

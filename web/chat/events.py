@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 from core.domain import SWEETNESS_RU, WINE_TYPE_RU, format_price
 from core.recommendation import Recommendation, RecommendedWine
+from core.text import joined
 from services.agent.events import AgentEvent, AnswerDelta, ErrorEvent, Final, ToolInvoked
 
 MAX_URL = 2000
@@ -49,7 +50,7 @@ def card(wine: RecommendedWine) -> dict[str, Any]:
             w for w in (WINE_TYPE_RU[wine.wine_type], SWEETNESS_RU.get(wine.sweetness, "")) if w
         ),
         ", ".join(p for p in (wine.country, wine.region or "") if p),
-        ", ".join(wine.grape_varieties),
+        joined(wine.grape_varieties),
         str(wine.vintage_year) if wine.vintage_year else "",
     ]
     return {

@@ -27,6 +27,7 @@ from services.app.rate_limit import RateLimiter
 from services.app.visitors import LINK_CODE_VALID, new_token, parse_wine_reference, shown_code
 from web.chat import events
 from web.chat.access import (
+    cookie_outdated,
     embedding_allowed,
     give_cookie,
     page_csp,
@@ -135,8 +136,8 @@ async def page(request: web.Request) -> web.Response:
         adult=adult,
         max_chars=wc.settings.max_message_chars,
     )
-    if token is None:
-        give_cookie(response, request, wc.signer, new_token())
+    if token is None or cookie_outdated(request, wc.signer):
+        give_cookie(response, request, wc.signer, token or new_token())
     return response
 
 

@@ -2,8 +2,9 @@
 
 - `/console/login?t=…` — an admin's one-time link (from /console in the bot) opens a session:
   a signed cookie (HttpOnly, SameSite=Strict, Secure over https) for SESSION_HOURS;
-- `/console/<view>` and `/console/<view>.csv?table=…` — only with that session or
-  `Authorization: Bearer <API_TOKEN>`; anyone else gets 403 and nothing of the data;
+- `/console/<view>` and `/console/<view>.csv?table=…` — only with that session (of an admin
+  still in ADMIN_IDS) or `Authorization: Bearer <API_TOKEN>`; anyone else gets 403 and nothing
+  of the data;
 - `/go/<token>` — «Купить»: a genuine token is counted and redirected to the wine's shop page,
   anything else is 404 (never a redirect to an address from the request);
 - `/metrics` — Prometheus text, behind API_TOKEN like the API (without it: served only when
@@ -70,6 +71,12 @@ def _bearer_ok(request: web.Request) -> bool:
     return hmac.compare_digest(given.encode(), f"Bearer {token}".encode())
 
 
+def _still_admin(request: web.Request, admin: object) -> bool:
+    """Whoever a link or session was made for is still in ADMIN_IDS (checked on every request:
+    an admin removed from it loses a session still open)."""
+    return type(admin) is int and admin in request.app[SERVICES_KEY].settings.admin_id_set
+
+
 def _admin(request: web.Request) -> bool:
     if _bearer_ok(request):
         return True
@@ -77,7 +84,7 @@ def _admin(request: web.Request) -> bool:
     if not cookie:
         return False
     signer = request.app[SESSION_SIGNER_KEY]
-    return signer.unsign(cookie, SESSION_PURPOSE, SESSION_HOURS * 3600) is not None
+    return _still_admin(request, signer.unsign(cookie, SESSION_PURPOSE, SESSION_HOURS * 3600))
 
 
 def _refused() -> web.Response:
@@ -86,7 +93,7 @@ def _refused() -> web.Response:
 
 async def login(request: web.Request) -> web.StreamResponse:
     admin = await request.app[ACCESS_KEY].redeem(request.query.get("t", ""))
-    if admin is None:
+    if admin is None or not _still_admin(request, admin):
         log.warning("console link refused (forged, expired or used) from %s", request.remote)
         return _refused()
     response = web.Response(status=303, headers={"Location": "/console/overview"})

@@ -3,11 +3,10 @@ shown on the page and downloadable as CSV from the same data."""
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass
 from typing import Any
 
+from core.spreadsheet import csv_text
 from services.app.console import DIMENSION_NAMES, ConsoleService, Window
 from web.console.charts import bar_chart, share_bars, sparkline
 
@@ -28,12 +27,11 @@ class Table:
     rows: list[dict[str, Any]]
 
     def csv(self) -> str:
-        out = io.StringIO()
-        writer = csv.writer(out)
-        writer.writerow([title for _, title in self.columns])
-        for row in self.rows:
-            writer.writerow(["" if row.get(k) is None else row.get(k) for k, _ in self.columns])
-        return out.getvalue()
+        """The table as the CSV download (cells made safe for a spreadsheet)."""
+        return csv_text(
+            [title for _, title in self.columns],
+            ([row.get(k) for k, _ in self.columns] for row in self.rows),
+        )
 
 
 WEEKLY_AFTER_DAYS = 90  # longer periods are drawn and tabulated by week

@@ -1,8 +1,9 @@
 """Raw text per field → a validated WineRecord, through the same vocabulary search uses.
 
-Text cells that begin with = + - @ (spreadsheet formulas, CSV injection) are refused: the row
-is skipped with a reason rather than stored, so no export of the catalog can carry them back
-into a spreadsheet. Unknown tasting data stays unknown; nothing is invented.
+Text cells that begin with = + - @, a tab or a carriage return (spreadsheet formulas, CSV
+injection), leading blanks or line breaks included, are refused: the row is skipped with a
+reason rather than stored (CSV exports neutralise any such cell too: core/spreadsheet.py).
+Unknown tasting data stays unknown; nothing is invented.
 """
 
 from __future__ import annotations
@@ -20,9 +21,9 @@ from core.language.request import (
     sweetness_from_word,
     wine_type_from_word,
 )
+from core.spreadsheet import looks_like_formula
 from services.app.catalog_import.rows import Problem, RawRow
 
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _TEXT_FIELDS = (
     "name",
     "producer",
@@ -149,7 +150,7 @@ def to_record(raw: RawRow, source: str) -> tuple[WineRecord | None, list[Problem
         return None, [problem("(record)", f["__invalid__"])]
     problems: list[Problem] = []
     for field in _TEXT_FIELDS:
-        if f.get(field, "").lstrip(" ").startswith(_FORMULA_START):
+        if looks_like_formula(f.get(field, "")):
             problems.append(problem(field, "looks like a spreadsheet formula; refused"))
     currency = f.get("currency", "").strip().upper()
     if currency and currency not in ("RUB", "RUR", "РУБ", "₽"):
