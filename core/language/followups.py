@@ -15,11 +15,27 @@ from core.language.request import parse_query
 _WORD = re.compile(r"[a-zа-яё]+")
 
 # Stems: a word starting with one of these (after ё→е) carries the change.
-_CHEAPER = ("дешев", "подешев", "бюджетн", "недорог", "подешёв", "cheap", "less expensive")
+_CHEAPER = (
+    "дешев",
+    "подешев",
+    "бюджетн",
+    "недорог",
+    "подешёв",
+    "попроще по цен",
+    "дороговат",
+    "слишком дорог",
+    "экономн",
+    "cheap",
+    "less expensive",
+    "too expensive",
+    "pricey",
+    "more affordable",
+    "lower price",
+)
 _DEARER = ("дорож", "подорож", "дороже", "премиальн", "поинтересн", "получше", "pricier")
 _DEARER_PHRASES = ("more expensive", "подороже", "по дороже", "лучше качеств", "upmarket")
 _DRIER = ("посуше", "суше", "драй", "drier", "dryer", "less sweet", "менее слад", "не такое слад")
-_SWEETER = ("послаще", "слаще", "sweeter", "more sweet", "сладенькое", "менее сух")
+_SWEETER = ("послаще", "слаще", "sweeter", "more sweet", "сладенькое", "менее сух", "less dry")
 _LIGHTER = ("полегче", "легче", "лёгче", "lighter", "менее плотн", "попроще по тел")
 _FULLER = ("помощнее", "мощнее", "плотнее", "насыщеннее", "покрепче", "fuller", "bolder", "richer")
 _MORE = (
@@ -41,7 +57,23 @@ _MORE = (
     "вариантов",
     "альтернатив",
 )
-_OPENERS = ("а", "и", "and", "what", "how", "or", "или", "тогда", "then", "лучше", "а если")
+_OPENERS = (
+    "а",
+    "и",
+    "and",
+    "what",
+    "how",
+    "or",
+    "или",
+    "тогда",
+    "then",
+    "лучше",
+    "а если",
+    "actually",
+    "make",
+    "instead",
+    "also",
+)
 _NEGATIONS = ("без", "не", "кроме", "только не", "no", "not", "without", "except", "but not")
 
 

@@ -107,7 +107,7 @@ _REQUEST = _rx(
     _B + r"(посовету|советуй|подбер|подобра|порекоменду|рекоменду|предлож|выбери|выбрать"
     r"|подскажи,? (как|что)\w* вин|подскажи\w* (вин|что-нибудь|что нибудь|что-то)"
     r"|что (бы )?(взять|выбрать|купить|выпить|открыть|подать|налить|принести|подарить|попить)"
-    r"|что (подойд|подход|пойд|идет|сочета)\w*\s+(к|ко|под|с|со)\s"
+    r"|что (подойд|подход|пойд|идет|сочета)\w*\s+(к|ко|под|с|со)\s|^\W*(а )?что (бы )?(к|ко|под)\s"
     r"|хочу|хочется|хотелось|захотел|нужн[оаы]? (вино|бутылк|что|игрист|красн|бел|розов)"
     r"|ищу|ищем|покажи|найди|есть ли у вас|у вас есть|есть у вас|в наличии|посоветуете"
     r"|recommend|suggest|pick (a|me)|looking for|i want|i need|i'd like|i would like"
@@ -130,21 +130,27 @@ _EXPLAIN = _rx(
 _QUESTION = _rx(
     _B + r"(что так\w+|что значит|что означа|что это|что за|почему|зачем|как\b|как(ой|ая|ое|ие"
     r"|ую|им|ого|ом)\b|скольк|\w+ ли\b|чем\b|в ч[её]м|разниц|отлича"
-    r"|когда|где|откуда|при как\w+|расскажи|объясни|поясни|научи|what|why|how|which|is it"
-    r"|should|does|do you|can i|are there|правда|как(ие|ое|ая|ой) быва|быва\w* ли|или нет"
+    r"|когда|где|откуда|при как\w+|расскажи|объясни|поясни|научи"
+    r"|правда|как(ие|ое|ая|ой) быва|быва\w* ли|или нет"
     r"|это нормально|нормально ли|это что|что делать|как быть|из чего|для чего|за что"
     r"|чего(?![- ]?(нибудь|то)\b))",
+    _B + r"(what|why|how|which|is it|should|does|do you|can i|are there)(?![a-z])",
     # «что дает выдержка?», «из чего делают розе?»; not «что-нибудь», «что бы взять»
     r"^\W*(а |и )?(что|из чего|для чего|от чего|чем|с чем)\s(?!(нибудь|то|бы)\b)",
 )
 _KNOWING = _rx(_B + r"(хочу|хотел\w*|хочется|интересно) (бы )?(узнать|понять|разобраться|знать)")
-_OPENER = _rx(r"^(а|и|тогда|или|только|лучше|and|or|what about|how about)\s")
+_OPENER = _rx(
+    r"^(а|и|тогда|или|только|лучше|and|or|what about|how about|actually|also|instead)\s",
+    r"^(make it|а как насчет|как насчет|а что насчет|а если)\b",
+)
+# «what about carmenere?», «а как насчет Испании?»: a refinement, though a question in form.
+_ABOUT_OPENER = _rx(r"^\W*(and )?(what about|how about)\b|^\W*(а )?(как|что) насч[её]т\b")
 # Is it in the shop? «есть мадера?», «шабли есть?», «do you have Malbec?» — not «есть ли смысл».
 _AVAILABLE = _rx(
     _B + r"(есть ли(?! (смысл|разница|польза|вред|толк))|есть у вас|у вас есть|имеется|в наличии"
     r"|найдется|найдётся|do you (have|sell|carry|stock)|have you got|got any|what do you have)",
     r"^\W*(а |и )?есть\s(?!ли (смысл|разница|польза|вред|толк))",
-    _B + r"есть\W*$",
+    _B + r"есть(\s+\w+){0,2}\W*$",
 )
 _ABOUT_SHOWN = _rx(
     _B + r"(подробне|поподробне|подробней|перв(ое|ого|ом|ая|ой|ую)|втор(ое|ого|ом|ая|ой|ую)"
@@ -259,7 +265,7 @@ def _read_proper(text: str) -> MessageReading:
     # крышка винтовая, значит вино дешевое?») it is part of the question.
     changes = followup.changes and (len(words) <= 6 or opens)
     refines = changes or available or (opens and not _TO_THE_BOT.search(folded))
-    if refines and not interrogative:
+    if refines and (not interrogative or _ABOUT_OPENER.search(folded)):
         # «а белое?», «подешевле», «только не шардоне», «есть мадера?»: a request goes on.
         return MessageReading(MessageKind.request, text=text)
     if entry and question and len(words) > 3 and not requested and not _priced_or_paired(f):
@@ -271,9 +277,10 @@ def _read_proper(text: str) -> MessageReading:
     if entry is not None and _YES_NO.search(folded) and not requested:
         # «можно ли красное к рыбе?», «нужно ли давать вину подышать?»: a question, not a pick.
         return MessageReading(MessageKind.wine_question, entry, asks_which=asks_which, text=text)
-    if entry is not None and interrogative and not requested and not asks_which:
-        # «что дает выдержка в бочке?», «правда что к рыбе нельзя красное?»: a question, even
-        # with a dish or a price word in it.
+    # «что дает выдержка в бочке?»; with a dish, only a question that asks why or whether
+    # («правда что к рыбе нельзя красное?»), not «что к шоколаду?».
+    knowing = bool(_EXPLAIN.search(folded) or _YES_NO.search(folded)) or not _priced_or_paired(f)
+    if entry is not None and interrogative and not requested and not asks_which and knowing:
         return MessageReading(MessageKind.wine_question, entry, text=text)
     if requested or read_price_band(text) is not None or _priced_or_paired(parsed.filters):
         part = _knowledge_part(text)

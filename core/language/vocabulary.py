@@ -97,6 +97,7 @@ SWEETNESS_WORDS: dict[str, Sweetness] = phrase_table(
         Sweetness.dry: [
             "сухое",
             "сухонькое",
+            "сухенькое",
             "брют",
             "экстра брют",
             "dry",
@@ -109,6 +110,7 @@ SWEETNESS_WORDS: dict[str, Sweetness] = phrase_table(
         ],
         Sweetness.semi_dry: [
             "полусухое",
+            "полусухенькое",
             "semi dry",
             "semidry",
             "off dry",
@@ -119,6 +121,7 @@ SWEETNESS_WORDS: dict[str, Sweetness] = phrase_table(
         ],
         Sweetness.semi_sweet: [
             "полусладкое",
+            "полусладенькое",
             "semi sweet",
             "semisweet",
             "medium sweet",
