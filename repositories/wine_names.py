@@ -94,7 +94,8 @@ class WineNames(FilteredWines):
         return await self.session.get(Wine, fits[0][1])
 
     async def name_entries(self) -> list[CatalogEntry]:
-        """Every wine's id with what names it (name, region, appellation, grapes) as one string.
+        """Every wine's id with what names it (name, region, appellation, grapes) as one string,
+        and its food pairings.
         Read in pages by id (no server-side cursor, so it needs no transaction), so a 100k-wine
         catalog is never held twice."""
         naming = func.concat_ws(
@@ -105,12 +106,20 @@ class WineNames(FilteredWines):
             func.array_to_string(Wine.grape_varieties, " "),
         )
         after = bindparam("after", type_=Wine.__table__.c.id.type)
-        page = select(Wine.id, naming).where(Wine.id > after).order_by(Wine.id).limit(NAME_BATCH)
+        dishes = func.array_to_string(Wine.food_pairings, "|")
+        page = (
+            select(Wine.id, naming, dishes)
+            .where(Wine.id > after)
+            .order_by(Wine.id)
+            .limit(NAME_BATCH)
+        )
         entries: list[CatalogEntry] = []
         last = uuid.UUID(int=0)
         while True:
             rows = (await self.session.execute(page, {"after": last})).all()
-            entries.extend(CatalogEntry(wine_id, words) for wine_id, words in rows)
+            entries.extend(
+                CatalogEntry(wine_id, words, foods or "") for wine_id, words, foods in rows
+            )
             if len(rows) < NAME_BATCH:
                 return entries
             last = rows[-1][0]

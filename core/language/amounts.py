@@ -56,7 +56,9 @@ _NUMBER_WORDS: dict[str, Decimal] = {
     "nine": Decimal(9),
     "ten": Decimal(10),
 }
-_BARE_THOUSAND = frozenset({"тысяча", "тысячу", "тыща", "тыщу", "thousand"})
+_BARE_THOUSAND = frozenset(
+    {"тысяча", "тысячу", "тысячи", "тыща", "тыщу", "тыщи", "тыщщи", "косарь", "thousand"}
+)
 _WORD_AMOUNT_RE = re.compile(
     r"(?<![a-zа-я])(?:(?P<num>" + "|".join(_NUMBER_WORDS) + r")\s+)?"
     r"(?:a\s+)?(?P<mult>" + _MULTIPLIER_WORD + r")(?![a-zа-я])"

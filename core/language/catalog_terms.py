@@ -16,6 +16,8 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
+from core.language.folding import stem
+
 _CYRILLIC = {
     "а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ё": "e", "ж": "zh", "з": "z",
     "и": "i", "й": "i", "к": "k", "л": "l", "м": "m", "н": "n", "о": "o", "п": "p", "р": "r",
@@ -172,11 +174,42 @@ _STOP = frozenset(
         "rosé",
         "sweet",
         "dry",
+        # Words of a follow-up that name no wine: «actually make it white», «same budget»,
+        # «а наше, отечественное?», «something similar but a different grape».
+        "make",
+        "actually",
+        "instead",
+        "also",
+        "same",
+        "budget",
+        "grape",
+        "grapes",
+        "similar",
+        "different",
+        "maybe",
+        "please",
+        "тоже",
+        "также",
+        "наше",
+        "наш",
+        "наша",
+        "наши",
+        "нашего",
+        "нашенское",
+        "отечественное",
+        "аналог",
+        "похожее",
+        "похожий",
+        "попроще",
+        "получше",
+        "бюджет",
+        "бюджете",
         *_COMMON,
     ]
 )
 
 _TOKEN = re.compile(r"[a-zа-яё]+")
+_DISH_PREPOSITIONS = frozenset({"к", "ко", "под", "с", "со", "for", "with", "to"})
 MIN_WORD = 4
 
 
@@ -220,6 +253,7 @@ class CatalogEntry(NamedTuple):
 
     wine_id: object
     text: str
+    foods: str = ""  # its food pairings, "|"-separated
 
     def terms(self) -> set[str]:
         found: set[str] = set()
@@ -270,6 +304,24 @@ class CatalogIndex:
                     found = index[term] = array("I")
                 found.append(position)
         self.terms = index
+        # The catalog's own dish words, by stem: «хачапури», «хамон» — whatever this shop pairs.
+        self.foods: dict[str, str] = {}
+        for entry in entries:
+            for dish in entry.foods.split("|"):
+                for word in words(dish):
+                    if len(word) >= MIN_WORD and word not in _STOP:
+                        self.foods.setdefault(stem(word), word)
+
+    def food(self, text: str) -> str | None:
+        """A dish of the catalog's pairings the message names: after «к», «под», «with»…, or
+        any long word of one («а если хачапури по-аджарски?»)."""
+        tokens = words(text)
+        for position, word in enumerate(tokens):
+            before = tokens[max(0, position - 2) : position]
+            near = any(t in _DISH_PREPOSITIONS for t in before) or len(word) >= 6
+            if near and stem(word) in self.foods:
+                return self.foods[stem(word)]
+        return None
 
     def match(self, text: str, ignore: Iterable[str] = ()) -> tuple[list[object], list[str]]:
         """The wines the message names (by name, region, appellation or grape), best-matching

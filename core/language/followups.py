@@ -130,7 +130,26 @@ def _negated_filters(text: str) -> dict[str, object]:
         for name, value in parsed.model_dump(exclude_none=True).items():
             if name in ("wine_type", "sweetness", "country", "grape_variety", "region"):
                 found.setdefault(name, value)
+    # «каберне не люблю», «шардоне не надо», «I don't like merlot»: the word before the verb.
+    for match in _DISLIKE.finditer(lowered):
+        words = _WORD.findall(lowered[: match.start()])[-3:]
+        parsed = parse_query(" ".join(words)).filters
+        for name, value in parsed.model_dump(exclude_none=True).items():
+            if name in ("wine_type", "sweetness", "country", "grape_variety", "region"):
+                found.setdefault(name, value)
+    for match in _DISLIKE_AFTER.finditer(lowered):
+        parsed = parse_query(" ".join(_WORD.findall(lowered[match.end() :])[:3])).filters
+        for name, value in parsed.model_dump(exclude_none=True).items():
+            if name in ("wine_type", "sweetness", "country", "grape_variety", "region"):
+                found.setdefault(name, value)
     return found
+
+
+_DISLIKE = re.compile(r"\s(не|терпеть не) (люблю|любим|хочу|надо|нужно|пью|нравится|нравятся)\b")
+_DISLIKE_AFTER = re.compile(
+    r"(?:^|[^a-zа-я])(не люблю|не хочу|не пью|терпеть не могу|don'?t like|don'?t want|hate"
+    r"|no more)\s+"
+)
 
 
 _NEGATED_WORDS = re.compile(
@@ -144,8 +163,12 @@ def without_negated(text: str) -> str:
     return _NEGATED_WORDS.sub(" ", text)
 
 
+# «не дороже тысячи», «не дешевле 500»: a bound on the price, not «dearer» or «cheaper».
+_PRICE_BOUND = re.compile(r"(?:^|\s)не (?:дороже|дешевле|больше|меньше)\b")
+
+
 def read_followup(text: str) -> FollowUp:
-    folded = _fold(text)
+    folded = _PRICE_BOUND.sub(" ", _fold(text))
     words = folded.split()
     negated = _negated_filters(text)
     drier = _has(folded, _DRIER) or negated.get("sweetness") in ("sweet", "semi_sweet")

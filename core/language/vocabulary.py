@@ -132,7 +132,7 @@ SWEETNESS_WORDS: dict[str, Sweetness] = phrase_table(
             "lieblich",
             "amabile",
         ],
-        Sweetness.sweet: ["сладкое", "сладенькое", "sweet", "dolce", "doux", "suss"],
+        Sweetness.sweet: ["сладкое", "сладенькое", "sweet", "sugary", "dolce", "doux", "suss"],
     }
 )
 
@@ -206,4 +206,6 @@ FALSE_FRIENDS = frozenset(
     | {"сладко", "сухо", "кисло", "горько", "тяжело", "легко"}
     # «хочу суше»: «drier», which shares its stem with «суши» (sushi)
     | {"суше", "посуше"}
+    # «дорого», «дорога»: price and road, which share a stem with «Дору» (Douro)
+    | {"дорого", "дорога", "дороги", "дорогу", "дорогой", "дорогим"}
 )

@@ -35,6 +35,9 @@ from services.agent.price_bands import catalog_percentiles
 
 _WINE_MARKER = re.compile(r"\[WINE:([0-9a-fA-F-]{36})\]")
 _SWEETNESS_ORDER = (Sweetness.dry, Sweetness.semi_dry, Sweetness.semi_sweet, Sweetness.sweet)
+SAME_BUDGET = re.compile(
+    r"(same|that) (budget|price)|(тот же|такой же|прежн\w*|том же) (бюджет|цен)", re.IGNORECASE
+)
 _OPENERS = ("а ", "и ", "and ", "what about", "how about", "или ", "тогда ")
 # Wine types whose grapes/places do not carry over to another colour.
 _STYLE_TYPES = (WineType.sparkling, WineType.dessert, WineType.fortified)
@@ -302,6 +305,10 @@ def read_turn(
     group = countries_of_group(text)
     plain = without_price_words(without_group(text))
     parsed = parse_query(plain)
+    if parsed.filters.food_pairing is None and (dish := index.food(plain)) is not None:
+        parsed = ParsedQuery(  # a dish of this shop's own pairings: «к хачапури»
+            parsed.filters.model_copy(update={"food_pairing": dish}), parsed.matched
+        )
     if parsed.filters.wine_type is None and (implied := implied_wine_type(plain)) is not None:
         parsed = ParsedQuery(
             parsed.filters.model_copy(update={"wine_type": implied}), parsed.matched
@@ -320,6 +327,9 @@ def read_turn(
     base = state
     if fresh:
         base = RequestState(shown=state.shown, last_shown=state.last_shown, turns=state.turns)
+        if SAME_BUDGET.search(plain):  # «also a red wine, same budget»
+            kept = {k: getattr(state.filters, k) for k in ("price_min", "price_max")}
+            base = replace(base, filters=base.filters.model_copy(update=kept))
     merged = _merge(base, plain, parsed.filters, followup, named, group)
     merged = _price_band(merged, text, parsed.filters, followup, percentiles)
     structured = not parsed.filters.is_empty() or bool(ids or group or followup.changes)
