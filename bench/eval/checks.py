@@ -105,7 +105,9 @@ def check_turn(
             failures.append(f"{label}: {wine.sweetness.value} not sweeter")
         if previous and expect.get("lighter") and wine.body >= max(w.body for w in previous):
             failures.append(f"{label}: body {wine.body} not lighter")
-        if wine.id in earlier_ids and not expect.get("repeat_ok"):
+        # When nothing cheaper fits, the cheapest fitting wines may be the ones shown before.
+        repeat_ok = expect.get("repeat_ok") or (expect.get("cheaper") and nothing_cheaper)
+        if wine.id in earlier_ids and not repeat_ok:
             failures.append(f"{label}: shown before in this conversation")
     closing = rec.closing.lower()
     for word in expect.get("closing_not", []):

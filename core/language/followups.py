@@ -91,6 +91,8 @@ class FollowUp:
     refines: bool = False  # starts like a refinement («а белое?», «and from Spain?»)
     # Filters the message rules out («без Италии», «не красное»): name -> value.
     negated: dict[str, object] = field(default_factory=dict)
+    # Conditions the message gives up («не обязательно французское», «from anywhere»).
+    dropped: tuple[str, ...] = ()
 
     @property
     def changes(self) -> bool:
@@ -104,6 +106,7 @@ class FollowUp:
                 self.fuller,
                 self.more,
                 bool(self.negated),
+                bool(self.dropped),
             )
         )
 
@@ -167,7 +170,32 @@ def without_negated(text: str) -> str:
 _PRICE_BOUND = re.compile(r"(?:^|\s)не (?:дороже|дешевле|больше|меньше)\b")
 
 
+# «не обязательно из Франции», «doesn't have to be French», «страна не важна», «from anywhere».
+_GIVE_UP = re.compile(
+    r"(не обязательно|необязательно|не важно|неважно|не принципиально|does ?n.?t have to be"
+    r"|does not have to be|don.?t have to be|no need (?:for|to be)|doesn.?t matter)\s+"
+    r"(?P<what>\w+(?:\s+\w+)?)"
+)
+_ANYWHERE = re.compile(
+    r"from anywhere|any country|любой страны|из любой страны|откуда угодно|страна не важна"
+    r"|страна неважна|неважно откуда|не важно откуда"
+)
+
+
+def _dropped(text: str) -> tuple[str, ...]:
+    lowered = text.lower().replace("ё", "е")
+    names: list[str] = []
+    for match in _GIVE_UP.finditer(lowered):
+        names += parse_query(match.group("what")).filters.model_dump(exclude_none=True)
+    if _ANYWHERE.search(lowered):
+        names += ["country", "region"]
+    if "country" in names:
+        names.append("region")
+    return tuple(dict.fromkeys(names))
+
+
 def read_followup(text: str) -> FollowUp:
+    dropped = _dropped(text)
     folded = _PRICE_BOUND.sub(" ", _fold(text))
     words = folded.split()
     negated = _negated_filters(text)
@@ -181,7 +209,12 @@ def read_followup(text: str) -> FollowUp:
         fuller=_has(folded, _FULLER),
         more=_has(folded, _MORE),
         refines=bool(words) and (words[0] in _OPENERS or len(words) <= 3),
-        negated={k: v for k, v in negated.items() if not (k == "sweetness" and drier)},
+        negated={
+            k: v
+            for k, v in negated.items()
+            if not (k == "sweetness" and drier) and k not in dropped
+        },
+        dropped=dropped,
     )
 
 

@@ -62,7 +62,8 @@ _BANDS: tuple[tuple[PriceBand, re.Pattern[str]], ...] = (
         PriceBand.budget,
         re.compile(
             _B + r"(бюджетн|недорог|дешев|подешевле|эконом|копеечн|по карману|за небольш\w* деньг"
-            r"|cheap|inexpensive|affordable|budget)"
+            r"|cheap|inexpensive|affordable|budget[- ](wine|red|white|rose|bottle|option|pick"
+            r"|friendly)|on a budget)"
         ),
     ),
     (

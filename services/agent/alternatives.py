@@ -16,7 +16,7 @@ from core.recommendation import RecommendedWine
 from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent.closing import closing_line
-from services.agent.conversation import RequestState
+from services.agent.request_state import RequestState
 from services.agent.selection import Selection, select_wines
 
 _NOTHING = re.compile(

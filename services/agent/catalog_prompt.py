@@ -19,7 +19,7 @@ from prompts import fill, load_prompt
 from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent.answer_format import FORMAT_INSTRUCTIONS, parse_answer
-from services.agent.conversation import RequestState
+from services.agent.request_state import RequestState
 from services.agent.resolve import resolve_picks
 from services.agent.run import Run, UserContext
 from services.agent.selection import select_wines

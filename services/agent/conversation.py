@@ -11,20 +11,20 @@ already shown), «без …» (removing or ruling out); a complete new request 
 
 from __future__ import annotations
 
-import json
 import re
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from core.domain import SWEETNESS_RU, WINE_TYPE_RU, Sweetness, WineFilters, WineType
+from core.domain import Sweetness, WineFilters, WineType
 from core.language.catalog_terms import CatalogIndex
 from core.language.followups import FollowUp, is_new_request, read_followup, without_negated
 from core.language.kinds import MessageKind, read_message
+from core.language.knowledge import entry_by_id
 from core.language.price_bands import band_bounds, read_price_band, without_price_words
 from core.language.request import ParsedQuery, implied_wine_type, parse_query
 from core.language.world import countries_of_group, without_group
@@ -32,6 +32,7 @@ from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent.catalog_index import catalog_index
 from services.agent.price_bands import catalog_percentiles
+from services.agent.request_state import RequestState, ShownWine
 
 _WINE_MARKER = re.compile(r"\[WINE:([0-9a-fA-F-]{36})\]")
 _SWEETNESS_ORDER = (Sweetness.dry, Sweetness.semi_dry, Sweetness.semi_sweet, Sweetness.sweet)
@@ -41,138 +42,6 @@ SAME_BUDGET = re.compile(
 _OPENERS = ("а ", "и ", "and ", "what about", "how about", "или ", "тогда ")
 # Wine types whose grapes/places do not carry over to another colour.
 _STYLE_TYPES = (WineType.sparkling, WineType.dessert, WineType.fortified)
-
-
-@dataclass(frozen=True)
-class ShownWine:
-    id: uuid.UUID
-    price: Decimal
-    sweetness: Sweetness
-    body: int
-    wine_type: WineType
-
-    @property
-    def price_rub(self) -> Decimal:  # as a catalog row names it
-        return self.price
-
-
-@dataclass(frozen=True)
-class RequestState:
-    """What the person is looking for now, after every refinement so far."""
-
-    filters: WineFilters = field(default_factory=WineFilters)
-    countries: tuple[str, ...] = ()  # any of these (a group such as «Новый Свет»)
-    named_ids: tuple[uuid.UUID, ...] = ()  # wines the request names (кьянти, просекко)
-    named_words: tuple[str, ...] = ()
-    named_now: bool = False  # this message names them (so a shown one may come again)
-    excluded: tuple[tuple[str, str], ...] = ()  # (filter name, value) ruled out
-    mood: str = ""  # the words of a request nothing structured was read from
-    shown: tuple[uuid.UUID, ...] = ()  # every wine shown in the conversation
-    last_shown: tuple[ShownWine, ...] = ()
-    refined: tuple[str, ...] = ()  # the changes this turn asked for (cheaper, drier, …)
-    asked_now: tuple[str, ...] = ()  # filters this message set: the last to relax
-    turns: int = 0
-
-    @property
-    def structured(self) -> bool:
-        return not self.filters.is_empty() or bool(self.countries or self.named_ids)
-
-    def admits(self, wine: Wine) -> bool:
-        """True when the wine fits what is ruled in and out beyond the SQL filters."""
-        if self.countries and wine.country not in self.countries:
-            return False
-        for name, value in self.excluded:
-            if name == "country" and wine.country == value:
-                return False
-            if name == "wine_type" and wine.wine_type.value == value:
-                return False
-            if name == "sweetness" and wine.sweetness.value == value:
-                return False
-            if name == "grape_variety" and value in wine.grape_varieties:
-                return False
-            if name == "region" and wine.region == value:
-                return False
-        return True
-
-    def summary_ru(self, numbers: bool = True) -> str:
-        """The request in force, in words (prompts and «what was searched»).
-
-        Without `numbers` the prices are described, not quoted (an answer may only quote
-        prices the person gave in this message or of the wines shown).
-        """
-        f = self.filters
-        parts: list[str] = []
-        if f.wine_type:
-            parts.append(WINE_TYPE_RU[f.wine_type])
-        if f.sweetness:
-            parts.append(SWEETNESS_RU[f.sweetness])
-        if self.named_words:
-            parts.append("«" + ", ".join(self.named_words) + "»")
-        if f.grape_variety:
-            parts.append(f"сорт {f.grape_variety}")
-        if f.country:
-            parts.append(f"страна {f.country}")
-        if self.countries:
-            parts.append("страны: " + ", ".join(self.countries))
-        if f.region:
-            parts.append(f"регион {f.region}")
-        if f.food_pairing:
-            parts.append(f"к блюду «{f.food_pairing}»")
-        if f.price_min is not None:
-            parts.append(f"от {int(f.price_min)} ₽" if numbers else "дороже показанных")
-        if f.price_max is not None:
-            cheaper = "дешевле" in self.refined
-            words = "дешевле показанных" if cheaper else "в пределах бюджета"
-            parts.append(f"до {int(f.price_max)} ₽" if numbers else words)
-        if f.body_min is not None:
-            parts.append(f"тельность от {f.body_min}")
-        if f.body_max is not None:
-            parts.append(f"тельность до {f.body_max}")
-        for name, value in self.excluded:
-            parts.append(
-                f"не {WINE_TYPE_RU.get(WineType(value), value) if name == 'wine_type' else value}"
-            )
-        if self.mood and not parts:
-            parts.append(f"«{self.mood}»")
-        return ", ".join(parts)
-
-    def tool_arguments(self) -> dict[str, Any]:
-        """The state as search_wines arguments (a group of countries is not expressible)."""
-        args: dict[str, Any] = self.filters.model_dump(mode="json", exclude_none=True)
-        for key in ("price_min", "price_max"):
-            if key in args:
-                args[key] = float(args[key])
-        if self.named_words:
-            args["name"] = " ".join(self.named_words)
-        if self.countries:
-            args["countries"] = list(self.countries)
-        excluded_countries = [v for k, v in self.excluded if k == "country"]
-        if excluded_countries:
-            args["exclude_countries"] = excluded_countries
-        excluded_grapes = [v for k, v in self.excluded if k == "grape_variety"]
-        if excluded_grapes:
-            args["exclude_grapes"] = excluded_grapes
-        return args
-
-    def prompt_block(self) -> str:
-        """For the model: the request in force and the wines already shown."""
-        lines = ["Состояние беседы (запрос с учетом уточнений):"]
-        lines.append(f"- ищем: {self.summary_ru() or 'без ограничений'}")
-        lines.append("- фильтры поиска: " + json.dumps(self.tool_arguments(), ensure_ascii=False))
-        if self.mood:
-            lines.append(f"- настроение или описание (для semantic_search): «{self.mood}»")
-        if self.refined:
-            lines.append(f"- уточнение этого сообщения: {', '.join(self.refined)}")
-        if self.last_shown:
-            prices = ", ".join(f"{int(w.price)} ₽" for w in self.last_shown)
-            lines.append(f"- в прошлом ответе показаны вина по ценам: {prices}")
-        if self.shown:
-            lines.append(
-                "- уже показанные вина (инструменты их не возвращают — нужны они, передай "
-                "include_shown: true; не предлагай их снова, если человек сам о них не "
-                "спрашивает): " + ", ".join(str(i) for i in self.shown)
-            )
-        return "\n".join(lines)
 
 
 def _step(current: Sweetness, delta: int) -> Sweetness:
@@ -262,6 +131,10 @@ def _merge(
         values["body_min"] = min(5, max(w.body for w in last) + 1)
         values.pop("body_max", None)
     excluded = list(state.excluded)
+    for name in followup.dropped:  # «не обязательно французское»
+        values.pop(name, None)
+        if name == "country":
+            countries = ()
     for name, value in followup.negated.items():
         if values.get(name) == value:
             values.pop(name)
@@ -318,13 +191,25 @@ def read_turn(
     ignore = [w for k, w in parsed.matched.items() if k != "wine_type" or _colour(parsed.filters)]
     ids, used = index.match(without_negated(plain), ignore=ignore)
     named = (tuple(ids), tuple(used)) if ids else ((), ())
-    opener = _starts_as_refinement(text)
+    similar = bool(SIMILAR.search(plain)) and bool(state.last_shown)
+    if similar:  # «а что-то похожее, но дешевле»: the style of what was shown, not its names
+        parsed = ParsedQuery(_style_of(state.last_shown).merged_over(parsed.filters), {})
+    bare = parsed.filters.is_empty() and not ids and not group and not followup.changes
+    if bare and state.topic and (topic := entry_by_id(state.topic)) is not None:
+        # «а у вас есть?» after «что такое амароне?»: the wines of that topic.
+        ids, used = index.match(" ".join((topic.title, *topic.keywords)))
+        named = (tuple(ids), tuple(used)) if ids else ((), ())
+        if not ids and topic.cards:
+            parsed = ParsedQuery(WineFilters.model_validate(topic.cards), {})
+    opener = _starts_as_refinement(text) or similar
     fresh = state.turns == 0 or (
         not opener
         and not followup.changes
         and (bool(ids) or bool(group) or is_new_request(plain, parsed.filters, followup))
     )
-    base = state
+    base = replace(state, topic="")
+    if similar:
+        base = replace(base, named_ids=(), named_words=(), named_now=False)
     if fresh:
         base = RequestState(shown=state.shown, last_shown=state.last_shown, turns=state.turns)
         if SAME_BUDGET.search(plain):  # «also a red wine, same budget»
@@ -335,6 +220,25 @@ def read_turn(
     structured = not parsed.filters.is_empty() or bool(ids or group or followup.changes)
     mood = text.strip() if fresh and not structured else ("" if fresh else state.mood)
     return replace(merged, mood=mood, named_now=bool(ids), turns=state.turns + 1)
+
+
+SIMILAR = re.compile(
+    r"похож|аналог|в (том же|таком же) (стиле|духе)|что-то (в этом роде|такое же)|similar"
+    r"|like (it|this|that|those)|something like",
+    re.IGNORECASE,
+)
+
+
+def _style_of(shown: Sequence[ShownWine]) -> WineFilters:
+    """What the wines just shown share: type, sweetness, and the grape of a single one."""
+    values: dict[str, Any] = {}
+    if len({w.wine_type for w in shown}) == 1:
+        values["wine_type"] = shown[0].wine_type
+    if len({w.sweetness for w in shown}) == 1:
+        values["sweetness"] = shown[0].sweetness
+    if len(shown) == 1 and shown[0].grapes:
+        values["grape_variety"] = shown[0].grapes[0]
+    return WineFilters.model_validate(values)
 
 
 def _price_band(
@@ -383,7 +287,14 @@ def _turns(history: Sequence[dict[str, Any]]) -> list[tuple[str | None, list[uui
 
 
 def _shown(wine: Wine) -> ShownWine:
-    return ShownWine(wine.id, wine.price_rub, wine.sweetness, wine.body, wine.wine_type)
+    return ShownWine(
+        wine.id,
+        wine.price_rub,
+        wine.sweetness,
+        wine.body,
+        wine.wine_type,
+        tuple(wine.grape_varieties),
+    )
 
 
 def ids_in_answers(history: Sequence[dict[str, Any]]) -> set[uuid.UUID]:
@@ -403,9 +314,12 @@ async def conversation_state(
         percentiles = await catalog_percentiles(repo)
     state = RequestState()
     for message, ids in turns:
-        # A question about wine, small talk or off-topic leaves the request as it was.
+        # A question about wine, small talk or off-topic leaves the request as it was; a
+        # question's topic is kept for a request about it («а у вас есть?»).
         if message is not None and _is_request(message):
             state = read_turn(state, message, index, percentiles)
+        elif message is not None and (entry := read_message(message).entry) is not None:
+            state = replace(state, topic=entry.id)
         if ids:
             shown = tuple(_shown(known[i]) for i in ids if i in known)
             state = replace(

@@ -15,7 +15,8 @@ from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent.answer_format import first_sentence
 from services.agent.closing import closing_line
-from services.agent.conversation import RequestState, conversation_state
+from services.agent.conversation import conversation_state
+from services.agent.request_state import RequestState
 from services.agent.selection import Selection, select_wines
 
 FILTER_NAMES_RU = {

@@ -10,7 +10,7 @@ from typing import Any
 from core.domain import WineFilters
 from core.language.kinds import MessageKind, MessageReading
 from core.recommendation import Usage
-from services.agent.conversation import RequestState
+from services.agent.request_state import RequestState
 
 MAX_STEPS = 2  # tool iterations before the final call without tools
 

@@ -1,0 +1,152 @@
+"""What the person is looking for now: the structured request each turn answered, and the wines
+already shown — with the ways it is said (to the person, to the model, to the search tools).
+
+Built by `services/agent/conversation.py` from the stored thread.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from core.domain import SWEETNESS_RU, WINE_TYPE_RU, Sweetness, WineFilters, WineType
+from repositories.models import Wine
+
+
+@dataclass(frozen=True)
+class ShownWine:
+    id: uuid.UUID
+    price: Decimal
+    sweetness: Sweetness
+    body: int
+    wine_type: WineType
+    grapes: tuple[str, ...] = ()
+
+    @property
+    def price_rub(self) -> Decimal:  # as a catalog row names it
+        return self.price
+
+
+@dataclass(frozen=True)
+class RequestState:
+    """What the person is looking for now, after every refinement so far."""
+
+    filters: WineFilters = field(default_factory=WineFilters)
+    countries: tuple[str, ...] = ()  # any of these (a group such as «Новый Свет»)
+    named_ids: tuple[uuid.UUID, ...] = ()  # wines the request names (кьянти, просекко)
+    named_words: tuple[str, ...] = ()
+    named_now: bool = False  # this message names them (so a shown one may come again)
+    excluded: tuple[tuple[str, str], ...] = ()  # (filter name, value) ruled out
+    mood: str = ""  # the words of a request nothing structured was read from
+    shown: tuple[uuid.UUID, ...] = ()  # every wine shown in the conversation
+    last_shown: tuple[ShownWine, ...] = ()
+    refined: tuple[str, ...] = ()  # the changes this turn asked for (cheaper, drier, …)
+    asked_now: tuple[str, ...] = ()  # filters this message set: the last to relax
+    turns: int = 0
+    topic: str = (
+        ""  # the knowledge entry last asked about («а у вас есть?» after «что такое амароне?»)
+    )
+
+    @property
+    def structured(self) -> bool:
+        return not self.filters.is_empty() or bool(self.countries or self.named_ids)
+
+    def admits(self, wine: Wine) -> bool:
+        """True when the wine fits what is ruled in and out beyond the SQL filters."""
+        if self.countries and wine.country not in self.countries:
+            return False
+        for name, value in self.excluded:
+            if name == "country" and wine.country == value:
+                return False
+            if name == "wine_type" and wine.wine_type.value == value:
+                return False
+            if name == "sweetness" and wine.sweetness.value == value:
+                return False
+            if name == "grape_variety" and value in wine.grape_varieties:
+                return False
+            if name == "region" and wine.region == value:
+                return False
+        return True
+
+    def summary_ru(self, numbers: bool = True) -> str:
+        """The request in force, in words (prompts and «what was searched»).
+
+        Without `numbers` the prices are described, not quoted (an answer may only quote
+        prices the person gave in this message or of the wines shown).
+        """
+        f = self.filters
+        parts: list[str] = []
+        if f.wine_type:
+            parts.append(WINE_TYPE_RU[f.wine_type])
+        if f.sweetness:
+            parts.append(SWEETNESS_RU[f.sweetness])
+        if self.named_words:
+            parts.append("«" + ", ".join(self.named_words) + "»")
+        if f.grape_variety:
+            parts.append(f"сорт {f.grape_variety}")
+        if f.country:
+            parts.append(f"страна {f.country}")
+        if self.countries:
+            parts.append("страны: " + ", ".join(self.countries))
+        if f.region:
+            parts.append(f"регион {f.region}")
+        if f.food_pairing:
+            parts.append(f"к блюду «{f.food_pairing}»")
+        if f.price_min is not None:
+            parts.append(f"от {int(f.price_min)} ₽" if numbers else "дороже показанных")
+        if f.price_max is not None:
+            cheaper = "дешевле" in self.refined
+            words = "дешевле показанных" if cheaper else "в пределах бюджета"
+            parts.append(f"до {int(f.price_max)} ₽" if numbers else words)
+        if f.body_min is not None:
+            parts.append(f"тельность от {f.body_min}")
+        if f.body_max is not None:
+            parts.append(f"тельность до {f.body_max}")
+        for name, value in self.excluded:
+            parts.append(
+                f"не {WINE_TYPE_RU.get(WineType(value), value) if name == 'wine_type' else value}"
+            )
+        if self.mood and not parts:
+            parts.append(f"«{self.mood}»")
+        return ", ".join(parts)
+
+    def tool_arguments(self) -> dict[str, Any]:
+        """The state as search_wines arguments (a group of countries is not expressible)."""
+        args: dict[str, Any] = self.filters.model_dump(mode="json", exclude_none=True)
+        for key in ("price_min", "price_max"):
+            if key in args:
+                args[key] = float(args[key])
+        if self.named_words:
+            args["name"] = " ".join(self.named_words)
+        if self.countries:
+            args["countries"] = list(self.countries)
+        excluded_countries = [v for k, v in self.excluded if k == "country"]
+        if excluded_countries:
+            args["exclude_countries"] = excluded_countries
+        excluded_grapes = [v for k, v in self.excluded if k == "grape_variety"]
+        if excluded_grapes:
+            args["exclude_grapes"] = excluded_grapes
+        return args
+
+    def prompt_block(self) -> str:
+        """For the model: the request in force and the wines already shown."""
+        lines = ["Состояние беседы (запрос с учетом уточнений):"]
+        lines.append(f"- ищем: {self.summary_ru() or 'без ограничений'}")
+        lines.append("- фильтры поиска: " + json.dumps(self.tool_arguments(), ensure_ascii=False))
+        if self.mood:
+            lines.append(f"- настроение или описание (для semantic_search): «{self.mood}»")
+        if self.refined:
+            lines.append(f"- уточнение этого сообщения: {', '.join(self.refined)}")
+        if self.last_shown:
+            prices = ", ".join(f"{int(w.price)} ₽" for w in self.last_shown)
+            lines.append(f"- в прошлом ответе показаны вина по ценам: {prices}")
+        if self.shown:
+            lines.append(
+                "- уже показанные вина (инструменты их не возвращают — нужны они, передай "
+                "include_shown: true; не предлагай их снова, если человек сам о них не "
+                "спрашивает): " + ", ".join(str(i) for i in self.shown)
+            )
+        return "\n".join(lines)
