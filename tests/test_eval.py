@@ -1,29 +1,80 @@
-"""`sommelier eval`: the golden dialogs pass on the offline and the agent path (≥ 95 %)."""
+"""`sommelier eval`: every language set has a development and a frozen test part, and both are
+run and reported side by side. The development parts hold the bar; the frozen test parts may
+not fall below the figures recorded in BENCHMARKS.md (a regression guard, never a reason to
+edit them)."""
 
 from __future__ import annotations
 
-from bench.eval.runner import format_report, load_golden, run_path
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from bench.eval.claims import run_claims
+from bench.eval.runner import format_report, run_path
+from bench.eval.sets import PARTS, SETS, load_set
 from services.app.runtime import Runtime
 
-
-def test_the_golden_set_is_large_and_varied() -> None:
-    golden = load_golden()
-    turns = sum(max(len(t["say"]) for t in d["turns"]) * len(d["turns"]) for d in golden["dialogs"])
-    assert turns >= 80
-    multi_turn = [d for d in golden["dialogs"] if len(d["turns"]) > 1]
-    assert len(multi_turn) >= 8
-    assert all(len(t["say"]) >= 2 for d in golden["dialogs"] for t in d["turns"])
+ROOT = Path(__file__).resolve().parents[1]
+# The test parts' figures when they were last measured (BENCHMARKS.md, "Language"): a change
+# that reads worse than this on words nobody here tuned on fails.
+TEST_FLOORS = {"dialogs_offline": 0.80, "claims_false_kept": 10}
 
 
-async def test_the_golden_dialogs_pass_on_both_paths(seeded: Runtime) -> None:
-    reports = [await run_path(seeded, path) for path in ("offline", "agent")]
-    table = format_report(reports)
-    for report in reports:
-        passed, total = report.rate()
-        assert total >= 80
-        assert passed / total >= 0.95, table
-    agent = reports[1]
-    # An honest model's why sentences survive the grounded-prose check (issue #31).
-    share = agent.why_kept_share()
+def test_every_set_has_both_parts_and_is_large() -> None:
+    sizes = {(name, part): load_set(name, part) for name in SETS for part in PARTS}
+    assert all(sizes[key] for key in sizes), [k for k, v in sizes.items() if not v]
+    kinds = sum(len(sizes[("kinds", p)]) for p in PARTS)
+    questions = sum(len(sizes[("knowledge", p)]) for p in PARTS)
+    wordings = sum(len(q["wordings"]) for p in PARTS for q in sizes[("knowledge", p)])
+    dialogs = sum(len(sizes[("dialogs", p)]) for p in PARTS)
+    assert kinds >= 300 and questions >= 150 and wordings >= 450 and dialogs >= 60
+    assert all(len(q["wordings"]) >= 2 for p in PARTS for q in sizes[("knowledge", p)])
+
+
+def test_the_frozen_test_part_says_who_wrote_it() -> None:
+    readme = (ROOT / "bench" / "eval" / "test" / "README.md").read_text(encoding="utf-8")
+    assert "independent" in readme and "frozen" in readme.lower()
+    for name in SETS:
+        about = json.loads(next((ROOT / "bench/eval/test").glob(f"{name}*.json")).read_text())
+        assert "independent writer" in about["about"] and "Frozen" in about["about"]
+
+
+async def test_dialogs_hold_on_both_paths(seeded: Runtime) -> None:
+    offline = await run_path(seeded, "offline", "dev")
+    agent = await run_path(seeded, "agent", "dev")
+    table = format_report([offline, agent])
+    passed, total = offline.rate()
+    assert total >= 300 and passed / total >= 0.95, table
+    passed, total = agent.rate()
+    assert passed / total >= 0.85, table
+    share = agent.why_kept_share()  # an honest model's why sentences survive the check
     assert share is not None and share >= 0.95, table
-    print(table)
+    frozen = await run_path(seeded, "offline", "test")
+    passed, total = frozen.rate()
+    assert passed / total >= TEST_FLOORS["dialogs_offline"], format_report([frozen])
+
+
+async def test_no_false_claim_of_the_development_table_reaches_a_card(seeded: Runtime) -> None:
+    report = await run_claims(seeded, "dev")
+    assert [r.sentence for r in report.false_kept()] == []
+    true = [r for r in report.results if r.true]
+    assert sum(r.kept for r in true) / len(true) >= 0.95, [r.sentence for r in true if not r.kept]
+    frozen = await run_claims(seeded, "test")
+    assert len(frozen.false_kept()) <= TEST_FLOORS["claims_false_kept"]
+
+
+def test_eval_prints_both_parts_side_by_side(tmp_path: Path) -> None:
+    """The command itself, as a user runs it: one table with a column per part."""
+    env = {**os.environ, "DATA_DIR": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.eval", "--set", "claims"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert "| set | development | test (frozen) |" in done.stdout, done.stdout + done.stderr
+    assert "claims: false ones that reach the customer" in done.stdout

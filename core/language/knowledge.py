@@ -201,6 +201,26 @@ class _Index:
         # What an unseen word weighs: as much as the rarest word of the base.
         self.unseen_idf = math.log(1 + (count + 0.5) / 0.5)
         self.vocabulary = sorted(self.idf)
+        self.by_root: dict[str, list[str]] = {}
+        for term in self.vocabulary:
+            if not term.isascii() and len(stem(term)) >= 4:
+                self.by_root.setdefault(stem(term)[:4], []).append(term)
+
+    def kin(self, lemma: str) -> str | None:
+        """A word of the base built on the same root (Snowball stems that differ at most in
+        their last letter past a common part of four): a derivation, not a typo."""
+        root = stem(lemma)
+        if len(root) < 4:
+            return None
+        best: tuple[float, str] | None = None
+        for term in self.by_root.get(root[:4], ()):
+            other = stem(term)
+            common = _common_prefix(root, other)
+            if common >= 4 and common >= min(len(root), len(other)) - 1:
+                weight = self.idf[term]
+                if best is None or weight > best[0]:
+                    best = (weight, term)
+        return best[1] if best else None
 
     def correct(self, lemma: str) -> str:
         """A word the base does not hold, to the nearest one it does (a typo: «танинн»)."""
@@ -223,6 +243,8 @@ class _Index:
                 continue
             if not word.known:  # a typo of a word the base holds: «танинны», «шардоне»
                 base = self.correct(base)
+            if base not in self.idf and word.known:
+                base = self.kin(base) or base  # «подача» for «подавать», «кислый» for «кислотность»
             if base in self.idf:
                 terms[base] = self.idf[base]
             else:
@@ -272,6 +294,15 @@ class _Index:
             union = total + sum(self.idf.get(t, 0.0) for t in phrasing if t not in weight)
             best = max(best, shared / union if union else 0.0)
         return best
+
+
+def _common_prefix(a: str, b: str) -> int:
+    size = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        size += 1
+    return size
 
 
 @cache
