@@ -45,6 +45,7 @@ _NUMBER_WORDS: dict[str, Decimal] = {
     "десять": Decimal(10),
     "полторы": Decimal("1.5"),
     "полтора": Decimal("1.5"),
+    "полутора": Decimal("1.5"),
     "one": Decimal(1),
     "two": Decimal(2),
     "three": Decimal(3),

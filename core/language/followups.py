@@ -32,7 +32,28 @@ _CHEAPER = (
     "more affordable",
     "lower price",
 )
-_DEARER = ("дорож", "подорож", "дороже", "премиальн", "поинтересн", "получше", "pricier")
+_DEARER = (
+    "дорож",
+    "подорож",
+    "дороже",
+    "премиальн",
+    "поинтересн",
+    "получше",
+    "посерьезн",
+    "посолидн",
+    "поприличн",
+    "поблагородн",
+    "уровнем выше",
+    "уровнем повыше",
+    "классом выше",
+    "pricier",
+    "fancier",
+    "a step up",
+    "go up a level",
+    "upgrade",
+    "something nicer",
+    "more premium",
+)
 _DEARER_PHRASES = ("more expensive", "подороже", "по дороже", "лучше качеств", "upmarket")
 _DRIER = ("посуше", "суше", "драй", "drier", "dryer", "less sweet", "менее слад", "не такое слад")
 _SWEETER = ("послаще", "слаще", "sweeter", "more sweet", "сладенькое", "менее сух", "less dry")
@@ -148,10 +169,13 @@ def _negated_filters(text: str) -> dict[str, object]:
     return found
 
 
-_DISLIKE = re.compile(r"\s(не|терпеть не) (люблю|любим|хочу|надо|нужно|пью|нравится|нравятся)\b")
+_DISLIKE = re.compile(
+    r"\s(не|терпеть не) (люблю|любим|хочу|надо|нужно|пью|нравится|нравятся|предлагать|советуй"
+    r"|предлагайте|советуйте|показывай|показывайте)\b"
+)
 _DISLIKE_AFTER = re.compile(
     r"(?:^|[^a-zа-я])(не люблю|не хочу|не пью|терпеть не могу|don'?t like|don'?t want|hate"
-    r"|no more)\s+"
+    r"|no more|anything but|except for|that isn'?t|that is not|isn'?t|other than|but not)\s+"
 )
 
 
@@ -176,6 +200,11 @@ _GIVE_UP = re.compile(
     r"|does not have to be|don.?t have to be|no need (?:for|to be)|doesn.?t matter)\s+"
     r"(?P<what>\w+(?:\s+\w+)?)"
 )
+# «без ограничения по бюджету», «бюджет не важен», «money is no object»: the price gives way.
+_ANY_PRICE = re.compile(
+    r"без ограничени\w* по (бюджету|цене)|бюджет (не важен|неважен|не ограничен)|цена не важна"
+    r"|money is no object|no budget|budget doesn.?t matter|price doesn.?t matter"
+)
 _ANYWHERE = re.compile(
     r"from anywhere|any country|любой страны|из любой страны|откуда угодно|страна не важна"
     r"|страна неважна|неважно откуда|не важно откуда"
@@ -189,6 +218,8 @@ def _dropped(text: str) -> tuple[str, ...]:
         names += parse_query(match.group("what")).filters.model_dump(exclude_none=True)
     if _ANYWHERE.search(lowered):
         names += ["country", "region"]
+    if _ANY_PRICE.search(lowered):
+        names += ["price_max"]
     if "country" in names:
         names.append("region")
     return tuple(dict.fromkeys(names))

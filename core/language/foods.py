@@ -33,6 +33,11 @@ _FOOD_GROUPS: dict[str, list[str]] = {
         "salmon",
         "trout",
     ],
+    "белая рыба": [
+        "белая рыба",
+        *phrases(["белая", "белой", "белую"], ["рыба", "рыбы", "рыбе", "рыбу", "рыбой", "рыбка"]),
+        "white fish",
+    ],
     "рыба": [
         "рыба",
         "рыбка",
@@ -42,7 +47,6 @@ _FOOD_GROUPS: dict[str, list[str]] = {
         "сибас",
         "дорадо",
         "fish",
-        "white fish",
         "tuna",
         "cod",
     ],
@@ -97,9 +101,7 @@ _FOOD_GROUPS: dict[str, list[str]] = {
         "lamb",
         "mutton",
     ],
-    "шашлык": [
-        "шашлык",
-        "шашлычок",
+    "барбекю": [
         "барбекю",
         "гриль",
         "мангал",
@@ -109,6 +111,11 @@ _FOOD_GROUPS: dict[str, list[str]] = {
         "barbeque",
         "grill",
         "grilled",
+    ],
+    "шашлык": [
+        "шашлык",
+        "шашлычок",
+        "shashlik",
         "kebab",
         "kebabs",
         "shashlik",

@@ -34,8 +34,8 @@ from functools import lru_cache
 
 from core.language.folding import fold
 from core.language.followups import read_followup
-from core.language.knowledge import KnowledgeEntry, match_knowledge
-from core.language.lemmas import words_of
+from core.language.knowledge import KnowledgeEntry, entry_by_id, match_knowledge
+from core.language.lemmas import is_past_verb, words_of
 from core.language.manipulation import manipulation_kind
 from core.language.price_bands import read_price_band
 from core.language.request import parse_query
@@ -93,9 +93,15 @@ _CODE = _rx(
     r"|javascript|java\b|sql\b|регулярн|компилир|html|css)",
     _B + r"(write (a |me )?(function|code|script|program)|python code)",
 )
+# Asking the way is never about wine, whatever colour the place has («Red Square»).
+_DIRECTIONS = _rx(
+    _B + r"(как (добраться|доехать|пройти|проехать) (до|к|в)|где находится|how (do|can) i get to"
+    r"|where is the nearest|directions to)"
+)
 # Tasks and subjects a lemma cannot name: declined unless the message is about wine.
 _OFFTOPIC_PHRASES = _rx(
-    _B + r"(курс (доллара|евро|рубля|валют)|сколько будет|посчитай|реши задач|домашн\w* задани)",
+    _B + r"(курс (доллара|евро|рубля|валют)|сколько будет|посчитай|реши\w* задач|домашн\w* задани"
+    r")",
     _B + r"(напиши|сочини|придумай|write)\s+(мне )?(стих|сочинени|эссе|письм|рассказ|песн"
     r"|резюме|поэм|a poem|an essay|a letter)",
     _B + r"(в каком году|кто изобрел|кто написал|capital of|смысл жизни|как похудеть)",
@@ -144,13 +150,23 @@ _OPENER = _rx(
     r"^(make it|а как насчет|как насчет|а что насчет|а если)\b",
 )
 # «what about carmenere?», «а как насчет Испании?»: a refinement, though a question in form.
-_ABOUT_OPENER = _rx(r"^\W*(and )?(what about|how about)\b|^\W*(а )?(как|что) насч[её]т\b")
+_ABOUT_OPENER = _rx(
+    r"^\W*(and )?(what about|how about|what else|anything else)\b",
+    r"^\W*(а )?((как|что) насч[её]т|что (еще|ещё)|что-нибудь (еще|ещё))\b",
+)
 # Is it in the shop? «есть мадера?», «шабли есть?», «do you have Malbec?» — not «есть ли смысл».
 _AVAILABLE = _rx(
     _B + r"(есть ли(?! (смысл|разница|польза|вред|толк))|есть у вас|у вас есть|имеется|в наличии"
-    r"|найдется|найдётся|do you (have|sell|carry|stock)|have you got|got any|what do you have)",
+    r"|найдется|найдётся|прода[её]тся|продаете|продаёте|в продаже|do you (have|sell|carry|stock)"
+    r"|have you got|got any|what do you have)",
     r"^\W*(а |и )?есть\s(?!ли (смысл|разница|польза|вред|толк))",
     _B + r"есть(\s+\w+){0,2}\W*$",
+    _B + r"у вас\W*$",
+)
+# About the wines just shown: «а из них сухое какое?», «сколько такое стоит?».
+_AMONG_SHOWN = _rx(
+    _B + r"(из них|из этих|из показанных|среди них|of (those|these|them)|among (them|those)"
+    r"|сколько\b.{0,20}\b(стоит|стоят)|how much (is|are|does|do) (it|they|this|that))"
 )
 _ABOUT_SHOWN = _rx(
     _B + r"(подробне|поподробне|подробней|перв(ое|ого|ом|ая|ой|ую)|втор(ое|ого|ом|ая|ой|ую)"
@@ -163,7 +179,7 @@ _YES_NO = _rx(
 )
 _WHICH = _rx(
     _B + r"(как(ое|ую|ие|ой|ого)|which|what kind)\s+(\w+(ое|ую|ие|ой|ый|ая|ого|ых)\s+)?(вин"
-    r"|игрист|шампан|красн|бел|розов|сорт|портвейн|херес|wine)",
+    r"|игрист|шампан|красн|бел|розов|портвейн|херес|wine)",
     _B + r"как(ой|ое|ая) на вкус",
 )
 _WHICH_NOT = _rx(
@@ -179,6 +195,19 @@ _MOOD = _rx(
 )
 
 
+# Someone under age: «мне 17», «I'm 16», «несовершеннолетний».
+_MINOR = _rx(
+    _B + r"(мне|нам|сыну|дочке|ребенку|i'?m|i am) (1[0-7]|[1-9]|шестнадцать|семнадцать|пятнадцать"
+    r"|четырнадцать)(?![\d])",
+    _B + r"(несовершеннолетн|школьник|подрост|under 18|underage|minor)",
+)
+
+
+def requested_words(folded: str) -> bool:
+    return bool(_REQUEST.search(folded) or _AVAILABLE.search(folded))
+
+
+_WISHING = frozenset({"хотел", "хотела", "хотели", "хотелось", "искал", "искала", "нашел"})
 _TO_THE_BOT = _rx(_B + r"(ты|тебя|тебе|тобой|you)(?![a-zа-я])")
 
 
@@ -195,7 +224,7 @@ def _knowledge_part(text: str) -> str:
     asking = [
         clause
         for clause in clauses
-        if _QUESTION.search(fold(clause))
+        if (_QUESTION.search(fold(clause)) or "?" in clause)
         and not _REQUEST.search(fold(clause))
         and not _AVAILABLE.search(fold(clause))
     ]
@@ -225,21 +254,23 @@ def _read_proper(text: str) -> MessageReading:
     """The message without its social words."""
     folded = fold(text).strip()
     words = words_of(folded)
-    if _CODE.search(folded):
+    if _CODE.search(folded) or _DIRECTIONS.search(folded):
         return MessageReading(MessageKind.offtopic, text=text)
     interrogative = bool(_QUESTION.search(folded))
     question = interrogative or "?" in folded
     parsed = parse_query(text)
     f = parsed.filters
-    # A country alone is no wine word: «какая столица Австралии?».
-    wine_named = (
-        names_wine(words)
-        or not f.model_copy(
-            update={"country": None, "region": None, "price_min": None, "price_max": None}
-        ).is_empty()
-    )
+    # A country, a dish or a price alone is no wine word: «какая столица Австралии?», «как
+    # приготовить утку?».
+    unnamed = dict.fromkeys(("country", "region", "price_min", "price_max", "food_pairing"))
+    wine_named = names_wine(words) or not f.model_copy(update=unnamed).is_empty()
     # A health question: health words in a sentence that asks («можно ли при беременности?»),
     # not in a story around a request («врачи запретили коньяк… посоветуйте вино в подарок»).
+    if _MINOR.search(folded) and (names_alcohol(words) or wine_named or requested_words(folded)):
+        # «мне 17, могу я купить вино?»: the legal age, whatever else is asked.
+        return MessageReading(
+            MessageKind.wine_question, entry_by_id("legal_age"), health=True, text=text
+        )
     asked_health = [h for h in health_sentences(text) if _QUESTION.search(h) or "?" in h]
     if asked_health and (names_alcohol(words) or wine_named):
         match = match_knowledge(text, health_only=True) or match_knowledge(text)
@@ -256,7 +287,12 @@ def _read_proper(text: str) -> MessageReading:
         return MessageReading(MessageKind.offtopic, text=text)
     if about_health(words, folded) and not wine_named and not requested:
         return MessageReading(MessageKind.offtopic, text=text)  # medicine, not wine
-    asks_which = bool(_WHICH.search(folded)) and not _WHICH_NOT.search(folded)
+    # «какое вино подать?» asks which; «какое вино пил Наполеон?» asks about the past.
+    asks_which = (
+        bool(_WHICH.search(folded))
+        and not _WHICH_NOT.search(folded)
+        and not any(is_past_verb(w.text) for w in words if w.text not in _WISHING)
+    )
     followup = read_followup(text)
     # «а белое?», «а из Старого Света?», «есть амароне?»: the request before goes on; not
     # «а что такое танины?» or «а ты умеешь шутить?».
@@ -265,10 +301,19 @@ def _read_proper(text: str) -> MessageReading:
     # крышка винтовая, значит вино дешевое?») it is part of the question.
     changes = followup.changes and (len(words) <= 6 or opens)
     refines = changes or available or (opens and not _TO_THE_BOT.search(folded))
+    if _AMONG_SHOWN.search(folded):
+        return MessageReading(MessageKind.request, text=text)
     if refines and (not interrogative or _ABOUT_OPENER.search(folded)):
         # «а белое?», «подешевле», «только не шардоне», «есть мадера?»: a request goes on.
         return MessageReading(MessageKind.request, text=text)
-    if entry and question and len(words) > 3 and not requested and not _priced_or_paired(f):
+    if (
+        entry
+        and (interrogative or (question and f.is_empty()))
+        and len(words) > 3
+        and not requested
+        and not asks_which
+        and not _priced_or_paired(f)
+    ):
         # «если крышка винтовая, значит вино дешевое?»: a question with a price word in it.
         return MessageReading(MessageKind.wine_question, entry, asks_which=asks_which, text=text)
     if _ABOUT_SHOWN.search(folded) and entry is None:
@@ -291,7 +336,11 @@ def _read_proper(text: str) -> MessageReading:
         return MessageReading(MessageKind.request, text=text)
     # «танины», «винный камень»; not «белое полусладкое» (a request with no verb)
     short = len(words) <= 3 and f.is_empty() and not _MOOD.search(folded)
-    if entry is not None and (question or (not entry.cards and short)):
+    # «танины?» asks what they are; «Barolo?», «dry riesling?» — a wine, a grape, a style with
+    # no question word — ask whether the shop has it.
+    if entry is not None and (
+        interrogative or (not entry.cards and f.is_empty() and (question or short))
+    ):
         return MessageReading(MessageKind.wine_question, entry, asks_which=asks_which, text=text)
     wine_words = wine_named or not f.is_empty() or entry is not None
     if interrogative and wine_words and not asks_which:

@@ -52,6 +52,15 @@ def is_person(word: str) -> bool:
 
 
 @lru_cache(maxsize=65536)
+def is_past_verb(word: str) -> bool:
+    """«пил», «подавали»: a verb in the past tense (a story, not a wish)."""
+    if word.isascii():
+        return False
+    tag = _analyzer().parse(word)[0].tag  # type: ignore[attr-defined]
+    return "VERB" in tag and "past" in tag
+
+
+@lru_cache(maxsize=65536)
 def analyse(word: str) -> tuple[str, bool]:
     """(lemma, known) of one folded word. A word the dictionary does not know (a grape, a
     term, a typo) is reduced by the Snowball stemmer instead of pymorphy's guess, which makes

@@ -147,6 +147,11 @@ _RANGE_OPENERS = frozenset({"от", "с", "from", "между", "between"})
 _PAIR_OPENERS = frozenset({"между", "between"})
 _RANGE_LINK_RE = re.compile(r"(?:(?:и|and)\s+)?(?:-|до|по|to)|(?P<pair>и|and)")
 _SENTENCE_BREAK_RE = re.compile(r"[!?;\n]|\.\s")
+# «5000 и выше», «5000 rub and up», «от 3000+»: what follows an amount that makes it a floor.
+_AND_UP = re.compile(
+    r"\s*(?:₽|руб\w*|rub\w*|р)?\.?\s*(?:и выше|и дороже|или дороже|и больше|и более|и вверх"
+    r"|and up|and above|or more|or higher|\+|plus)(?![a-zа-я])"
+)
 _ABOUT_LOW = Decimal("0.8")
 _ABOUT_HIGH = Decimal("1.2")
 
@@ -288,6 +293,10 @@ class PriceReader:
 
     def _read_single(self, amount: Amount, before: list[Token]) -> None:
         if not amount.plausible():
+            return
+        upward = _AND_UP.match(self.text.folded[amount.end :])
+        if upward is not None:  # «5000 и выше», «5000 rub and up»: a floor
+            self._set_min(amount.value, self._phrase(amount.start, amount.end + upward.end()))
             return
         cue = self._cue(before)
         if cue is None:

@@ -40,6 +40,10 @@ _PHRASES: dict[str, re.Pattern[str]] = {
         _B + r"(добр(ый|ое|ого) (день|вечер|утро|утра|дня|вечера|времени суток)|доброе утро"
         r"|good (morning|evening|afternoon|day)|hi there|hello there)" + _E
     ),
+    "wishes": re.compile(
+        _B + r"(с (наступающим|новым годом|рождеством|праздник\w*|пятницей|выходными)"
+        r"|поздравляю|happy (new year|holidays)|merry christmas)" + _E
+    ),
     "bye": re.compile(
         _B + r"(до свидания|до встречи|до завтра|до связи|всего (доброго|хорошего)"
         r"|(хорошего|приятного|удачного|отличного) (дня|вечера|выходных|отдыха)"
@@ -48,7 +52,8 @@ _PHRASES: dict[str, re.Pattern[str]] = {
     ),
     "thanks": re.compile(
         _B + r"(thank you|thanks a lot|many thanks|большое спасибо|спасибо большое"
-        r"|(очень|сильно|здорово|реально|так) помог(ли|ла)?|you helped)" + _E
+        r"|(еще|ещё) раз спасибо|(спасибо|благодарю) (еще|ещё) раз"
+        r"|(очень|сильно|здорово|реально|так) (помог|выручил)(и|а)?|выручил\w*|you helped)" + _E
     ),
     "ack": re.compile(
         _B + r"((я |надо |нужно )?подумаю|надо подумать|посмотрю (еще|ещё|потом)"
@@ -57,6 +62,9 @@ _PHRASES: dict[str, re.Pattern[str]] = {
     "compliment": re.compile(
         _B + r"((ты|вы) (очень |такой |просто |самый |реально )?(классн|крут|молодец|умниц|лучш"
         r"|супер|клев|прелест|хорош|замечател|великолеп|гени|котик|чудо)\w*"
+        r"|как(ой|ая|ие) (же )?(ты|вы) (молодец|умниц|умничк|гени|лучш|класс)\w*"
+        r"|(ты|вы|так|очень) (так |очень )?хорошо (во всем |все )?(разбираете|разбираешь"
+        r"|знаете|знаешь)\w*"
         r"|(you are|you're) (great|awesome|the best|amazing|cool|smart|brilliant)"
         r"|good (bot|job)|nice one|great job|well done)" + _E
     ),
@@ -70,7 +78,7 @@ _LEMMAS: dict[str, frozenset[str]] = {
     ),
     "thanks": word_set(
         "спасибо спасибочки спасибки благодарить благодарю спс сенкс мерси thanks thank "
-        "thx ty пасиб"
+        "thx ty пасиб cheers"
     ),
     "bye": word_set("пока покеда бывай прощай удачи bye goodbye cya ciao чао"),
     "ack": word_set(
@@ -79,14 +87,25 @@ _LEMMAS: dict[str, frozenset[str]] = {
         "cool nice awesome perfect got gotcha"
     ),
 }
-_KIND_ORDER = ("about", "help", "how_are_you", "greeting", "thanks", "compliment", "bye", "ack")
+_KIND_ORDER = (
+    "about",
+    "help",
+    "how_are_you",
+    "greeting",
+    "thanks",
+    "compliment",
+    "wishes",
+    "bye",
+    "ack",
+)
 
 # Words that may stand beside social words without making the clause about anything.
 _FILLER = word_set(
     "а и ну же вот да нет ой эй так такой такая вам тебе тебя вас тебе большой очень огромный "
-    "всем все всё друг дружище бот ботик сомелье уважаемый дорогой мой еще ещё раз "
+    "всем все всё друг дружище бот ботик сомелье уважаемый дорогой мой раз "
     "снова всё-таки тогда пожалуйста плиз please so much very a lot you again dear "
-    "bro man sir буду знать учту запомню понял поняла понять ясный"
+    "bro man sir буду знать учту запомню понял поняла понять ясный вы мне нам мы я "
+    "голубчик голубушка милый милая родной сынок дочка деточка mate buddy friend guys"
 )
 
 
@@ -114,7 +133,8 @@ def _kinds_in(clause: str) -> tuple[list[str], bool]:
             kinds.append(kind)
         elif word.text not in _FILLER and word.lemma not in _FILLER:
             only_social = False
-    return sorted(dict.fromkeys(kinds), key=_KIND_ORDER.index), only_social and bool(kinds)
+    only_social = only_social and not re.search(r"\d", left)  # «мне 17» says something
+    return sorted(dict.fromkeys(kinds), key=_KIND_ORDER.index), only_social
 
 
 _CLAUSE = re.compile(r"[^.!?;,\n…)(]+")

@@ -46,7 +46,7 @@ HEALTH_LEMMAS = word_set(
     астма печень здоровье вредно вредный вред полезно полезный польза врач доктор болезнь
     лечение гастрит язва подагра онкология иммунитет антиоксидант ресвератрол
     pregnant pregnancy medication medicine antibiotic calorie calories healthy health heart
-    diabetes hangover allergy allergic headache age underage driving drive
+    diabetes hangover allergy allergic headache underage driving
     """
 )
 _HEALTH_PHRASES = re.compile(
@@ -68,7 +68,8 @@ OFFTOPIC_LEMMAS = word_set(
     сок лимонад газировка кола сигарета сигара вейп кальян кроссовки одежда платье куртка
     джинсы отель гостиница билет поезд самолёт самолет работа вакансия зарплата уроки
     домашка математика уравнение интеграл программирование программа код скрипт сайт
-    гороскоп астрология такси цветок цветочек розы тюльпан борщ
+    гороскоп астрология такси цветок цветочек розы тюльпан борщ физика химия биология
+    геометрия алгебра метро
     phone laptop computer car weather football movie film song joke poem beer vodka whisky
     whiskey rum gin tequila coffee tea job salary homework
     """

@@ -35,6 +35,8 @@ WINE_TYPE_WORDS: dict[str, WineType] = phrase_table(
         ],
         WineType.sparkling: [
             "игристое",
+            "пузырьки",
+            "пузырики",
             "шампанское",
             "шампусик",
             "шампусика",

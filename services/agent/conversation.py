@@ -97,8 +97,8 @@ def _merge(
         reference = min((w.price for w in last), default=None)
         if reference is None and "price_max" in values:
             reference = Decimal(values["price_max"]) + 1
-        if reference is not None:
-            values["price_max"] = reference - 1
+        if reference is not None:  # cheaper than those, and within a ceiling just asked
+            values["price_max"] = min(reference - 1, Decimal(asked.get("price_max", reference)))
             if "price_min" not in asked:
                 values.pop("price_min", None)
     if followup.dearer:
