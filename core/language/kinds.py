@@ -35,7 +35,7 @@ from functools import lru_cache
 from core.language.folding import fold
 from core.language.followups import read_followup
 from core.language.knowledge import KnowledgeEntry, entry_by_id, match_knowledge
-from core.language.lemmas import is_past_verb, words_of
+from core.language.lemmas import is_past_verb, is_predicate, words_of
 from core.language.manipulation import manipulation_kind
 from core.language.price_bands import read_price_band
 from core.language.request import parse_query
@@ -144,6 +144,11 @@ _QUESTION = _rx(
     # «что дает выдержка?», «из чего делают розе?»; not «что-нибудь», «что бы взять»
     r"^\W*(а |и )?(что|из чего|для чего|от чего|чем|с чем)\s(?!(нибудь|то|бы)\b)",
 )
+_COPULA = _rx(
+    r"\s[—–-]\s|(?<![a-zа-я])(это|бывает|бывают|всегда|никогда|одно и то же|то же самое|vs"
+    r"|versus)(?![a-zа-я])"
+)
+_DEFINING = _rx(r"(?<![a-z])(meaning|vs|versus|difference)(?![a-z])")
 _KNOWING = _rx(_B + r"(хочу|хотел\w*|хочется|интересно) (бы )?(узнать|понять|разобраться|знать)")
 _OPENER = _rx(
     r"^(а|и|тогда|или|только|лучше|and|or|what about|how about|actually|also|instead)\s",
@@ -256,8 +261,15 @@ def _read_proper(text: str) -> MessageReading:
     words = words_of(folded)
     if _CODE.search(folded) or _DIRECTIONS.search(folded):
         return MessageReading(MessageKind.offtopic, text=text)
-    interrogative = bool(_QUESTION.search(folded))
+    # A question word, or a question mark on a sentence that says something about its subject
+    # («просекко — это шампанское?», «рислинг бывает сухим?»); not a bare name of a wine with a
+    # question mark («Barolo?», «dry riesling?»), which asks whether the shop has it.
+    interrogative = bool(_QUESTION.search(folded) or _DEFINING.search(folded))
     question = interrogative or "?" in folded
+    asks = interrogative or (
+        "?" in folded
+        and (_COPULA.search(folded) is not None or any(is_predicate(w.text) for w in words))
+    )
     parsed = parse_query(text)
     f = parsed.filters
     # A country, a dish or a price alone is no wine word: «какая столица Австралии?», «как
@@ -308,7 +320,7 @@ def _read_proper(text: str) -> MessageReading:
         return MessageReading(MessageKind.request, text=text)
     if (
         entry
-        and (interrogative or (question and f.is_empty()))
+        and (asks or (question and f.is_empty()))
         and len(words) > 3
         and not requested
         and not asks_which
@@ -325,7 +337,7 @@ def _read_proper(text: str) -> MessageReading:
     # «что дает выдержка в бочке?»; with a dish, only a question that asks why or whether
     # («правда что к рыбе нельзя красное?»), not «что к шоколаду?».
     knowing = bool(_EXPLAIN.search(folded) or _YES_NO.search(folded)) or not _priced_or_paired(f)
-    if entry is not None and interrogative and not requested and not asks_which and knowing:
+    if entry is not None and asks and not requested and not asks_which and knowing:
         return MessageReading(MessageKind.wine_question, entry, text=text)
     if requested or read_price_band(text) is not None or _priced_or_paired(parsed.filters):
         part = _knowledge_part(text)
@@ -339,7 +351,7 @@ def _read_proper(text: str) -> MessageReading:
     # «танины?» asks what they are; «Barolo?», «dry riesling?» — a wine, a grape, a style with
     # no question word — ask whether the shop has it.
     if entry is not None and (
-        interrogative or (not entry.cards and f.is_empty() and (question or short))
+        asks or (not entry.cards and f.is_empty() and (question or short))
     ):
         return MessageReading(MessageKind.wine_question, entry, asks_which=asks_which, text=text)
     wine_words = wine_named or not f.is_empty() or entry is not None

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from core.language.folding import TOKEN_RE, fold, stem
+from core.language.folding import TOKEN_RE, fold, stem, word_set
 
 
 @dataclass(frozen=True)
@@ -58,6 +58,20 @@ def is_past_verb(word: str) -> bool:
         return False
     tag = _analyzer().parse(word)[0].tag  # type: ignore[attr-defined]
     return "VERB" in tag and "past" in tag
+
+
+@lru_cache(maxsize=65536)
+def is_predicate(word: str) -> bool:
+    """A verb or a predicative («подают», «хранить», «можно»): a sentence says something."""
+    if word.isascii():
+        return word in _ENGLISH_PREDICATES
+    tag = _analyzer().parse(word)[0].tag  # type: ignore[attr-defined]
+    return bool({"VERB", "INFN", "PRED"} & set(tag.grammemes))
+
+
+_ENGLISH_PREDICATES = word_set(
+    "is are was were be does do did can could should would has have means mean go goes"
+)
 
 
 @lru_cache(maxsize=65536)
