@@ -29,6 +29,8 @@ _CHEAPER = (
     "less expensive",
     "too expensive",
     "pricey",
+    "too much",
+    "a bit much",
     "more affordable",
     "lower price",
 )
@@ -196,7 +198,7 @@ _PRICE_BOUND = re.compile(r"(?:^|\s)не (?:дороже|дешевле|боль
 
 # «не обязательно из Франции», «doesn't have to be French», «страна не важна», «from anywhere».
 _GIVE_UP = re.compile(
-    r"(не обязательно|необязательно|не важно|неважно|не принципиально|does ?n.?t have to be"
+    r"(не обязательно|необязательно|не важно|неважно|не принципиально|можно не|does ?n.?t have to be"
     r"|does not have to be|don.?t have to be|no need (?:for|to be)|doesn.?t matter)\s+"
     r"(?P<what>\w+(?:\s+\w+)?)"
 )
@@ -204,6 +206,10 @@ _GIVE_UP = re.compile(
 _ANY_PRICE = re.compile(
     r"без ограничени\w* по (бюджету|цене)|бюджет (не важен|неважен|не ограничен)|цена не важна"
     r"|money is no object|no budget|budget doesn.?t matter|price doesn.?t matter"
+)
+_GIVEN_UP = re.compile(
+    r"(?P<what>[a-zа-я]+(?:\s+[a-zа-я]+)?)\s+(?:уже\s+)?(?:не важ\w*|неважн\w*|не обязательн\w*"
+    r"|не принципиальн\w*|doesn.?t matter)"
 )
 _ANYWHERE = re.compile(
     r"from anywhere|any country|любой страны|из любой страны|откуда угодно|страна не важна"
@@ -215,6 +221,8 @@ def _dropped(text: str) -> tuple[str, ...]:
     lowered = text.lower().replace("ё", "е")
     names: list[str] = []
     for match in _GIVE_UP.finditer(lowered):
+        names += parse_query(match.group("what")).filters.model_dump(exclude_none=True)
+    for match in _GIVEN_UP.finditer(lowered):  # «сыр уже не важен»
         names += parse_query(match.group("what")).filters.model_dump(exclude_none=True)
     if _ANYWHERE.search(lowered):
         names += ["country", "region"]
@@ -252,8 +260,11 @@ def read_followup(text: str) -> FollowUp:
 def is_new_request(text: str, filters: WineFilters, followup: FollowUp) -> bool:
     """A complete request of its own replaces the conversation's state.
 
-    «красное сухое к стейку до 2000» is new; «а белое?», «подешевле», «из Испании?» refine.
+    «красное сухое к стейку до 2000» is new; «а белое?», «подешевле», «из Испании?» refine, and
+    so does a price alone («what's under a thousand?»): a budget for what was asked.
     """
     if followup.changes or followup.refines:
         return False
-    return not filters.is_empty() or len(_fold(text).split()) > 3
+    if not filters.model_copy(update={"price_min": None, "price_max": None}).is_empty():
+        return True
+    return filters.is_empty() and len(_fold(text).split()) > 3

@@ -350,9 +350,7 @@ def _read_proper(text: str) -> MessageReading:
     short = len(words) <= 3 and f.is_empty() and not _MOOD.search(folded)
     # «танины?» asks what they are; «Barolo?», «dry riesling?» — a wine, a grape, a style with
     # no question word — ask whether the shop has it.
-    if entry is not None and (
-        asks or (not entry.cards and f.is_empty() and (question or short))
-    ):
+    if entry is not None and (asks or (not entry.cards and f.is_empty() and (question or short))):
         return MessageReading(MessageKind.wine_question, entry, asks_which=asks_which, text=text)
     wine_words = wine_named or not f.is_empty() or entry is not None
     if interrogative and wine_words and not asks_which:

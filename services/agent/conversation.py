@@ -84,6 +84,9 @@ def _merge(
         named_ids, named_words = (), ()
     if "grape_variety" in asked:
         named_ids, named_words = (), ()
+    if named[0]:  # «а Бароло?»: that wine, whatever country or colour was asked before
+        values = {k: v for k, v in values.items() if k in ("price_min", "price_max")}
+        countries = ()
     values.update(asked)
     if named[0]:
         named_ids, named_words = named
@@ -154,6 +157,7 @@ def _merge(
         excluded=tuple(dict.fromkeys(excluded)),
         refined=tuple(refined),
         asked_now=tuple(k for k, v in new.items() if state.filters.model_dump().get(k) != v),
+        said_now=tuple(asked),
     )
 
 

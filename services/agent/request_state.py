@@ -45,6 +45,7 @@ class RequestState:
     last_shown: tuple[ShownWine, ...] = ()
     refined: tuple[str, ...] = ()  # the changes this turn asked for (cheaper, drier, …)
     asked_now: tuple[str, ...] = ()  # filters this message set: the last to relax
+    said_now: tuple[str, ...] = ()  # filters this message's own words state («under 1000»)
     turns: int = 0
     topic: str = (
         ""  # the knowledge entry last asked about («а у вас есть?» after «что такое амароне?»)

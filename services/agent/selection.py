@@ -15,6 +15,7 @@ from typing import Any
 
 from core.domain import Sweetness, WineFilters, WineType
 from core.language.catalog_terms import query_words
+from core.language.vocabulary import STYLE_TYPES
 from core.recommendation import MAX_WINES
 from core.taste import price_ceiling, taste_score
 from repositories.models import Wine
@@ -55,7 +56,17 @@ SOFT_FILTERS = ("region", "body_min", "body_max", "grape_variety", "food_pairing
 
 
 def choose(wines: Sequence[Wine], filters: WineFilters, cheapest: bool = False) -> list[Wine]:
-    """Best within the budget when there is one, else around a typical price; varied producers."""
+    """Best within the budget when there is one, else around a typical price; varied producers.
+    Asked for no type, a person means a still wine first: «пино нуар» is the red, not the
+    sparkling made partly from it."""
+    if filters.wine_type is not None:
+        return _choose(wines, filters, cheapest)
+    still = [w for w in wines if w.wine_type not in STYLE_TYPES]
+    styles = [w for w in wines if w.wine_type in STYLE_TYPES]
+    return (_choose(still, filters, cheapest) + _choose(styles, filters, cheapest))[:MAX_WINES]
+
+
+def _choose(wines: Sequence[Wine], filters: WineFilters, cheapest: bool) -> list[Wine]:
     if cheapest:
         ranked = sorted(wines, key=lambda w: (w.price_rub, w.slug))
     elif filters.price_max is not None:
@@ -101,7 +112,7 @@ async def _structured(repo: WineRepository, state: RequestState) -> Selection:
     if pool:
         return await _all_shown(repo, state, pool, shown)
     direction = next((d for d in state.refined if d in _DIRECTIONS), None)
-    if direction is not None and state.last_shown:
+    if direction is not None and state.last_shown and not _asked_bound(state, direction):
         return await _nothing_further(repo, state, direction)
     # Nothing in the catalog fits: give up the least important condition first, and what
     # this message asked for last (the intro names what was given up).
@@ -155,6 +166,11 @@ _DIRECTIONS: dict[str, tuple[tuple[str, ...], Any]] = {
     "слаще": (("sweetness",), lambda w: -_SWEETNESS.index(w.sweetness)),
 }
 _SWEETNESS = (Sweetness.dry, Sweetness.semi_dry, Sweetness.semi_sweet, Sweetness.sweet)
+
+
+def _asked_bound(state: RequestState, direction: str) -> bool:
+    """«Something cheaper? Under 1000»: the bound is the person's own, not only «than those»."""
+    return any(bound in state.said_now for bound in _DIRECTIONS[direction][0])
 
 
 async def _nothing_further(repo: WineRepository, state: RequestState, direction: str) -> Selection:
