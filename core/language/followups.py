@@ -199,7 +199,8 @@ _PRICE_BOUND = re.compile(r"(?:^|\s)не (?:дороже|дешевле|боль
 # «не обязательно из Франции», «doesn't have to be French», «страна не важна», «from anywhere».
 _GIVE_UP = re.compile(
     r"(не обязательно|необязательно|не важно|неважно|не принципиально|можно не"
-    r"|does ?n.?t have to be|does not have to be|don.?t have to be|no need (?:for|to be)|doesn.?t matter)\s+"
+    r"|does ?n.?t have to be|does not have to be|don.?t have to be|no need (?:for|to be)"
+    r"|doesn.?t matter)\s+"
     r"(?P<what>\w+(?:\s+\w+)?)"
 )
 # «без ограничения по бюджету», «бюджет не важен», «money is no object»: the price gives way.

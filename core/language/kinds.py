@@ -171,7 +171,8 @@ _AVAILABLE = _rx(
 # About the wines just shown: «а из них сухое какое?», «сколько такое стоит?».
 _AMONG_SHOWN = _rx(
     _B + r"(из них|из этих|из показанных|среди них|of (those|these|them)|among (them|those)"
-    r"|сколько\b.{0,20}\b(стоит|стоят)|how much (is|are|does|do) (it|they|this|that))"
+    r"|сколько\b.{0,20}\b(стоит|стоят)\b(?!\s+[а-я]+ть\b)"
+    r"|how much (is|are|does|do) (it|they|this|that))"
 )
 _ABOUT_SHOWN = _rx(
     _B + r"(подробне|поподробне|подробней|перв(ое|ого|ом|ая|ой|ую)|втор(ое|ого|ом|ая|ой|ую)"
