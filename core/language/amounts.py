@@ -61,7 +61,7 @@ _BARE_THOUSAND = frozenset(
     {"тысяча", "тысячу", "тысячи", "тыща", "тыщу", "тыщи", "тыщщи", "косарь", "thousand"}
 )
 _WORD_AMOUNT_RE = re.compile(
-    r"(?<![a-zа-я])(?:(?P<num>" + "|".join(_NUMBER_WORDS) + r")\s+)?"
+    r"(?<![a-zа-я])(?:(?P<num>" + "|".join(_NUMBER_WORDS) + r")(?P<half>\s+с половиной)?\s+)?"
     r"(?:a\s+)?(?P<mult>" + _MULTIPLIER_WORD + r")(?![a-zа-я])"
     r"(?:\s?(?P<cur>" + _CURRENCY + r")(?![a-zа-я]))?"
 )
@@ -124,6 +124,8 @@ def find_amounts(folded: str) -> list[Amount]:
         if number is None and match.group("mult") not in _BARE_THOUSAND:
             continue  # "несколько тысяч" is no amount
         raw = _NUMBER_WORDS[number] if number else Decimal(1)
+        if match.group("half"):  # «две с половиной тысячи»
+            raw += Decimal("0.5")
         amounts.append(
             Amount(match.start(), match.end(), raw, _THOUSAND, bool(match.group("cur")), False)
         )

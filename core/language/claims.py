@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
+from core.domain import WineType
 from core.language.amounts import money_mentions
 from core.language.folding import fold, stem, word_set
 from core.language.grapes import GRAPE_ALIASES
@@ -210,6 +211,9 @@ def read_claims(text: str) -> tuple[Claim, ...]:
             claims.append(Claim("sweetness", hit.value))
     if group := countries_of_group(text):
         claims.append(Claim("world", "new" if group == NEW_WORLD else "old"))
+    claims += _worded_numbers(text)
+    if _FORTIFIED.search(folded):  # «брожение останавливают спиртом»: said to be fortified
+        claims.append(Claim("colour", WineType.fortified))
     for match in _RANKED.finditer(folded):
         claims.append(Claim("number", Decimal(_ORDINALS[match.group(1)])))
     producers: list[str] = []
@@ -278,6 +282,58 @@ _RANKED = re.compile(
 )
 
 
+# Numbers written in words, as their dictionary forms: «пятнадцать градусов», «шесть путтоньош».
+_NUMBER_LEMMAS = {
+    word: number
+    for number, word in enumerate(
+        [
+            "ноль",
+            "один",
+            "два",
+            "три",
+            "четыре",
+            "пять",
+            "шесть",
+            "семь",
+            "восемь",
+            "девять",
+            "десять",
+            "одиннадцать",
+            "двенадцать",
+            "тринадцать",
+            "четырнадцать",
+            "пятнадцать",
+            "шестнадцать",
+            "семнадцать",
+            "восемнадцать",
+            "девятнадцать",
+            "двадцать",
+        ]
+    )
+}
+_FORTIFIED = re.compile(
+    r"(?:добавл\w*|добавк\w*|вносят|останавлива\w*|прерыва\w*)\s+(?:\w+\s+){0,3}"
+    r"(?:винн\w+\s+)?спирт|спиртован|крепят\b|fortified with"
+)
+
+
+def _worded_numbers(text: str) -> list[Claim]:
+    """Claims of numbers written in words: an alcohol level («пятнадцать градусов») or a number
+    before a term («в шесть путтоньош»)."""
+    found: list[Claim] = []
+    sentence = words_of(text)
+    for position, word in enumerate(sentence[:-1]):
+        value = _NUMBER_LEMMAS.get(word.lemma)
+        if value is None:
+            continue
+        following = sentence[position + 1]
+        if following.lemma in ("процент", "градус", "percent"):
+            found.append(Claim("alcohol", Decimal(value)))
+        elif not following.known:
+            found.append(Claim("number", Decimal(value)))
+    return found
+
+
 def _term_follows(text: str, end: int) -> bool:
     """Is a small number followed by a term the dictionary does not know («6 путтоньош», «5
     puttonyos»), not by a plain word («3 вина»)?"""
@@ -292,7 +348,21 @@ def _said_of_wine(text: _Text, start: int, end: int) -> bool:
     word = text.tokens[end - 1].text
     if not _ADJECTIVE.search(word) or (word.endswith(_NEUTER) and not word.isascii()):
         return True
-    return any(token.text in _WINE_NOUNS for token in text.tokens[end : end + 3])
+    following = text.tokens[end : end + 3]
+    if any(token.text in _WINE_NOUNS or token.stem in _STYLE_NOUNS for token in following):
+        return True
+    return bool(following) and _match_grape(text, end)
+
+
+# Nouns a colour or sweetness word is said of: «сладкий херес», «сухой рислинг».
+_STYLE_NOUNS = frozenset(
+    stem(w)
+    for w in word_set("херес портвейн мадера марсала вермут шампанское игристое розе кава просекко")
+)
+
+
+def _match_grape(text: _Text, start: int) -> bool:
+    return any(hit.start == start for hit in _live_hits(GRAPE_ALIASES, text))
 
 
 def _grape_starts(text: str) -> bool:

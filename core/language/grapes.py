@@ -144,6 +144,10 @@ GRAPE_SYNONYMS: dict[str, tuple[str, ...]] = {
     "цитронный магарача": ("цитронный магарача",),
     "плечистик": ("плечистик",),
     "бастардо": ("бастардо", "bastardo"),
+    "педро хименес": ("педро хименес", "педро химинес", "pedro ximenez", "px"),
+    "москатель": ("москатель", "moscatel de alejandria"),
+    "тинта негра": ("тинта негра", "tinta negra"),
+    "буаль": ("буаль", "bual", "boal"),
 }
 
 GRAPE_ALIASES: dict[str, str] = phrase_table(GRAPE_SYNONYMS)

@@ -30,6 +30,7 @@ from core.language.claims import (
     split_sentences,
     unconfirmed_cues,
 )
+from core.language.lemmas import lemma
 from core.language.request import country_from_text, grape_from_text, parse_query, region_from_text
 from core.language.vocabulary import STYLE_TYPES
 from core.language.world import NEW_WORLD, OLD_WORLD
@@ -92,9 +93,10 @@ class Facts:
             claimed = _skeletons(str(value))
             if not claimed:  # «от Château», «винодельня Дом»: no name to check
                 return Verdict.OK
+            words_held = [_sounds_like(sounds, self.names) for sounds in _word_sounds(str(value))]
             if kind == "name":  # «Chianti Classico» of a plain Chianti: every word must hold
-                return Verdict.OK if claimed <= self.names else Verdict.FALSE
-            return Verdict.OK if claimed & self.names else Verdict.FALSE
+                return Verdict.OK if all(words_held) else Verdict.FALSE
+            return Verdict.OK if any(words_held) else Verdict.FALSE
         if kind == "colour":
             return self._style(value)
         if kind == "sweetness":
@@ -140,13 +142,36 @@ _GENERIC_NAME_WORDS = frozenset(
 
 
 @lru_cache(maxsize=8192)
+def _word_sounds(text: str) -> tuple[frozenset[str], ...]:
+    """Each distinctive word of a name or text as its sound skeletons, of the word as written
+    and of its dictionary form («Фрэнка Гери» ≈ «Фрэнк Гери», «Виктором» ≈ «Виктор»)."""
+    found = []
+    for word in words(text):
+        if len(word) < 3 or word in _GENERIC_NAME_WORDS:
+            continue
+        forms = {word, lemma(word)}
+        found.append(frozenset(s for form in forms for s in skeletons(form)))
+    return tuple(found)
+
+
+@lru_cache(maxsize=8192)
 def _skeletons(text: str) -> frozenset[str]:
     """Sound skeletons of the distinctive words of a name or text."""
-    return frozenset(
-        s
-        for word in words(text)
-        if len(word) >= 3 and word not in _GENERIC_NAME_WORDS
-        for s in skeletons(word)
+    return frozenset(s for sounds in _word_sounds(text) for s in sounds)
+
+
+def _sounds_like(sounds: frozenset[str], names: frozenset[str]) -> bool:
+    """One word against a wine's names: the same skeleton, or one a case ending longer
+    («фонтанафредды» ≈ «Fontanafredda»)."""
+    if sounds & names:
+        return True
+    return any(
+        len(a) >= 5
+        and len(b) >= 5
+        and (a.startswith(b) or b.startswith(a))
+        and abs(len(a) - len(b)) <= 2
+        for a in sounds
+        for b in names
     )
 
 
