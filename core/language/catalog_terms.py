@@ -283,6 +283,19 @@ def _fits(stem: str, term: str) -> bool:
     return term.startswith(stem) or (len(term) >= 5 and stem.startswith(term))
 
 
+def _closeness(forms: set[str], term: str) -> int:
+    """The longest start a sound form of the word shares with a catalog term."""
+    best = 0
+    for form in forms:
+        size = 0
+        for a, b in zip(form, term, strict=False):
+            if a != b:
+                break
+            size += 1
+        best = max(best, size)
+    return best
+
+
 _ALIASES = {"".join(words(k)): v for k, v in ALIASES.items()}
 
 
@@ -340,10 +353,15 @@ class CatalogIndex:
         used: list[str] = []
         for word in dict.fromkeys(asked):
             stems = _stems(word)
+            forms = skeletons(word)
+            fitting = [term for term in self.terms if any(_fits(s, term) for s in stems)]
+            # The closest catalog words only: «бароло» is Barolo, not «barroca» that shares
+            # its first four letters.
+            best = max((_closeness(forms, term) for term in fitting), default=0)
             positions: set[int] = set()
-            for term, found in self.terms.items():
-                if any(_fits(s, term) for s in stems):
-                    positions.update(found)
+            for term in fitting:
+                if _closeness(forms, term) == best:
+                    positions.update(self.terms[term])
             if not positions or len(positions) > max(3, self.size // 3):
                 continue
             used.append(word)

@@ -57,13 +57,15 @@ SOFT_FILTERS = ("region", "body_min", "body_max", "grape_variety", "food_pairing
 
 def choose(wines: Sequence[Wine], filters: WineFilters, cheapest: bool = False) -> list[Wine]:
     """Best within the budget when there is one, else around a typical price; varied producers.
-    Asked for no type, a person means a still wine first: «пино нуар» is the red, not the
-    sparkling made partly from it."""
+    Asked for no type, a person means a still wine: «пино нуар» is the red, not the sparkling
+    made partly from it (a sparkling, dessert or fortified wine comes only when no still one
+    fits)."""
     if filters.wine_type is not None:
         return _choose(wines, filters, cheapest)
     still = [w for w in wines if w.wine_type not in STYLE_TYPES]
-    styles = [w for w in wines if w.wine_type in STYLE_TYPES]
-    return (_choose(still, filters, cheapest) + _choose(styles, filters, cheapest))[:MAX_WINES]
+    if still:  # fewer cards rather than a sparkling or a port to fill them
+        return _choose(still, filters, cheapest)
+    return _choose(wines, filters, cheapest)
 
 
 def _choose(wines: Sequence[Wine], filters: WineFilters, cheapest: bool) -> list[Wine]:
