@@ -152,7 +152,7 @@ PARSE_CASES: list[tuple[str, dict[str, Any]]] = [
     ("Rosé from Provence", {"wine_type": ROSE, "region": "Прованс", "country": "Франция"}),
     # food vs colour
     ("к красной рыбе", {"food_pairing": "лосось"}),
-    ("white wine for white fish", {"wine_type": WHITE, "food_pairing": "рыба"}),
+    ("white wine for white fish", {"wine_type": WHITE, "food_pairing": "белая рыба"}),
     ("something for red meat", {"food_pairing": "мясо"}),
     ("белое к белому мясу", {"wine_type": WHITE, "food_pairing": "курица"}),
     ("вино к шашлыку", {"food_pairing": "шашлык"}),
@@ -464,7 +464,7 @@ def test_grape_aliases_table() -> None:
         ("к курице", "курица"),
         ("duck", "утка"),
         ("ягненок", "баранина"),
-        ("барбекю", "шашлык"),
+        ("барбекю", "барбекю"),
         ("спагетти", "паста"),
         ("pizza", "пицца"),
         ("к десерту", "десерт"),

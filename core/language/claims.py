@@ -233,8 +233,8 @@ _LATIN_NAME = re.compile(
     r"|du|des|la|le|les|y|et|&|von|van|der)(?=\s+[A-ZÀ-ÖØ-Þ])))*"
 )
 _CYRILLIC_NAME = re.compile(r"(?<![\w«])[А-ЯЁ][а-яё\-]+(?:\s+[А-ЯЁ][а-яё\-]+)*")
-_QUOTED = re.compile(r"«([^»]{2,60})»|\"([^\"]{2,60})\"")
-# Latin words that name no one: terms a label or a sommelier uses.
+# A name in quotes: words, not code or markup («Casa Lapostolle», "Vega Sicilia").
+_QUOTED = re.compile(r"«([A-ZА-ЯЁÀ-Þ][\w'’&.\- ]{1,59})»|\"([A-ZА-ЯЁÀ-Þ][\w'’&.\- ]{1,59})\"")
 # Latin words that name no one. Label terms («Riserva», «Classico», «DOCG», «Grand Cru») are
 # not here: said of a wine whose own words lack them, they are claims the row does not bear.
 _NOT_NAMES = word_set("OK I A The Wine Vino Vin")
@@ -253,8 +253,9 @@ def proper_names(text: str) -> list[str]:
             found.append(" ".join(words))
     for match in _CYRILLIC_NAME.finditer(text):
         name = match.group()
+        # A sentence, a clause after a colon, or text after markup begins with a capital.
         at_start = not text[: match.start()].strip(' «"(—-') or re.search(
-            r"[.!?…]\s*$", text[: match.start()]
+            r"[.!?…:>]\s*$", text[: match.start()]
         )
         if at_start:
             rest = name.split(maxsplit=1)
@@ -338,7 +339,9 @@ def _term_follows(text: str, end: int) -> bool:
     """Is a small number followed by a term the dictionary does not know («6 путтоньош», «5
     puttonyos»), not by a plain word («3 вина»)?"""
     following = words_of(text[end : end + 40])
-    return bool(following) and (not following[0].known or following[0].text.isascii())
+    if not following or text[end : end + following[0].start].strip():
+        return False  # «alert(1)»: punctuation in between, no term
+    return not following[0].known or following[0].text.isascii()
 
 
 def _said_of_wine(text: _Text, start: int, end: int) -> bool:

@@ -90,7 +90,7 @@ _B = r"(?<![a-zа-я])"
 
 _CODE = _rx(
     _B + r"(код|кода|коде|программ|функци[юяи]|скрипт|алгоритм|сортировк|питон|python"
-    r"|javascript|java\b|sql\b|регулярн|компилир|html|css)",
+    r"|javascript|java\b|sql\b|регулярн|компилир)",
     _B + r"(write (a |me )?(function|code|script|program)|python code)",
 )
 # Asking the way is never about wine, whatever colour the place has («Red Square»).
@@ -106,6 +106,7 @@ _OFFTOPIC_PHRASES = _rx(
     r"|резюме|поэм|a poem|an essay|a letter)",
     _B + r"(в каком году|кто изобрел|кто написал|capital of|смысл жизни|как похудеть)",
     _B + r"(рецепт|как приготовить|испечь|сварить|recipe)",
+    _B + r"(html|css|markdown|json|разметк)",
     _B + r"(букет\w* (из )?(цвет|роз|тюльпан)|цветы (на|для|в подарок)|flowers)",
 )
 # Choosing a wine: a request even when phrased as a question.
@@ -171,6 +172,8 @@ _AVAILABLE = _rx(
 # About the wines just shown: «а из них сухое какое?», «сколько такое стоит?».
 _AMONG_SHOWN = _rx(
     _B + r"(из них|из этих|из показанных|среди них|of (those|these|them)|among (them|those)"
+    r"|про (перв|втор|трет|последн)\w+|о (перв|втор|трет|последн)\w+|о нем|про него|про нее"
+    r"|про них|о них|the (first|second|third|last) one"
     r"|сколько\b.{0,20}\b(стоит|стоят)\b(?!\s+[а-я]+ть\b)"
     r"|how much (is|are|does|do) (it|they|this|that))"
 )

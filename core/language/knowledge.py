@@ -210,13 +210,13 @@ class _Index:
         """A word of the base built on the same root (Snowball stems that differ at most in
         their last letter past a common part of four): a derivation, not a typo."""
         root = stem(lemma)
-        if len(root) < 4:
+        if len(root) < 5:
             return None
         best: tuple[float, str] | None = None
         for term in self.by_root.get(root[:4], ()):
             other = stem(term)
             common = _common_prefix(root, other)
-            if common >= 4 and common >= min(len(root), len(other)) - 1:
+            if common >= 5 and common >= min(len(root), len(other)) - 1:
                 weight = self.idf[term]
                 if best is None or weight > best[0]:
                     best = (weight, term)

@@ -30,6 +30,7 @@ from core.language.claims import (
     split_sentences,
     unconfirmed_cues,
 )
+from core.language.folding import fold
 from core.language.lemmas import lemma
 from core.language.request import country_from_text, grape_from_text, parse_query, region_from_text
 from core.language.vocabulary import STYLE_TYPES
@@ -273,6 +274,7 @@ class Request:
 
     claims: frozenset[Claim]
     numbers: frozenset[Decimal]
+    said: str = ""  # the person's words, folded: a name in quotes may repeat them
 
     @classmethod
     def of(cls, run: Run) -> Request:
@@ -290,11 +292,13 @@ class Request:
             searched = run.state.summary_ru(numbers=False)
             claims |= {Claim(c.kind, c.value) for c in read_claims(searched)}
             claims |= {Claim("country", country) for country in run.state.countries}
-        return cls(frozenset(claims), numbers_in(run.text))
+        return cls(frozenset(claims), numbers_in(run.text), fold(run.text))
 
     def says(self, claim: Claim) -> bool:
         if isinstance(claim.value, (int, Decimal)) and claim.kind != "price":
             return Decimal(claim.value).normalize() in self.numbers
+        if claim.kind == "name" and isinstance(claim.value, str):  # «вы спросили «…»»
+            return fold(claim.value) in self.said
         return Claim(claim.kind, claim.value) in self.claims
 
 
@@ -356,7 +360,9 @@ def ground_why(
         failing = _failing(
             sentence,
             lambda claim: (
-                Verdict.OK if request.says(claim) and claim.kind == "number" else facts.check(claim)
+                Verdict.OK
+                if request.says(claim) and claim.kind in ("number", "name")
+                else facts.check(claim)
             ),
             prices,
         )

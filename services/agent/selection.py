@@ -121,13 +121,18 @@ async def _structured(repo: WineRepository, state: RequestState) -> Selection:
     order = [n for n in RELAXATION_ORDER if n not in state.asked_now] + [
         n for n in RELAXATION_ORDER if n in state.asked_now
     ]
+    cheaper = "дешевле" in state.refined
+    if cheaper:  # nothing that cheap at all: the closest price in the same style comes first
+        order.remove("price_max")
+        order.insert(0, "price_max")
     relaxed: list[str] = []
     for name in [n for n in order if getattr(filters, n) is not None]:
         filters = filters.model_copy(update={name: None})
         relaxed.append(name)
         fresh = [w for w in await _pool(repo, state, filters) if w.id not in shown]
         if fresh:
-            return Selection(choose(fresh, filters), source, relaxed)
+            closest = cheaper and "price_max" in relaxed
+            return Selection(choose(fresh, filters, cheapest=closest), source, relaxed)
     if state.named_ids:  # the named wines are all shown or gone: the rest of the request
         return await _structured(repo, _without_names(state))
     return Selection([], "filters", relaxed)
