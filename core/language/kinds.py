@@ -135,15 +135,17 @@ _EXPLAIN = _rx(
     r"|what is|what are|what does|why|difference between)"
 )
 _QUESTION = _rx(
-    _B + r"(что так\w+|что значит|что означа|что это|что за|почему|зачем|как\b|как(ой|ая|ое|ие"
-    r"|ую|им|ого|ом)\b|скольк|\w+ ли\b|чем\b|в ч[её]м|разниц|отлича"
+    _B + r"((что|што|шо|че|чё) так\w+|что значит|что означа|что это|что за|почему|зачем|как\b"
+    r"|как(ой|ая|ое|ие|ую|им|ого|ом)\b|скольк|\w+ ли\b|чем\b|в ч[её]м|разниц|отлича"
     r"|когда|где|откуда|при как\w+|расскажи|объясни|поясни|научи"
     r"|правда|как(ие|ое|ая|ой) быва|быва\w* ли|или нет"
     r"|это нормально|нормально ли|это что|что делать|как быть|из чего|для чего|за что"
     r"|чего(?![- ]?(нибудь|то)\b))",
     _B + r"(what|why|how|which|is it|should|does|do you|can i|are there)(?![a-z])",
     # «что дает выдержка?», «из чего делают розе?»; not «что-нибудь», «что бы взять»
-    r"^\W*(а |и )?(что|из чего|для чего|от чего|чем|с чем)\s(?!(нибудь|то|бы)\b)",
+    r"^\W*(а |и )?(что|из чего|для чего|от чего|чем|с чем|на что|о ч[её]м|про что|во что)"
+    r"\s(?!(нибудь|то|бы)\b)",
+    _B + r"(главн\w*|основн\w*) (сорт|виноград)",
 )
 _COPULA = _rx(
     r"\s[—–-]\s|(?<![a-zа-я])(это|бывает|бывают|всегда|никогда|одно и то же|то же самое|vs"
@@ -162,7 +164,8 @@ _ABOUT_OPENER = _rx(
 )
 # Is it in the shop? «есть мадера?», «шабли есть?», «do you have Malbec?» — not «есть ли смысл».
 _AVAILABLE = _rx(
-    _B + r"(есть ли(?! (смысл|разница|польза|вред|толк))|есть у вас|у вас есть|имеется|в наличии"
+    _B + r"(есть ли(?! (смысл|разница|польза|вред|толк|у (вина|него|нее|них|игрист|шампан)))"
+    r"|есть у вас|у вас есть|имеется|в наличии"
     r"|найдется|найдётся|прода[её]тся|продаете|продаёте|в продаже|do you (have|sell|carry|stock)"
     r"|have you got|got any|what do you have)",
     r"^\W*(а |и )?есть\s(?!ли (смысл|разница|польза|вред|толк))",
@@ -287,7 +290,8 @@ def _read_proper(text: str) -> MessageReading:
         return MessageReading(
             MessageKind.wine_question, entry_by_id("legal_age"), health=True, text=text
         )
-    asked_health = [h for h in health_sentences(text) if _QUESTION.search(h) or "?" in h]
+    unasked = not (_REQUEST.search(folded) or _AVAILABLE.search(folded))
+    asked_health = [h for h in health_sentences(text) if _QUESTION.search(h) or "?" in h or unasked]
     if asked_health and (names_alcohol(words) or wine_named):
         match = match_knowledge(text, health_only=True) or match_knowledge(text)
         return MessageReading(
@@ -315,7 +319,8 @@ def _read_proper(text: str) -> MessageReading:
     opens = bool(_OPENER.search(folded)) and not _EXPLAIN.search(folded)
     # A change («подешевле», «посуше») refines when said briefly; in a longer question («если
     # крышка винтовая, значит вино дешевое?») it is part of the question.
-    changes = followup.changes and (len(words) <= 6 or opens)
+    defines = "?" in folded and _COPULA.search(folded) is not None  # «X — это дешевка?»
+    changes = followup.changes and (len(words) <= 6 or opens) and not defines
     refines = changes or available or (opens and not _TO_THE_BOT.search(folded))
     if _AMONG_SHOWN.search(folded):
         return MessageReading(MessageKind.request, text=text)

@@ -43,6 +43,7 @@ _KEYWORD_WEIGHT = 2
 _QUESTION_BONUS = 10.0
 _FUZZY_CUTOFF = 84.0
 _PLAIN_WORD_WEIGHT = 1.0
+_ENGLISH_WORD_WEIGHT = 2.0  # an English word the base lacks: a term as often as a plain word
 
 # Lemmas that carry no subject: question words, pronouns, prepositions, particles, and «вино».
 STOP_LEMMAS = word_set(
@@ -248,8 +249,9 @@ class _Index:
             if base in self.idf:
                 terms[base] = self.idf[base]
             else:
-                jargon = not word.known or word.text.isascii() or word.person
-                terms[base] = self.unseen_idf if jargon else _PLAIN_WORD_WEIGHT
+                jargon = not word.known or word.person
+                plain = _ENGLISH_WORD_WEIGHT if word.text.isascii() else _PLAIN_WORD_WEIGHT
+                terms[base] = self.unseen_idf if jargon else plain
         return terms
 
     def rank(

@@ -62,11 +62,12 @@ def is_past_verb(word: str) -> bool:
 
 @lru_cache(maxsize=65536)
 def is_predicate(word: str) -> bool:
-    """A verb or a predicative («подают», «хранить», «можно»): a sentence says something."""
+    """A verb, a predicative or a comparative («подают», «можно», «хуже»): a sentence says
+    something about its subject."""
     if word.isascii():
         return word in _ENGLISH_PREDICATES
     tag = _analyzer().parse(word)[0].tag  # type: ignore[attr-defined]
-    return bool({"VERB", "INFN", "PRED"} & set(tag.grammemes))
+    return bool({"VERB", "INFN", "PRED", "COMP"} & set(tag.grammemes))
 
 
 _ENGLISH_PREDICATES = word_set(
