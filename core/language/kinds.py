@@ -34,7 +34,7 @@ from functools import lru_cache
 
 from core.language.folding import fold
 from core.language.followups import read_followup
-from core.language.knowledge import KnowledgeEntry, entry_by_id, match_knowledge
+from core.language.knowledge import KnowledgeEntry, entry_by_id, health_match, match_knowledge
 from core.language.lemmas import is_past_verb, is_predicate, words_of
 from core.language.manipulation import manipulation_kind
 from core.language.price_bands import read_price_band
@@ -293,7 +293,7 @@ def _read_proper(text: str) -> MessageReading:
     unasked = not (_REQUEST.search(folded) or _AVAILABLE.search(folded))
     asked_health = [h for h in health_sentences(text) if _QUESTION.search(h) or "?" in h or unasked]
     if asked_health and (names_alcohol(words) or wine_named):
-        match = match_knowledge(text, health_only=True) or match_knowledge(text)
+        match = health_match(text)
         return MessageReading(
             MessageKind.wine_question, match.entry if match else None, health=True, text=text
         )

@@ -29,7 +29,7 @@ from typing import Any
 from rapidfuzz import fuzz, process
 
 from core.language.folding import stem, word_set
-from core.language.lemmas import analyse, words_of
+from core.language.lemmas import words_of
 
 # BM25's usual constants; thresholds measured on the development questions.
 _K1 = 1.2
@@ -330,6 +330,19 @@ def match_knowledge(text: str, health_only: bool = False) -> KnowledgeMatch | No
     return ranked[0] if ranked and accepted(ranked[0]) else None
 
 
-def known_lemma(word: str) -> bool:
-    """Does the base hold this word (as a lemma)?"""
-    return analyse(word)[0] in _index().idf
+# Ten health entries: a narrow choice, so a weaker match is still the right one; another entry
+# answers a health question only when it explains nearly all of it («вредны ли сульфиты?»).
+HEALTH_MIN_SCORE = 6.0
+HEALTH_MIN_COVERAGE = 0.25
+OTHER_FOR_HEALTH_COVERAGE = 0.6
+
+
+def health_match(text: str) -> KnowledgeMatch | None:
+    """The entry that answers a health, age or safety question, if any."""
+    ranked = rank_knowledge(text, health_only=True)
+    if ranked and ranked[0].score >= HEALTH_MIN_SCORE and ranked[0].coverage >= HEALTH_MIN_COVERAGE:
+        return ranked[0]
+    other = match_knowledge(text)
+    if other is not None and other.coverage >= OTHER_FOR_HEALTH_COVERAGE:
+        return other
+    return None
