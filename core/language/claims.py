@@ -56,17 +56,19 @@ _CUES: dict[str, re.Pattern[str]] = {
         r"|spectator|suckling|гамберо|gambero|рейтинг|премия|трофе|trophy|award|\bwa\s?\d"
         r"|серебр|бронз|золот\w* (?:на|в)\b|гран-?при|кубок|отмечен\w* (?:критик|жюри|эксперт)"
         r"|признан\w* (?:лучш|критик)|лучш\w+ (?:\w+ )?(?:года|мира|страны|в мире)"
-        r"|robinson|робинсон|vivino"
+        r"|robinson|робинсон|vivino|высш\w+ оценк|оценк\w+ критик|критики (?:хвал|назва|отмеча)"
     ),
     "ageing": re.compile(
         r"выдержк|выдерживал|выдержан\w*\s+(?:в|на)\s|бочк|бочон|дуб[аеуо]?\b|дубов|барри?к"
         r"|oak|barri?que|\bлет в\b"
-        r"|месяц\w* в\b|на осадке|sur lie"
+        r"|месяц\w* в\b|на осадке|sur lie|амфор|квеври|qvevri|состар|созревал|провел\w* (?:\w+ )?"
+        r"(?:год|лет|месяц)|aged\b"
     ),
     "history": re.compile(
         r"старейш|древнейш|крупнейш|основан|основател|\bс \d{4}\b|\bвек[аеу]?\b|столети"
         r"|(?:сто|ста|двести|двухсот|триста|трехсот|тысяч\w*) лет|вековы|многовеков|старинн"
         r"|династи|поколени|founded|oldest|since \d{4}|перв\w+ (?:винодел|хозяйств|производ)"
+        r"|истори\w+ (?:насчитыва|хозяйств|винодельн|дома)|легендарн"
     ),
 }
 _UNIVERSAL = re.compile(
@@ -214,6 +216,8 @@ def read_claims(text: str) -> tuple[Claim, ...]:
     claims += _worded_numbers(text)
     if _FORTIFIED.search(folded):  # «брожение останавливают спиртом»: said to be fortified
         claims.append(Claim("colour", WineType.fortified))
+    if _BUBBLES.search(folded):  # «с тонкими пузырьками»: said to sparkle
+        claims.append(Claim("colour", WineType.sparkling))
     for match in _RANKED.finditer(folded):
         claims.append(Claim("number", Decimal(_ORDINALS[match.group(1)])))
     producers: list[str] = []
@@ -316,6 +320,9 @@ _FORTIFIED = re.compile(
     r"(?:добавл\w*|добавк\w*|вносят|останавлива\w*|прерыва\w*)\s+(?:\w+\s+){0,3}"
     r"(?:винн\w+\s+)?спирт|спиртован|крепят\b|fortified with"
 )
+
+
+_BUBBLES = re.compile(r"пузыр|перляж|мусс\b|шипуч|газирован|bubbl|fizz")
 
 
 def _worded_numbers(text: str) -> list[Claim]:
