@@ -54,12 +54,16 @@ HEALTH_LEMMAS = word_set(
     """
 )
 _HEALTH_PHRASES = re.compile(
-    _B + r"(в день|в неделю|ежедневно|каждый день|без вреда|с какого возраста|со скольки лет"
+    _B + r"(без вреда|с какого возраста|со скольки лет"
     r"|с (\d+|восемнадцати|шестнадцати|четырнадцати) лет|за рул|голова болит|болит голова"
-    r"|кормлю грудью|кормящ|на сколько лет|сколько лет нужно|сахар в крови|per day|a day"
+    r"|кормлю грудью|кормящ|на сколько лет|сколько лет нужно|сахар в крови"
     r"|на \d+\W*(м|й)?\W*(месяц|недел)|(месяц|недел)\w* беремен"
     r"|how old|legal age)"
 )
+
+# «сколько можно в день», «безопасная норма в неделю» — not «красное на каждый день».
+_DAILY = re.compile(_B + r"(в день|в неделю|ежедневно|каждый день|per day|a day|a week)")
+_AMOUNT = re.compile(_B + r"(сколько|можно|норм[аы]|вред|безопасн|how much|how many|safe)")
 
 # Subjects a wine shop's sommelier does not discuss: other goods and drinks, news, tasks.
 OFFTOPIC_LEMMAS = word_set(
@@ -94,7 +98,9 @@ def names_alcohol(words: Sequence[Word]) -> bool:
 
 
 def about_health(words: Sequence[Word], folded: str) -> bool:
-    return not lemma_set(words).isdisjoint(HEALTH_LEMMAS) or bool(_HEALTH_PHRASES.search(folded))
+    if not lemma_set(words).isdisjoint(HEALTH_LEMMAS) or _HEALTH_PHRASES.search(folded):
+        return True
+    return bool(_DAILY.search(folded) and _AMOUNT.search(folded))
 
 
 def health_sentences(text: str) -> list[str]:
