@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import os
 import signal
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 import aiohttp
@@ -277,3 +277,84 @@ async def test_sigterm_lets_the_answer_in_flight_finish_and_takes_nothing_new(
         assert len(cards(tg.sent(chat_id=chat_id))) == 3
         assert messages(tg.sent(chat_id=later_chat)) == []
         assert [u["message"]["chat"]["id"] for u in tg.pending_updates] == [later_chat]
+
+
+async def test_sigterm_past_its_grace_hands_the_answers_left_to_another_process(
+    seeded: Runtime,
+) -> None:
+    """A rolling update whose answers outlast SHUTDOWN_GRACE_SECONDS: the model is still
+    thinking when the grace runs out. The stopping process releases what it holds at once —
+    unfinished, nothing sent — and exits; the next process takes both over well within one
+    lease (60 s: only the release explains it) and each person gets one complete answer."""
+    chats = [980_008, 980_009]
+    for chat_id in chats:
+        await confirm_age(seeded, chat_id)
+    thinking: list[int] = []
+    handed_over = asyncio.Event()
+    never = asyncio.Event()
+    good = good_agent({"wine_type": "red", "sweetness": "dry"})
+
+    async def slow_then_good(body: JSONDict) -> object:
+        if not handed_over.is_set():  # the first process's calls: longer than its grace
+            thinking.append(1)
+            await never.wait()
+        return good(body)
+
+    async with fake_llm() as llm, FakeTelegramServer() as tg:
+        llm.script(*[responder(slow_then_good)] * 20)
+        extra = {
+            "LLM_API_KEY": API_KEY,
+            "LLM_BASE_URL": llm.base_url,
+            "LLM_TIMEOUT_SECONDS": "60",
+            "UPDATE_LEASE_SECONDS": "60",
+            "SHUTDOWN_GRACE_SECONDS": "1",
+        }
+        updates = [tg.message_update(chat_id, QUESTION) for chat_id in chats]
+        ids = [int(u["update_id"]) for u in updates]
+        try:
+            async with bot_process(seeded, tg, webhook=False, extra=extra) as stopping:
+                for update in updates:
+                    tg.push_update(update)
+                await _until_true(lambda: len(thinking) == len(chats))
+                stopping.process.send_signal(signal.SIGTERM)
+                code = await asyncio.wait_for(stopping.process.wait(), 30)
+            assert code == 0
+            for update_id in ids:  # released, not finished: nothing of the answer went out
+                row = await ledger_row(seeded, update_id)
+                assert row is not None, update_id
+                assert not row["finished"] and not row["parked"], row
+                assert row["attempts"] == 1 and row["sent_parts"] == 0, row
+                assert await lease_expired(seeded, update_id), "its lease was not released"
+            assert messages(tg.sent()) == []
+            handed_over.set()
+            async with bot_process(seeded, tg, webhook=False, extra=extra) as survivor:
+                for update_id in ids:
+                    row = await until_finished(seeded, update_id, timeout=45)
+                    assert row["finished"] and row["attempts"] == 2, row
+                await survivor.stop()
+        finally:
+            never.set()
+        for chat_id in chats:
+            assert_one_complete_answer(tg.sent(chat_id=chat_id), resent_notice=True)
+        assert tg.rejected == []
+
+
+async def _until_true(condition: Callable[[], bool], timeout: float = 60) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        assert loop.time() < deadline, "condition not met in time"
+        await asyncio.sleep(0.05)
+
+
+async def lease_expired(runtime: Runtime, update_id: int) -> bool:
+    async with runtime.engine.connect() as conn:
+        return bool(
+            await conn.scalar(
+                text(
+                    "SELECT lease_until <= clock_timestamp() FROM telegram_updates"
+                    " WHERE update_id = :u"
+                ),
+                {"u": update_id},
+            )
+        )
