@@ -244,6 +244,57 @@ async def test_an_update_that_keeps_killing_its_handler_is_parked_with_an_apolog
         assert "did not finish in 3 attempts" in stats, stats
 
 
+async def test_an_unreadable_stored_update_is_parked_once_and_its_chat_answered_after(
+    seeded: Runtime,
+) -> None:
+    """A stored update whose body this version cannot read (written by another version of
+    the bot, say) and whose process died: the next process parks it at once with the reason —
+    no retries —, the person gets one apology, and their next message is answered."""
+    chat_id, admin = 980_010, 980_011
+    await confirm_age(seeded, chat_id)
+    async with FakeTelegramServer() as tg:
+        unreadable = tg.message_update(chat_id, QUESTION)
+        update_id = int(unreadable["update_id"])
+        tg.push_update(unreadable)
+        async with bot_process(seeded, tg, webhook=False, failpoint="stored") as doomed:
+            assert await doomed.killed()
+        await _without_its_date(seeded, update_id)
+        later = tg.message_update(chat_id, QUESTION)
+        tg.push_update(later)
+        async with bot_process(seeded, tg, webhook=False, admin=admin) as survivor:
+            row = await until_finished(seeded, update_id)
+            answered = await until_finished(seeded, int(later["update_id"]))
+            tg.push_update(tg.message_update(admin, "/stats"))
+            await tg.wait_for(lambda _: bool(messages(tg.sent(chat_id=admin))), 30)
+            services = build_services(with_settings(seeded, make_settings()))
+            try:  # what any process finds to take over now: not this update again
+                assert await services.coordinator.take_expired() == []
+            finally:
+                await services.close()
+            await survivor.stop()
+        assert row["parked"] and not row["finished"] and row["body_gone"], row
+        assert row["attempts"] == 2, row  # taken over once, parked at once
+        assert answered["finished"] and not answered["parked"], answered
+        texts = [c.visible_text for c in messages(tg.sent(chat_id=chat_id))]
+        assert texts.count(T.apology) == 1, texts
+        assert len(cards(tg.sent(chat_id=chat_id))) == 3, texts
+        stats = messages(tg.sent(chat_id=admin))[0].visible_text or ""
+        assert "Отложено после сбоев: 1" in stats, stats
+        assert f"#{update_id}: unreadable update: ValidationError" in stats, stats
+        assert (await ledger_row(seeded, update_id)) == row  # not retried since
+
+
+async def _without_its_date(runtime: Runtime, update_id: int) -> None:
+    """The stored body loses a field aiogram requires: this version can no longer read it."""
+    async with runtime.engine.begin() as conn:
+        await conn.execute(
+            text(
+                "UPDATE telegram_updates SET body = body #- '{message,date}' WHERE update_id = :u"
+            ),
+            {"u": update_id},
+        )
+
+
 async def test_sigterm_lets_the_answer_in_flight_finish_and_takes_nothing_new(
     seeded: Runtime,
 ) -> None:
