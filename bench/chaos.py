@@ -243,8 +243,8 @@ def _count(
     servers: list[Any],
 ) -> None:
     """Per question, what its chat was shown for its update against the parts the ledger says
-    were sent: the intro and the closing (two texts) and a card for each of the rest. Fewer
-    means a part is missing; one message shown twice is a duplicate."""
+    were sent: the intro and the closing (two texts, whatever the ledger says) and a card for
+    each of the rest. Fewer means a part is missing; one message shown twice is a duplicate."""
     from bot.texts import T
 
     replies = Replies()
@@ -263,11 +263,12 @@ def _count(
         if row is None or row.finished_at is None or row.parked:
             report.unanswered_updates.append(q.update_id)
             report.examples.append(f"{q.tag} ({q.route}) never finished: {row}")
-        elif cards < row.parts - 2 or texts < min(row.parts, 2):
+        elif cards < row.parts - 2 or texts < 2:
             report.unanswered_updates.append(q.update_id)
             report.examples.append(
                 f"{q.tag} ({q.route}), {row.parts} parts sent: {replies.example(q.update_id)}"
             )
+    report.unanswered_updates.sort()
     report.duplicated_updates = replies.duplicated(ids)
     report.examples += [f"twice: {replies.example(u)}" for u in report.duplicated_updates[:5]]
     report.unanswered = len(report.unanswered_updates)
