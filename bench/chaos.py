@@ -8,10 +8,12 @@ from chats Telegram delivers by webhook (to a random live replica, retried on th
 none answers, as Telegram does), one third from chats read by long polling. Every 30–60 s a
 random one of the three processes is killed with SIGKILL and started again at once.
 
-Afterwards, from the ledger and from what each chat received (the two fake Bot API servers):
-- unanswered: questions whose update was never finished, or whose chat received fewer parts
-  (intro, cards, closing) than the answers planned for it;
-- duplicated: questions in chats that received more parts than were planned;
+Afterwards, per question, from the ledger and from what the two fake Bot API servers accepted
+(each process marks every Bot API call with the update it answers: bench/marked_bot.py,
+bench/replies.py):
+- unanswered: questions whose update was never finished, or whose chat was shown fewer parts
+  of the answer (intro, cards, closing) than the ledger says were sent;
+- duplicated: questions whose chat was shown a message of their answer twice;
 - extra delay: time to the finished answer minus the model's own time in the attempt that
   answered (each question carries a tag, so the fake model knows whose time it spends); its
   p99 over the questions a kill touched, against two leases.
@@ -41,6 +43,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench.replies import Replies, some_ids
 from bench.soak import (
     API_KEY,
     BOT_TOKEN,
@@ -68,6 +71,8 @@ class ChaosReport:
     answered: int = 0
     unanswered: int = 0
     duplicated: int = 0
+    unanswered_updates: list[int] = field(default_factory=list)
+    duplicated_updates: list[int] = field(default_factory=list)
     kills: dict[str, int] = field(default_factory=dict)
     taken_over: int = 0
     parked: int = 0
@@ -95,8 +100,9 @@ class ChaosReport:
             [
                 f"chaos: {self.questions} questions in {self.minutes:g} min at {self.rate:g}/s; "
                 f"SIGKILLs: {sum(self.kills.values())} ({kills}); lease {self.lease_seconds:g} s",
-                f"  answered {self.answered}, unanswered {self.unanswered}, "
-                f"duplicated {self.duplicated}",
+                f"  per update: answered {self.answered}, unanswered "
+                f"{some_ids(self.unanswered_updates)}, duplicated "
+                f"{some_ids(self.duplicated_updates)}",
                 f"  taken over {self.taken_over}, parked {self.parked}, "
                 f"«answer again» notices {self.notices}",
                 f"  affected by a kill: {self.affected}; extra delay p50 "
@@ -180,7 +186,7 @@ class Processes:
         self.starts[name] += 1
         log = (self.logs / f"{name}-{self.starts[name]}.log").open("wb")
         self.children[name] = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "sommelier.cli", "bot",
+            sys.executable, "-m", "bench.marked_bot",
             env=env, stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=log,
         )  # fmt: skip
 
@@ -236,45 +242,38 @@ def _count(
     ledger: dict[int, Ledger],
     servers: list[Any],
 ) -> None:
-    """Per chat, the messages the person received against the parts the ledger says were
-    planned: an answer is intro + its cards + closing, so a chat whose updates are all
-    finished got every answer complete exactly when it received Σ parts − 2 cards and 2 texts
-    per question; more means a part arrived twice, fewer that one is missing."""
+    """Per question, what its chat was shown for its update against the parts the ledger says
+    were sent: the intro and the closing (two texts, whatever the ledger says) and a card for
+    each of the rest. Fewer means a part is missing; one message shown twice is a duplicate."""
     from bot.texts import T
 
-    received: dict[int, Counter[str]] = defaultdict(Counter)
+    replies = Replies()
     for server in servers:
-        for sent in server.sent():
-            if sent.method not in ("sendMessage", "sendPhoto") or sent.chat_id is None:
-                continue
-            text = sent.visible_text or ""
-            if text == T.answer_again:
-                report.notices += 1
-            elif sent.reply_markup:
-                received[int(sent.chat_id)]["cards"] += 1
-            elif sent.method == "sendMessage":  # a card's photo comes before its text
-                received[int(sent.chat_id)]["texts"] += 1
-    expected: dict[int, Counter[str]] = defaultdict(Counter)
+        replies.add(server.sent())
+    notice, apology = f"sendMessage: {T.answer_again}", f"sendMessage: {T.apology}"
+    ids = [q.update_id for q in questions.values()]
     for q in questions.values():
         row = ledger.get(q.update_id)
+        shown = replies.of(q.update_id)
+        report.notices += shown[notice]
+        cards = sum(1 for key in shown if key.startswith("card: "))
+        texts = sum(1 for key in shown if key.startswith("sendMessage: ")) - (
+            (notice in shown) + (apology in shown)
+        )
         if row is None or row.finished_at is None or row.parked:
-            report.unanswered += 1
+            report.unanswered_updates.append(q.update_id)
             report.examples.append(f"{q.tag} ({q.route}) never finished: {row}")
-            continue
-        expected[q.chat_id]["cards"] += row.parts - 2
-        expected[q.chat_id]["texts"] += 2
-        expected[q.chat_id]["questions"] += 1
-    for chat_id, want in expected.items():
-        got = received[chat_id]
-        asked = want["questions"]
-        if got["cards"] > want["cards"] or got["texts"] > want["texts"]:
-            report.duplicated += asked
-            report.examples.append(f"chat {chat_id}: {dict(got)} received, {dict(want)} planned")
-        elif got["cards"] < want["cards"] or got["texts"] < want["texts"]:
-            report.unanswered += asked
-            report.examples.append(f"chat {chat_id}: {dict(got)} received, {dict(want)} planned")
-        else:
-            report.answered += asked
+        elif cards < row.parts - 2 or texts < 2:
+            report.unanswered_updates.append(q.update_id)
+            report.examples.append(
+                f"{q.tag} ({q.route}), {row.parts} parts sent: {replies.example(q.update_id)}"
+            )
+    report.unanswered_updates.sort()
+    report.duplicated_updates = replies.duplicated(ids)
+    report.examples += [f"twice: {replies.example(u)}" for u in report.duplicated_updates[:5]]
+    report.unanswered = len(report.unanswered_updates)
+    report.duplicated = len(report.duplicated_updates)
+    report.answered = len(set(ids) - set(report.unanswered_updates + report.duplicated_updates))
 
 
 async def run_chaos(

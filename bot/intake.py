@@ -276,7 +276,9 @@ class UpdateWorker:
         return True
 
     async def drain(self, grace_seconds: float) -> None:
-        """Let answers in flight finish; hand what is left to the other processes at once."""
+        """Let answers in flight finish; hand what is left to the other processes at once. Its
+        handlers are stopped first (a stopped answer is not marked finished), so nothing more
+        goes out from here once another process may take it over."""
         self._draining = True
         if self.in_flight:
             log.info("waiting for %d answers in flight", self.in_flight)
@@ -285,7 +287,11 @@ class UpdateWorker:
                     "shutdown grace period over with %d answers unfinished; releasing them",
                     self.in_flight,
                 )
-        left = list(self._held)
+        left = list(self._held)  # each handler lets go of its update as it stops
+        unfinished = list(self._tasks)
+        for task in unfinished:
+            task.cancel()
+        await asyncio.gather(*unfinished, return_exceptions=True)
         if left:
             with contextlib.suppress(Exception):
                 await self.coordinator.release(left)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -67,6 +68,7 @@ class ChatOrderMiddleware(BaseMiddleware):
         self, handler: Handler, update: Update, data: dict[str, Any], delivery: Delivery
     ) -> Any:
         chat_id = chat_id_of(update)
+        stopped = False
         try:
             await self.coordinator.finish_unfinished()
             if chat_id is not None and data.get(MUST_WAIT_KEY, True):
@@ -80,15 +82,22 @@ class ChatOrderMiddleware(BaseMiddleware):
             if delivery.is_takeover and chat_id is not None and _is_request(update):
                 await data["bot"].send_message(chat_id, T.answer_again)
             return await _with_error_handlers(handler, update, data)
+        except asyncio.CancelledError:
+            # Stopped past the shutdown grace: its lease goes to another process, which sends
+            # what is missing of the answer; finished here, the update would go unanswered.
+            stopped = True
+            raise
         finally:
-            failpoint("before_finish")
-            try:
-                await self.coordinator.finish(update.update_id)
-            except Exception as exc:  # the database may be down: finish it once it is back
-                self.coordinator.unfinished.add(update.update_id)
-                log.warning(
-                    "could not mark update %s finished: %s", update.update_id, type(exc).__name__
-                )
+            if not stopped:
+                await self._finish(update.update_id)
+
+    async def _finish(self, update_id: int) -> None:
+        failpoint("before_finish")
+        try:
+            await self.coordinator.finish(update_id)
+        except Exception as exc:  # the database may be down: finish it once it is back
+            self.coordinator.unfinished.add(update_id)
+            log.warning("could not mark update %s finished: %s", update_id, type(exc).__name__)
 
 
 def _is_request(update: Update) -> bool:

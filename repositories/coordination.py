@@ -1,12 +1,13 @@
 """State that several bot processes share through PostgreSQL: which updates were seen, which
-are still being handled per chat, and rate-limit counters."""
+are still being handled per chat, rate-limit counters, and when each housekeeping job last
+ran."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import text
@@ -250,4 +251,37 @@ class RateCounter:
                 "DELETE FROM rate_counters WHERE window_start < now() - make_interval(secs => :s)"
             ),
             {"s": age.total_seconds()},
+        )
+
+
+class HousekeepingRuns:
+    """When each scheduled job (the backup, the retention purge) last began a run that
+    completed: a replica runs a job only once a whole round has passed since, whichever replica
+    ran it."""
+
+    def __init__(self, session: Executor) -> None:
+        self.session = session
+
+    async def due(self, job: str, every: timedelta) -> datetime | None:
+        """The database's time now, when `job` never ran or its last run began at least
+        `every` ago; None while it is not due."""
+        row = (
+            await self.session.execute(
+                text(
+                    "SELECT clock_timestamp(), NOT EXISTS (SELECT 1 FROM housekeeping_runs"
+                    " WHERE job = :j AND started_at > clock_timestamp()"
+                    " - make_interval(secs => :s))"
+                ),
+                {"j": job, "s": every.total_seconds()},
+            )
+        ).one()
+        return row[0] if row[1] else None
+
+    async def record(self, job: str, started_at: datetime) -> None:
+        await self.session.execute(
+            text(
+                "INSERT INTO housekeeping_runs (job, started_at) VALUES (:j, :t) "
+                "ON CONFLICT (job) DO UPDATE SET started_at = EXCLUDED.started_at"
+            ),
+            {"j": job, "t": started_at},
         )
