@@ -147,20 +147,23 @@ class UpdateWorker:
     async def keep_leases(self, stop: asyncio.Event) -> None:
         """Until `stop`: renew this process's leases, take over the updates of processes that
         died, park the ones that keep killing their handler."""
+        loop = asyncio.get_running_loop()
         renew_every = self.coordinator.lease.total_seconds() / 3
         recover_every = min(RECOVERY_SECONDS, renew_every)
-        since_renewal = 0.0
+        renew_at = loop.time() + renew_every
         while not stop.is_set():
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), recover_every)
             if stop.is_set():
                 return
-            since_renewal += recover_every
             try:
                 await self.coordinator.finish_unfinished()
-                if since_renewal >= renew_every:
-                    since_renewal = 0.0
+                # By the clock, not by rounds: after a stall (a blocked event loop, a slow
+                # database) the leases are renewed before anything else; a failed renewal is
+                # tried again next round.
+                if loop.time() >= renew_at:
                     await self._renew()
+                    renew_at = loop.time() + renew_every
                 if not self._draining:
                     await self.recover()
             except DatabaseUnavailableError:
@@ -176,9 +179,9 @@ class UpdateWorker:
                 log.warning("update %s: lease lost (finished or taken over elsewhere)", lost)
 
     async def recover(self) -> int:
-        """Take over the updates whose process stopped renewing their leases; returns how many
-        were taken (parked ones included)."""
-        taken = await self.coordinator.take_expired()
+        """Take over the updates whose process stopped renewing their leases, never this
+        process's own; returns how many were taken (parked ones included)."""
+        taken = await self.coordinator.take_expired(list(self._held))
         for leased in taken:
             if leased.attempts > self.coordinator.max_attempts:
                 await self._park(leased)

@@ -105,8 +105,13 @@ class UpdateLedger:
         )
         return {int(r) for r in rows}
 
-    async def take_expired(self, owner: str, lease: timedelta, limit: int) -> list[LeasedUpdate]:
-        """Take over updates whose holder stopped renewing its lease, oldest first."""
+    async def take_expired(
+        self, owner: str, lease: timedelta, limit: int, held: Sequence[int] = ()
+    ) -> list[LeasedUpdate]:
+        """Take over, oldest first, the updates whose holder stopped renewing its lease. Never
+        `owner`'s own `held` updates: a process whose renewal came late (a blocked event loop,
+        a slow database) is still answering them, and taking them over would answer them
+        twice."""
         rows = await self.session.execute(
             text(
                 "UPDATE telegram_updates t SET lease_owner = :owner,"
@@ -114,11 +119,12 @@ class UpdateLedger:
                 " attempts = t.attempts + 1 "
                 "FROM (SELECT update_id FROM telegram_updates "
                 f"WHERE {_UNFINISHED} AND lease_until < clock_timestamp() "
+                "AND NOT (lease_owner = :owner AND update_id = ANY(CAST(:held AS bigint[]))) "
                 "ORDER BY update_id LIMIT :limit FOR UPDATE SKIP LOCKED) expired "
                 "WHERE t.update_id = expired.update_id "
                 "RETURNING t.update_id, t.chat_id, t.body, t.attempts, t.plan, t.sent_parts"
             ),
-            {"owner": owner, "lease": lease.total_seconds(), "limit": limit},
+            {"owner": owner, "lease": lease.total_seconds(), "limit": limit, "held": list(held)},
         )
         return sorted(
             (

@@ -142,9 +142,10 @@ class Coordinator:
             await s.commit()
         return held
 
-    async def take_expired(self, limit: int = 50) -> list[LeasedUpdate]:
+    async def take_expired(self, held: Sequence[int] = (), limit: int = 50) -> list[LeasedUpdate]:
+        """Updates whose lease expired, never this process's own `held` ones."""
         async with self.sessions() as s:
-            taken = await UpdateLedger(s).take_expired(self.owner, self.lease, limit)
+            taken = await UpdateLedger(s).take_expired(self.owner, self.lease, limit, held)
             await s.commit()
         return taken
 

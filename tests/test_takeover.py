@@ -1,0 +1,137 @@
+"""How an update moves from one bot process to another, and only when it must (issue 39).
+
+- An answer longer than several leases stays with its process: it renews its leases, no other
+  replica takes it over, and a renewal that comes late (a blocked event loop, a slow database)
+  does not make the process take over its own update.
+
+The real-process cases reuse tests/test_crash_recovery.py's `sommelier bot` processes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+
+import pytest
+from sqlalchemy import text
+
+from fakes.openai_server import FakeOpenAIServer, responder
+from fakes.telegram_server import FakeTelegramServer
+from services.app.runtime import Runtime
+from tests.bot_harness import running_bot
+from tests.bot_helpers import API_KEY, JSONDict, cards, fake_llm, llm_settings
+from tests.fault_helpers import good_agent
+from tests.test_crash_recovery import (
+    QUESTION,
+    BotProcess,
+    assert_one_complete_answer,
+    bot_process,
+    confirm_age,
+    ledger_row,
+    post_update,
+    until_finished,
+)
+
+pytestmark = pytest.mark.slow  # real processes: `make test-fast` skips them
+
+GOOD = good_agent({"wine_type": "red", "sweetness": "dry"})
+
+
+class Model:
+    """The fake model behind the bot processes: `GOOD`, `seconds` per call, counting the
+    agent's steps (calls offering tools: two per answer); `hold_next` makes the next call wait
+    until released (a process killed meanwhile never gets its reply)."""
+
+    def __init__(self, llm: FakeOpenAIServer, seconds: float = 0.0) -> None:
+        self.seconds = seconds
+        self.steps = 0
+        self.called = asyncio.Event()
+        self.hold_next = False
+        self.release = asyncio.Event()
+        llm.script(*[responder(self._respond)] * 20)
+
+    async def _respond(self, body: JSONDict) -> object:
+        self.steps += "tools" in body
+        self.called.set()
+        if self.hold_next:
+            self.hold_next = False
+            await self.release.wait()
+        await asyncio.sleep(self.seconds)
+        return GOOD(body)
+
+    def env(self, llm: FakeOpenAIServer) -> dict[str, str]:
+        return {"LLM_API_KEY": API_KEY, "LLM_BASE_URL": llm.base_url, "LLM_TIMEOUT_SECONDS": "60"}
+
+
+@contextlib.asynccontextmanager
+async def replicas(
+    runtime: Runtime, tg: FakeTelegramServer, extra: dict[str, str], *failpoints: str | None
+) -> AsyncIterator[list[BotProcess]]:
+    """Webhook replicas, one per failpoint (None: not armed), all running at once."""
+    async with contextlib.AsyncExitStack() as stack:
+        yield [
+            await stack.enter_async_context(
+                bot_process(runtime, tg, webhook=True, failpoint=point, extra=extra)
+            )
+            for point in failpoints
+        ]
+
+
+async def ask(replica: BotProcess, tg: FakeTelegramServer, chat_id: int) -> int:
+    update = tg.accept_update(tg.message_update(chat_id, QUESTION))
+    assert replica.webhook is not None
+    assert await post_update(replica.webhook, update) == 200
+    return int(update["update_id"])
+
+
+@pytest.mark.parametrize("count", [1, 2])
+async def test_an_answer_longer_than_several_leases_is_answered_once(
+    seeded: Runtime, count: int
+) -> None:
+    """2 s leases, a model that takes 3 s a step (an answer of three leases and more): the
+    process answering renews its leases, and neither it nor a second replica checking every
+    second takes the update over."""
+    chat_id = 981_001 + count
+    await confirm_age(seeded, chat_id)
+    async with fake_llm() as llm, FakeTelegramServer() as tg:
+        model = Model(llm, seconds=3.0)
+        async with replicas(seeded, tg, model.env(llm), *[None] * count) as running:
+            update_id = await ask(running[0], tg, chat_id)
+            row = await until_finished(seeded, update_id)
+        assert row["finished"] and row["attempts"] == 1
+        assert model.steps == 2, "the model was asked again: the update was taken over"
+        assert_one_complete_answer(tg.sent(chat_id=chat_id), resent_notice=False)
+
+
+async def test_a_late_renewal_does_not_make_a_process_take_over_its_own_update(
+    seeded: Runtime,
+) -> None:
+    """The lease of an update still being answered runs out (its renewal is late: a blocked
+    event loop, a slow database), and the process's recovery round comes first. The update is
+    this process's own, alive: it is left alone, and the person gets one answer."""
+    chat_id = 981_010
+    await confirm_age(seeded, chat_id)
+    async with fake_llm() as llm, running_bot(seeded, **llm_settings(llm)) as h:
+        model = Model(llm)
+        model.hold_next = True
+        await h.say(chat_id, QUESTION)
+        await asyncio.wait_for(model.called.wait(), 30)
+        async with seeded.engine.begin() as conn:
+            await conn.execute(
+                text("UPDATE telegram_updates SET lease_until = now() - interval '1 second'")
+            )
+        await h.order.recover()
+        model.release.set()
+        await h.tg.wait_for(lambda calls: len(cards(calls)) >= 3, 30)
+        await h.idle()
+        (update_id,) = await _ledger_ids(seeded)
+        row = await ledger_row(seeded, update_id)
+    assert row is not None and row["finished"] and row["attempts"] == 1
+    assert model.steps == 2
+    assert_one_complete_answer(h.tg.sent(chat_id=chat_id), resent_notice=False)
+
+
+async def _ledger_ids(runtime: Runtime) -> list[int]:
+    async with runtime.engine.connect() as conn:
+        return list((await conn.execute(text("SELECT update_id FROM telegram_updates"))).scalars())
