@@ -3,6 +3,8 @@
 - An answer longer than several leases stays with its process: it renews its leases, no other
   replica takes it over, and a renewal that comes late (a blocked event loop, a slow database)
   does not make the process take over its own update.
+- The one window no ledger can close: a process killed after Telegram accepted a part and
+  before the ledger recorded it. The person gets that part (and only that one) twice.
 
 The real-process cases reuse tests/test_crash_recovery.py's `sommelier bot` processes.
 """
@@ -17,10 +19,10 @@ import pytest
 from sqlalchemy import text
 
 from fakes.openai_server import FakeOpenAIServer, responder
-from fakes.telegram_server import FakeTelegramServer
+from fakes.telegram_server import FakeTelegramServer, SentCall
 from services.app.runtime import Runtime
 from tests.bot_harness import running_bot
-from tests.bot_helpers import API_KEY, JSONDict, cards, fake_llm, llm_settings
+from tests.bot_helpers import API_KEY, JSONDict, cards, fake_llm, llm_settings, messages
 from tests.fault_helpers import good_agent
 from tests.test_crash_recovery import (
     QUESTION,
@@ -130,6 +132,34 @@ async def test_a_late_renewal_does_not_make_a_process_take_over_its_own_update(
     assert row is not None and row["finished"] and row["attempts"] == 1
     assert model.steps == 2
     assert_one_complete_answer(h.tg.sent(chat_id=chat_id), resent_notice=False)
+
+
+async def test_a_kill_between_sending_a_card_and_recording_it_repeats_that_card_only(
+    seeded: Runtime,
+) -> None:
+    """Telegram accepted the first card and the process died before the ledger recorded it.
+    Telegram's sendMessage has no idempotency key, so the process taking over cannot know the
+    card arrived and sends it again: the one part in flight, twice, and nothing else."""
+    chat_id = 981_040
+    await confirm_age(seeded, chat_id)
+    async with FakeTelegramServer() as tg:
+        async with replicas(seeded, tg, {}, "card_sent_unrecorded", None) as (doomed, _):
+            update_id = await ask(doomed, tg, chat_id)
+            assert await doomed.killed(), "the process did not die after the first card"
+            row = await until_finished(seeded, update_id)
+        assert row["finished"] and row["attempts"] == 2
+        sent = messages(tg.sent(chat_id=chat_id))
+        texts = [c.visible_text or "" for c in sent]
+        shown = [c.visible_text for c in cards(sent)]
+        assert len(shown) == 4 and len(set(shown)) == 3, texts
+        assert shown[0] == shown[1], f"not the card in flight was repeated: {texts}"
+        assert _prose(sent) == [texts[0], texts[-1]], texts
+        assert texts[1] == texts[2] == shown[0], texts
+
+
+def _prose(sent: list[SentCall]) -> list[str]:
+    shown = {c.visible_text for c in cards(sent)}
+    return [c.visible_text or "" for c in sent if c.visible_text not in shown]
 
 
 async def _ledger_ids(runtime: Runtime) -> list[int]:

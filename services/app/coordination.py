@@ -9,8 +9,9 @@
 - **Order.** Updates of one chat are answered in update_id order: a handler waits while an
   earlier update of its chat is unanswered. Nothing holds a database connection while waiting
   or while the LLM works, so a thousand chats in flight need only a handful of connections.
-- **Exactly one answer.** The answer planned for an update is stored with the turn, and each
-  part is recorded as it goes out: a takeover sends only what is missing.
+- **One answer.** The answer planned for an update is stored with the turn, and each part is
+  recorded as it goes out: a takeover sends only what is missing — and the part in flight
+  when the process died, which Telegram may or may not have accepted, once more.
 - **Poison.** An update taken over `max_attempts` times (its handler keeps dying) is parked
   with its reason instead of being retried forever.
 - Rate limits are counted per one-minute window with the previous window weighted in (a
