@@ -2,9 +2,10 @@
 
 Updates are stored in the ledger first (polling: before the next getUpdates confirms them;
 webhook: before the 200), leased to this process, and only then handed to the dispatcher.
-While this process works on them it renews their leases; every few seconds it also takes over
-the updates whose holder stopped renewing (a killed process) and answers them. An update whose
-handler keeps killing its process is parked and its user gets an apology.
+While this process works on them it renews their leases and beats a heartbeat of its own;
+every second it also takes over the updates whose holder died (its heartbeat stopped) or
+stopped renewing, and answers them. An update whose handler keeps killing its process is
+parked and its user gets an apology.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from services.app.coordination import Coordinator, Delivery, Intake, LeasedUpdat
 
 log = logging.getLogger(__name__)
 
-RECOVERY_SECONDS = 2.0
+RECOVERY_SECONDS = 1.0
 
 
 def body_of(update: Update) -> dict[str, Any]:
@@ -145,8 +146,18 @@ class UpdateWorker:
     # ---- leases and recovery -------------------------------------------------------------
 
     async def keep_leases(self, stop: asyncio.Event) -> None:
-        """Until `stop`: renew this process's leases, take over the updates of processes that
-        died, park the ones that keep killing their handler."""
+        """Until `stop`: beat this process's heartbeat, renew its leases, take over the updates
+        of processes that died, park the ones that keep killing their handler."""
+        beating = asyncio.create_task(self._keep_beating(stop))
+        try:
+            await self._keep_leases(stop)
+        finally:
+            stop.set()
+            await beating
+            with contextlib.suppress(Exception):  # gone for good: a stopped process, not a dead one
+                await self.coordinator.leave()
+
+    async def _keep_leases(self, stop: asyncio.Event) -> None:
         loop = asyncio.get_running_loop()
         renew_every = self.coordinator.lease.total_seconds() / 3
         recover_every = min(RECOVERY_SECONDS, renew_every)
@@ -171,6 +182,21 @@ class UpdateWorker:
             except Exception:
                 log.exception("lease keeping failed this round")
 
+    async def _keep_beating(self, stop: asyncio.Event) -> None:
+        """The heartbeat by which the other processes know this one is alive: its own task, so
+        that nothing slow in the lease round (a takeover, an apology) can make it late."""
+        failing = False
+        while not stop.is_set():
+            try:
+                await self.coordinator.heartbeat()
+                failing = False
+            except Exception as exc:
+                if not failing:
+                    log.warning("heartbeat not written: %s", type(exc).__name__)
+                failing = True
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), self.coordinator.beat_every)
+
     async def _renew(self) -> None:
         ids = list(self._held)
         held = await self.coordinator.renew(ids)
@@ -179,8 +205,9 @@ class UpdateWorker:
                 log.warning("update %s: lease lost (finished or taken over elsewhere)", lost)
 
     async def recover(self) -> int:
-        """Take over the updates whose process stopped renewing their leases, never this
-        process's own; returns how many were taken (parked ones included)."""
+        """Take over the updates of processes that died (their heartbeat stopped) or stopped
+        renewing their leases, never this process's own; returns how many were taken (parked
+        ones included)."""
         taken = await self.coordinator.take_expired(list(self._held))
         for leased in taken:
             if leased.attempts > self.coordinator.max_attempts:

@@ -106,25 +106,43 @@ class UpdateLedger:
         return {int(r) for r in rows}
 
     async def take_expired(
-        self, owner: str, lease: timedelta, limit: int, held: Sequence[int] = ()
+        self,
+        owner: str,
+        lease: timedelta,
+        limit: int,
+        held: Sequence[int] = (),
+        dead_after: timedelta | None = None,
     ) -> list[LeasedUpdate]:
-        """Take over, oldest first, the updates whose holder stopped renewing its lease. Never
-        `owner`'s own `held` updates: a process whose renewal came late (a blocked event loop,
-        a slow database) is still answering them, and taking them over would answer them
-        twice."""
+        """Take over, oldest first, the updates whose holder stopped renewing its lease, and
+        with `dead_after` also those held by a process whose heartbeat is older than that (it
+        died: no need to wait for each lease). Never `owner`'s own `held` updates: a process
+        whose renewal came late (a blocked event loop, a slow database) is still answering
+        them, and taking them over would answer them twice."""
+        dead = (
+            " OR lease_owner IN (SELECT name FROM bot_processes"
+            " WHERE heartbeat_at < clock_timestamp() - make_interval(secs => :dead_after))"
+            if dead_after is not None
+            else ""
+        )
         rows = await self.session.execute(
             text(
                 "UPDATE telegram_updates t SET lease_owner = :owner,"
                 " lease_until = clock_timestamp() + make_interval(secs => :lease),"
                 " attempts = t.attempts + 1 "
                 "FROM (SELECT update_id FROM telegram_updates "
-                f"WHERE {_UNFINISHED} AND lease_until < clock_timestamp() "
+                f"WHERE {_UNFINISHED} AND (lease_until < clock_timestamp(){dead}) "
                 "AND NOT (lease_owner = :owner AND update_id = ANY(CAST(:held AS bigint[]))) "
                 "ORDER BY update_id LIMIT :limit FOR UPDATE SKIP LOCKED) expired "
                 "WHERE t.update_id = expired.update_id "
                 "RETURNING t.update_id, t.chat_id, t.body, t.attempts, t.plan, t.sent_parts"
             ),
-            {"owner": owner, "lease": lease.total_seconds(), "limit": limit, "held": list(held)},
+            {
+                "owner": owner,
+                "lease": lease.total_seconds(),
+                "limit": limit,
+                "held": list(held),
+                **({"dead_after": dead_after.total_seconds()} if dead_after is not None else {}),
+            },
         )
         return sorted(
             (
@@ -219,6 +237,35 @@ class UpdateLedger:
             {"s": age.total_seconds()},
         )
         return result.rowcount or 0
+
+
+class Processes:
+    """The bot processes sharing the ledger, each with the time of its last heartbeat: a
+    process that stops beating is dead, and its updates are taken over without waiting for
+    their leases."""
+
+    def __init__(self, session: Executor) -> None:
+        self.session = session
+
+    async def beat(self, name: str) -> None:
+        await driver_execute(
+            self.session,
+            "INSERT INTO bot_processes (name, heartbeat_at) VALUES ($1, clock_timestamp())"
+            " ON CONFLICT (name) DO UPDATE SET heartbeat_at = clock_timestamp()",
+            name,
+        )
+
+    async def leave(self, name: str) -> None:
+        await self.session.execute(text("DELETE FROM bot_processes WHERE name = :n"), {"n": name})
+
+    async def forget_older_than(self, age: timedelta) -> None:
+        """Processes silent this long: dead, and long since relieved of their updates."""
+        await self.session.execute(
+            text(
+                "DELETE FROM bot_processes WHERE heartbeat_at < now() - make_interval(secs => :s)"
+            ),
+            {"s": age.total_seconds()},
+        )
 
 
 class RateCounter:

@@ -3,6 +3,8 @@
 - An answer longer than several leases stays with its process: it renews its leases, no other
   replica takes it over, and a renewal that comes late (a blocked event loop, a slow database)
   does not make the process take over its own update.
+- A SIGKILLed process is noticed by its heartbeat: its update is answered well before the
+  lease ends.
 - The one window no ledger can close: a process killed after Telegram accepted a part and
   before the ledger recorded it. The person gets that part (and only that one) twice.
 
@@ -132,6 +134,27 @@ async def test_a_late_renewal_does_not_make_a_process_take_over_its_own_update(
     assert row is not None and row["finished"] and row["attempts"] == 1
     assert model.steps == 2
     assert_one_complete_answer(h.tg.sent(chat_id=chat_id), resent_notice=False)
+
+
+async def test_a_killed_process_is_noticed_by_its_heartbeat_well_before_its_lease_ends(
+    seeded: Runtime,
+) -> None:
+    """60 s leases, a 2 s process timeout: the replica that died holding the update stops
+    beating, and the other replica answers within seconds, not after the lease."""
+    chat_id = 981_020
+    await confirm_age(seeded, chat_id)
+    extra = {"UPDATE_LEASE_SECONDS": "60", "PROCESS_TIMEOUT_SECONDS": "2"}
+    async with fake_llm() as llm, FakeTelegramServer() as tg:
+        model = Model(llm)
+        async with replicas(seeded, tg, model.env(llm) | extra, "stored", None) as (doomed, _):
+            update_id = await ask(doomed, tg, chat_id)
+            assert await doomed.killed()
+            loop = asyncio.get_running_loop()
+            killed_at = loop.time()
+            row = await until_finished(seeded, update_id, timeout=30)  # half the lease
+            answered_after = loop.time() - killed_at
+        assert row["finished"] and row["attempts"] == 2, answered_after
+        assert_one_complete_answer(tg.sent(chat_id=chat_id), resent_notice=True)
 
 
 async def test_a_kill_between_sending_a_card_and_recording_it_repeats_that_card_only(

@@ -6,6 +6,10 @@
 - **Leases.** The process working on an update holds a lease on its row and renews it while it
   works (one statement per process for all its updates). When a process dies its leases
   expire, and any live process takes those updates over and answers them.
+- **Heartbeats.** Each process also beats every third of `process_timeout`; one silent for
+  longer is dead, and its updates are taken over at once rather than when each lease ends.
+  A process judges the others only after beating without a gap for that long itself, so a
+  database outage (no one could beat) does not make every live process look dead after it.
 - **Order.** Updates of one chat are answered in update_id order: a handler waits while an
   earlier update of its chat is unanswered. Nothing holds a database connection while waiting
   or while the LLM works, so a thousand chats in flight need only a handful of connections.
@@ -26,6 +30,7 @@ import logging
 import os
 import random
 import socket
+import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
@@ -34,12 +39,20 @@ from datetime import timedelta
 from typing import Any
 
 from core.errors import DatabaseUnavailableError
-from repositories.coordination import Executor, Intake, LeasedUpdate, RateCounter, UpdateLedger
+from repositories.coordination import (
+    Executor,
+    Intake,
+    LeasedUpdate,
+    Processes,
+    RateCounter,
+    UpdateLedger,
+)
 
 log = logging.getLogger(__name__)
 
 POLL_SECONDS = 0.05
 LEASE = timedelta(seconds=30)
+PROCESS_TIMEOUT = timedelta(seconds=10)
 LEDGER_RETENTION = timedelta(days=2)
 
 __all__ = ["Coordinator", "Delivery", "Intake", "LeasedUpdate", "current_delivery"]
@@ -90,11 +103,16 @@ class Coordinator:
         lease: timedelta = LEASE,
         max_attempts: int = 3,
         owner: str | None = None,
+        process_timeout: timedelta = PROCESS_TIMEOUT,
     ) -> None:
         self.sessions = sessions
         self.lease = lease
         self.max_attempts = max_attempts
         self.owner = owner or process_name()
+        self.process_timeout = process_timeout
+        self.beat_every = process_timeout.total_seconds() / 3
+        self._beating_since: float | None = None  # monotonic; the current run of heartbeats
+        self._last_beat: float | None = None
         # Updates answered while the database was unreachable (or answered from memory when it
         # could not store them): finished as soon as it answers again, before anything else, so
         # that their rows neither hold their chats back nor get taken over and answered twice.
@@ -143,10 +161,39 @@ class Coordinator:
             await s.commit()
         return held
 
-    async def take_expired(self, held: Sequence[int] = (), limit: int = 50) -> list[LeasedUpdate]:
-        """Updates whose lease expired, never this process's own `held` ones."""
+    async def heartbeat(self) -> None:
+        """Tell the other processes this one is alive."""
         async with self.sessions() as s:
-            taken = await UpdateLedger(s).take_expired(self.owner, self.lease, limit, held)
+            await Processes(s).beat(self.owner)
+            await s.commit()
+        now = time.monotonic()
+        if self._last_beat is None or now - self._last_beat > 2 * self.beat_every:
+            self._beating_since = now  # a gap (outage, stall): others may have one too
+        self._last_beat = now
+
+    def judges_heartbeats(self) -> bool:
+        """Has this process beaten without a gap for a whole `process_timeout`? Only then is a
+        silent process surely dead rather than cut off from the database like this one."""
+        if self._beating_since is None or self._last_beat is None:
+            return False
+        now = time.monotonic()
+        return (
+            now - self._last_beat <= 2 * self.beat_every
+            and now - self._beating_since >= self.process_timeout.total_seconds()
+        )
+
+    async def leave(self) -> None:
+        async with self.sessions() as s:
+            await Processes(s).leave(self.owner)
+            await s.commit()
+
+    async def take_expired(self, held: Sequence[int] = (), limit: int = 50) -> list[LeasedUpdate]:
+        """Updates whose lease expired or whose process died, never this process's `held`."""
+        dead_after = self.process_timeout if self.judges_heartbeats() else None
+        async with self.sessions() as s:
+            taken = await UpdateLedger(s).take_expired(
+                self.owner, self.lease, limit, held, dead_after
+            )
             await s.commit()
         return taken
 
@@ -206,7 +253,9 @@ async def save_plan_with_turn(session: Executor, plan: dict[str, Any]) -> None:
 
 
 async def _sometimes_forget_old_rows(session: Executor) -> None:
-    """About once per thousand intakes: drop ledger rows and rate counters nobody reads."""
+    """About once per thousand intakes: drop ledger rows, rate counters and processes nobody
+    reads."""
     if random.random() < 0.001:
         await UpdateLedger(session).forget_older_than(LEDGER_RETENTION)
         await RateCounter(session).forget_older_than(timedelta(hours=1))
+        await Processes(session).forget_older_than(LEDGER_RETENTION)
