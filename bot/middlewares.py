@@ -6,12 +6,13 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from aiogram import BaseMiddleware
+from aiogram import BaseMiddleware, Bot
 from aiogram.dispatcher.event.bases import UNHANDLED, CancelHandler, SkipHandler
 from aiogram.types import ErrorEvent, Message, TelegramObject, Update
 
 from bot.delivery import send_planned
 from bot.texts import T
+from core.errors import DatabaseUnavailableError
 from core.failpoints import failpoint
 from services.app.coordination import Coordinator, Delivery, current_delivery
 from services.app.rate_limit import RateLimiter
@@ -78,7 +79,7 @@ class ChatOrderMiddleware(BaseMiddleware):
                 await send_planned(data["bot"], chat_id, delivery)
                 return None
             if delivery.is_takeover and chat_id is not None and _is_request(update):
-                await data["bot"].send_message(chat_id, T.answer_again)
+                await self._notice_once(data["bot"], chat_id, update.update_id)
             return await _with_error_handlers(handler, update, data)
         finally:
             failpoint("before_finish")
@@ -89,6 +90,18 @@ class ChatOrderMiddleware(BaseMiddleware):
                 log.warning(
                     "could not mark update %s finished: %s", update.update_id, type(exc).__name__
                 )
+
+    async def _notice_once(self, bot: Bot, chat_id: int, update_id: int) -> None:
+        """«The answer is late» once per update, however many takeovers it takes: a takeover
+        that died before its answer was planned leaves the next one to start over, and the
+        person was already told. Claimed before it is sent: a process killed in between
+        leaves the notice out rather than sending it twice."""
+        try:
+            first = await self.coordinator.claim_notice(update_id)
+        except DatabaseUnavailableError:
+            first = True
+        if first:
+            await bot.send_message(chat_id, T.answer_again)
 
 
 def _is_request(update: Update) -> bool:

@@ -168,6 +168,18 @@ class UpdateLedger:
             {"u": update_id, "p": json.dumps(plan, ensure_ascii=False)},
         )
 
+    async def claim_notice(self, update_id: int) -> bool:
+        """True once per update: the first takeover that tells the person their answer is late
+        claims it, so that a takeover of that takeover does not tell them again."""
+        claimed = await self.session.scalar(
+            text(
+                "UPDATE telegram_updates SET notice_sent = true"
+                " WHERE update_id = :u AND NOT notice_sent RETURNING update_id"
+            ),
+            {"u": update_id},
+        )
+        return claimed is not None
+
     # The five "part sent" marks and the finish run for every answer: the driver's own SQL.
     async def mark_sent(self, update_id: int, parts: int) -> None:
         await driver_execute(

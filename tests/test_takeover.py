@@ -5,6 +5,7 @@
   does not make the process take over its own update.
 - A SIGKILLed process is noticed by its heartbeat: its update is answered well before the
   lease ends.
+- «The answer is late» is said once, however many takeovers it takes.
 - The one window no ledger can close: a process killed after Telegram accepted a part and
   before the ledger recorded it. The person gets that part (and only that one) twice.
 
@@ -154,6 +155,35 @@ async def test_a_killed_process_is_noticed_by_its_heartbeat_well_before_its_leas
             row = await until_finished(seeded, update_id, timeout=30)  # half the lease
             answered_after = loop.time() - killed_at
         assert row["finished"] and row["attempts"] == 2, answered_after
+        assert_one_complete_answer(tg.sent(chat_id=chat_id), resent_notice=True)
+
+
+async def test_the_late_answer_notice_is_sent_once_when_the_takeover_dies_too(
+    seeded: Runtime,
+) -> None:
+    """The first process dies with the update stored; the second takes it over, tells the
+    person the answer is late, and is killed while the model thinks; the third answers. The
+    person is told once."""
+    chat_id = 981_030
+    await confirm_age(seeded, chat_id)
+    async with fake_llm() as llm, FakeTelegramServer() as tg:
+        model = Model(llm)
+        env = model.env(llm)
+        update = tg.message_update(chat_id, QUESTION)
+        update_id = int(update["update_id"])
+        tg.push_update(update)
+        async with bot_process(seeded, tg, webhook=False, failpoint="stored", extra=env) as first:
+            assert await first.killed()
+        model.hold_next = True
+        async with bot_process(seeded, tg, webhook=False, extra=env) as second:
+            await asyncio.wait_for(model.called.wait(), 60)  # after the notice
+            second.process.kill()
+            await second.process.wait()
+        model.release.set()
+        async with bot_process(seeded, tg, webhook=False, extra=env) as third:
+            row = await until_finished(seeded, update_id)
+            await third.stop()
+        assert row["finished"] and row["attempts"] == 3
         assert_one_complete_answer(tg.sent(chat_id=chat_id), resent_notice=True)
 
 

@@ -197,6 +197,13 @@ class Coordinator:
             await s.commit()
         return taken
 
+    async def claim_notice(self, update_id: int) -> bool:
+        """True for the first takeover that would tell the person their answer is late."""
+        async with self.sessions() as s:
+            claimed = await UpdateLedger(s).claim_notice(update_id)
+            await s.commit()
+        return claimed
+
     async def release(self, update_ids: Sequence[int]) -> None:
         if not update_ids:
             return
