@@ -12,7 +12,7 @@ from aiogram.types import ErrorEvent, Message, TelegramObject, Update
 
 from bot.delivery import send_planned
 from bot.texts import T
-from core.errors import DatabaseUnavailableError
+from core.errors import DatabaseUnavailableError, LeaseLostError
 from core.failpoints import failpoint
 from services.app.coordination import Coordinator, Delivery, current_delivery
 from services.app.rate_limit import RateLimiter
@@ -68,6 +68,7 @@ class ChatOrderMiddleware(BaseMiddleware):
         self, handler: Handler, update: Update, data: dict[str, Any], delivery: Delivery
     ) -> Any:
         chat_id = chat_id_of(update)
+        taken_over = False
         try:
             await self.coordinator.finish_unfinished()
             if chat_id is not None and data.get(MUST_WAIT_KEY, True):
@@ -81,15 +82,23 @@ class ChatOrderMiddleware(BaseMiddleware):
             if delivery.is_takeover and chat_id is not None and _is_request(update):
                 await self._notice_once(data["bot"], chat_id, update.update_id)
             return await _with_error_handlers(handler, update, data)
+        except LeaseLostError:
+            # Frozen past the process timeout, this process was taken for dead: the process
+            # that took the update over answers it (and finishes it); this one says no more.
+            taken_over = True
+            log.warning("update %s was taken over by another process; stopping", update.update_id)
+            return None
         finally:
-            failpoint("before_finish")
-            try:
-                await self.coordinator.finish(update.update_id)
-            except Exception as exc:  # the database may be down: finish it once it is back
-                self.coordinator.unfinished.add(update.update_id)
-                log.warning(
-                    "could not mark update %s finished: %s", update.update_id, type(exc).__name__
-                )
+            if not taken_over:
+                await self._finish(update.update_id)
+
+    async def _finish(self, update_id: int) -> None:
+        failpoint("before_finish")
+        try:
+            await self.coordinator.finish(update_id)
+        except Exception as exc:  # the database may be down: finish it once it is back
+            self.coordinator.unfinished.add(update_id)
+            log.warning("could not mark update %s finished: %s", update_id, type(exc).__name__)
 
     async def _notice_once(self, bot: Bot, chat_id: int, update_id: int) -> None:
         """«The answer is late» once per update, however many takeovers it takes: a takeover
@@ -116,7 +125,7 @@ async def _with_error_handlers(handler: Handler, update: Update, data: dict[str,
     turn — before the chat's next update, and counted in flight for a graceful shutdown."""
     try:
         return await handler(update, data)
-    except (SkipHandler, CancelHandler):
+    except (SkipHandler, CancelHandler, LeaseLostError):
         raise
     except Exception as exc:
         dispatcher = data.get("dispatcher")

@@ -162,11 +162,20 @@ class UpdateLedger:
             {"ids": list(update_ids), "owner": owner},
         )
 
-    async def save_plan(self, update_id: int, plan: dict[str, Any]) -> None:
-        await self.session.execute(
-            text("UPDATE telegram_updates SET plan = CAST(:p AS jsonb) WHERE update_id = :u"),
-            {"u": update_id, "p": json.dumps(plan, ensure_ascii=False)},
+    async def save_plan(
+        self, update_id: int, plan: dict[str, Any], owner: str | None = None
+    ) -> bool:
+        """Store the answer planned for the update; with `owner`, only while it holds the
+        update (False: another process took it over)."""
+        held = " AND lease_owner = :owner" if owner is not None else ""
+        result = await self.session.execute(
+            text(
+                f"UPDATE telegram_updates SET plan = CAST(:p AS jsonb) WHERE update_id = :u{held}"
+            ),
+            {"u": update_id, "p": json.dumps(plan, ensure_ascii=False)}
+            | ({"owner": owner} if owner is not None else {}),
         )
+        return bool(result.rowcount)
 
     async def claim_notice(self, update_id: int) -> bool:
         """True once per update: the first takeover that tells the person their answer is late
@@ -181,13 +190,18 @@ class UpdateLedger:
         return claimed is not None
 
     # The five "part sent" marks and the finish run for every answer: the driver's own SQL.
-    async def mark_sent(self, update_id: int, parts: int) -> None:
-        await driver_execute(
-            self.session,
-            "UPDATE telegram_updates SET sent_parts = $2 WHERE update_id = $1",
-            update_id,
-            parts,
-        )
+    async def mark_sent(self, update_id: int, parts: int, owner: str | None = None) -> bool:
+        """Record the parts sent; with `owner`, only while it holds the update (False:
+        another process took it over)."""
+        if owner is None:
+            sql, args = "UPDATE telegram_updates SET sent_parts = $2 WHERE update_id = $1", ()
+        else:
+            sql = (
+                "UPDATE telegram_updates SET sent_parts = $2"
+                " WHERE update_id = $1 AND lease_owner = $3"
+            )
+            args = (owner,)
+        return bool(await driver_execute(self.session, sql, update_id, parts, *args))
 
     async def finish(self, update_id: int) -> None:
         """Answered: the body and the plan (personal data) go at once. An update that is not

@@ -4,7 +4,8 @@
   replica takes it over, and a renewal that comes late (a blocked event loop, a slow database)
   does not make the process take over its own update.
 - A SIGKILLed process is noticed by its heartbeat: its update is answered well before the
-  lease ends.
+  lease ends. One merely frozen that long is taken for dead as well; woken, it finds the
+  update taken over and says nothing more.
 - «The answer is late» is said once, however many takeovers it takes.
 - The one window no ledger can close: a process killed after Telegram accepted a part and
   before the ledger recorded it. The person gets that part (and only that one) twice.
@@ -16,6 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import signal
 from collections.abc import AsyncIterator
 
 import pytest
@@ -94,14 +97,15 @@ async def ask(replica: BotProcess, tg: FakeTelegramServer, chat_id: int) -> int:
 async def test_an_answer_longer_than_several_leases_is_answered_once(
     seeded: Runtime, count: int
 ) -> None:
-    """2 s leases, a model that takes 3 s a step (an answer of three leases and more): the
+    """3 s leases, a model that takes 5 s a step (an answer of three leases and more): the
     process answering renews its leases, and neither it nor a second replica checking every
     second takes the update over."""
     chat_id = 981_001 + count
     await confirm_age(seeded, chat_id)
     async with fake_llm() as llm, FakeTelegramServer() as tg:
-        model = Model(llm, seconds=3.0)
-        async with replicas(seeded, tg, model.env(llm), *[None] * count) as running:
+        model = Model(llm, seconds=5.0)
+        env = model.env(llm) | {"UPDATE_LEASE_SECONDS": "3"}
+        async with replicas(seeded, tg, env, *[None] * count) as running:
             update_id = await ask(running[0], tg, chat_id)
             row = await until_finished(seeded, update_id)
         assert row["finished"] and row["attempts"] == 1
@@ -155,6 +159,36 @@ async def test_a_killed_process_is_noticed_by_its_heartbeat_well_before_its_leas
             row = await until_finished(seeded, update_id, timeout=30)  # half the lease
             answered_after = loop.time() - killed_at
         assert row["finished"] and row["attempts"] == 2, answered_after
+        assert_one_complete_answer(tg.sent(chat_id=chat_id), resent_notice=True)
+
+
+async def test_a_frozen_process_whose_update_was_taken_over_sends_nothing_when_it_wakes(
+    seeded: Runtime,
+) -> None:
+    """A replica frozen (SIGSTOP: a paused VM, a blocked event loop) while the model thinks,
+    for longer than the 2 s process timeout: the other replica takes the update over and
+    answers. Woken, the frozen one gets its model's reply, finds the update no longer its own
+    when it would store the answer, and sends nothing: one answer, not two."""
+    chat_id = 981_025
+    await confirm_age(seeded, chat_id)
+    extra = {"UPDATE_LEASE_SECONDS": "60", "PROCESS_TIMEOUT_SECONDS": "2"}
+    async with fake_llm() as llm, FakeTelegramServer() as tg:
+        model = Model(llm)
+        model.hold_next = True
+        async with replicas(seeded, tg, model.env(llm) | extra, None, None) as (frozen, _):
+            update_id = await ask(frozen, tg, chat_id)
+            await asyncio.wait_for(model.called.wait(), 60)
+            pid = await _holder_pid(seeded, update_id)
+            os.kill(pid, signal.SIGSTOP)
+            try:
+                row = await until_finished(seeded, update_id, timeout=30)
+            finally:
+                os.kill(pid, signal.SIGCONT)
+            model.release.set()  # the frozen replica's model call returns
+            await frozen.stop()  # and it exits once that answer is done with
+            assert frozen.process.returncode == 0
+        assert row["finished"] and row["attempts"] == 2
+        assert model.steps == 4, "the frozen replica did not go on with its answer"
         assert_one_complete_answer(tg.sent(chat_id=chat_id), resent_notice=True)
 
 
@@ -213,6 +247,15 @@ async def test_a_kill_between_sending_a_card_and_recording_it_repeats_that_card_
 def _prose(sent: list[SentCall]) -> list[str]:
     shown = {c.visible_text for c in cards(sent)}
     return [c.visible_text or "" for c in sent if c.visible_text not in shown]
+
+
+async def _holder_pid(runtime: Runtime, update_id: int) -> int:
+    """The process holding the update: its lease owner is `host:pid:suffix`."""
+    async with runtime.engine.connect() as conn:
+        owner = await conn.scalar(
+            text("SELECT lease_owner FROM telegram_updates WHERE update_id = :u"), {"u": update_id}
+        )
+    return int(str(owner).rsplit(":", 2)[1])
 
 
 async def _ledger_ids(runtime: Runtime) -> list[int]:

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from core.errors import DatabaseUnavailableError
+from core.errors import DatabaseUnavailableError, LeaseLostError
 from repositories.coordination import (
     Executor,
     Intake,
@@ -76,14 +76,18 @@ class Delivery:
     async def mark_sent(self, parts: int) -> None:
         """Record that the first `parts` parts of the answer went out. Best effort: with the
         database away the answer still goes out whole (a process taking it over later might
-        resend a part, which beats leaving the rest unsent now)."""
+        resend a part, which beats leaving the rest unsent now). Raises LeaseLostError when
+        another process has taken the update over: the rest is its to send."""
         self.sent_parts = parts
         if self.coordinator is None:
             return
         try:
-            await self.coordinator.mark_sent(self.update_id, parts)
+            held = await self.coordinator.mark_sent(self.update_id, parts)
         except DatabaseUnavailableError:
             log.warning("update %s: part %d sent but not recorded", self.update_id, parts)
+            return
+        if not held:
+            raise LeaseLostError(f"update {self.update_id} was taken over after part {parts}")
 
 
 #: The update the current task answers: the facade stores the answer's plan with the turn.
@@ -211,10 +215,12 @@ class Coordinator:
             await UpdateLedger(s).release(update_ids, self.owner)
             await s.commit()
 
-    async def mark_sent(self, update_id: int, parts: int) -> None:
+    async def mark_sent(self, update_id: int, parts: int) -> bool:
+        """False when the update is no longer this process's (taken over meanwhile)."""
         async with self.sessions() as s:
-            await UpdateLedger(s).mark_sent(update_id, parts)
+            held = await UpdateLedger(s).mark_sent(update_id, parts, self.owner)
             await s.commit()
+        return held
 
     async def finish(self, update_id: int) -> None:
         async with self.sessions() as s:
@@ -251,11 +257,15 @@ class Coordinator:
 
 async def save_plan_with_turn(session: Executor, plan: dict[str, Any]) -> None:
     """Inside the transaction that stores a turn: the answer planned for the update being
-    answered (if any), so a takeover resends this answer instead of writing another."""
+    answered (if any), so a takeover resends this answer instead of writing another. Raises
+    LeaseLostError (the turn is rolled back) when another process has taken the update over
+    meanwhile: its answer is the one the person gets."""
     delivery = current_delivery.get()
     if delivery is None:
         return
-    await UpdateLedger(session).save_plan(delivery.update_id, plan)
+    owner = delivery.coordinator.owner if delivery.coordinator is not None else None
+    if not await UpdateLedger(session).save_plan(delivery.update_id, plan, owner):
+        raise LeaseLostError(f"update {delivery.update_id} was taken over before its answer")
     delivery.plan = plan
 
 
