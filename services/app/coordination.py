@@ -52,7 +52,7 @@ log = logging.getLogger(__name__)
 
 POLL_SECONDS = 0.05
 LEASE = timedelta(seconds=30)
-PROCESS_TIMEOUT = timedelta(seconds=10)
+PROCESS_TIMEOUT = timedelta(seconds=5)
 LEDGER_RETENTION = timedelta(days=2)
 
 __all__ = ["Coordinator", "Delivery", "Intake", "LeasedUpdate", "current_delivery"]
