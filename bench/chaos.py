@@ -16,7 +16,8 @@ bench/replies.py):
 - duplicated: questions whose chat was shown a message of their answer twice;
 - extra delay: time to the finished answer minus the model's own time in the attempt that
   answered (each question carries a tag, so the fake model knows whose time it spends); its
-  p99 over the questions a kill touched, against two leases.
+  p99 over the questions a kill touched, against 20 s (issue 39: a dead process is noticed by
+  its heartbeat, not by each lease running out).
 
 (The polling process reads its chats from a second fake Bot API server with its own update
 ids: one real Telegram cannot serve a bot by webhook and polling at once. A process may send
@@ -60,6 +61,7 @@ FIRST_CHAT = 8_000_000
 POLLING_UPDATE_IDS = 1_000_000_000
 SECRET = "chaos-secret"
 OURS = ("LLM_", "EMBEDDING_", "TELEGRAM_", "DATABASE_", "ADMIN_", "WEBHOOK_", "API_", "HTTP_")
+P99_LIMIT_S = 20.0
 
 
 @dataclass
@@ -82,16 +84,17 @@ class ChaosReport:
     extra_delay_p99_s: float = 0.0
     extra_delay_max_s: float = 0.0
     unaffected_extra_p99_s: float = 0.0
+    takeover_extra_p50_s: float = 0.0
+    takeover_extra_max_s: float = 0.0
     error_lines: int = 0
     seconds: float = 0.0
+    cpu_reference_ms: float = 0.0
     examples: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         return (
-            self.unanswered == 0
-            and self.duplicated == 0
-            and self.extra_delay_p99_s <= 2 * self.lease_seconds
+            self.unanswered == 0 and self.duplicated == 0 and self.extra_delay_p99_s <= P99_LIMIT_S
         )
 
     def summary(self) -> str:
@@ -107,10 +110,12 @@ class ChaosReport:
                 f"«answer again» notices {self.notices}",
                 f"  affected by a kill: {self.affected}; extra delay p50 "
                 f"{self.extra_delay_p50_s:.1f} s, p99 {self.extra_delay_p99_s:.1f} s, max "
-                f"{self.extra_delay_max_s:.1f} s (limit {2 * self.lease_seconds:g} s); "
+                f"{self.extra_delay_max_s:.1f} s (limit {P99_LIMIT_S:g} s); "
                 f"unaffected p99 {self.unaffected_extra_p99_s:.2f} s",
-                f"  error log lines {self.error_lines}; {self.seconds:.0f} s in all; "
-                + ("OK" if self.ok else "FAILED"),
+                f"  of them taken over: extra delay p50 {self.takeover_extra_p50_s:.1f} s, "
+                f"max {self.takeover_extra_max_s:.1f} s",
+                f"  error log lines {self.error_lines}; {self.seconds:.0f} s in all; CPU reference "
+                f"{self.cpu_reference_ms:.0f} ms; " + ("OK" if self.ok else "FAILED"),
                 *[f"  e.g. {e}" for e in self.examples[:5]],
             ]
         )
@@ -226,6 +231,25 @@ async def _deliver(http: Any, ports: list[int], update: JSONDict, rng: random.Ra
         delay = min(delay * 2, 5.0)
 
 
+async def _until_ready(http: Any, ports: list[int], polling: Any, timeout: float = 120) -> None:
+    """Until both replicas answer /healthz and the polling process has set itself up (its
+    deleteWebhook): on a busy machine the three start in 5 to 30 s, and questions asked before
+    would count their wait as delay a kill caused."""
+    import aiohttp
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        up = 0
+        for port in ports:
+            with contextlib.suppress(aiohttp.ClientError, TimeoutError):
+                async with http.get(f"http://127.0.0.1:{port}/healthz") as resp:
+                    up += resp.status < 500
+        if up == len(ports) and polling.sent("deleteWebhook"):
+            return
+        await asyncio.sleep(0.2)
+    raise RuntimeError("the bot processes did not start within two minutes")
+
+
 @dataclass
 class Ledger:
     """What the ledger says of one question's update once the run is over."""
@@ -282,13 +306,14 @@ async def run_chaos(
     import aiohttp
     from sqlalchemy import text
 
+    from bench.report import cpu_reference_ms
     from core.settings import load_settings
     from fakes.openai_server import FakeOpenAIServer, responder
     from fakes.telegram_server import FakeTelegramServer
     from services.app.runtime import open_runtime
 
     rng = random.Random(seed)
-    report = ChaosReport(minutes, rate, lease)
+    report = ChaosReport(minutes, rate, lease, cpu_reference_ms=cpu_reference_ms())
     data_dir = Path(tempfile.mkdtemp(prefix="sommelier-chaos-"))
     logs = data_dir / "logs"
     logs.mkdir()
@@ -326,7 +351,7 @@ async def run_chaos(
             procs = Processes(env, [free_port(), free_port()], logs)
             for name in procs.names():
                 await procs.start(name)
-            await asyncio.sleep(8)  # the processes start (imports, migrations checked)
+            await _until_ready(http, procs.ports, tg_poll)
             next_poll_id = POLLING_UPDATE_IDS
             deliveries: set[asyncio.Task[None]] = set()
             end = time.monotonic() + minutes * 60
@@ -420,6 +445,7 @@ def _delays(
     (its process was down, or an earlier question of its chat was taken over)."""
     affected: list[float] = []
     unaffected: list[float] = []
+    taken: list[float] = []
     slowest: list[tuple[float, str]] = []
     free_at: dict[int, float] = {}
     for q in sorted(questions.values(), key=lambda q: q.asked):
@@ -429,6 +455,8 @@ def _delays(
         begins = max(q.asked, free_at.get(q.chat_id, 0.0))
         free_at[q.chat_id] = row.finished_at
         extra = max(0.0, row.finished_at - begins - model.model_seconds.get(q.tag, 0.0))
+        if row.attempts > 1:
+            taken.append(extra)
         if row.attempts > 1 or extra > 1.0:
             affected.append(extra)
             slowest.append((extra, f"{q.tag} {q.route} attempts {row.attempts}"))
@@ -441,6 +469,9 @@ def _delays(
         report.extra_delay_p99_s = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
         report.extra_delay_max_s = ordered[-1]
         report.examples += [f"{e:.1f} s extra: {what}" for e, what in sorted(slowest)[-3:]]
+    if taken:
+        report.takeover_extra_p50_s = statistics.median(taken)
+        report.takeover_extra_max_s = max(taken)
     if unaffected:
         ordered = sorted(unaffected)
         report.unaffected_extra_p99_s = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
