@@ -16,7 +16,9 @@ one JSON line. Messages arrive at a steady rate from random chats. Meanwhile:
 - the database is stopped halfway through and started again.
 
 Afterwards: every message must have been answered or explicitly refused («temporarily
-unavailable»), no exception may have gone unhandled, every stored conversation must be one a
+unavailable») exactly once — judged per update id from what the fake Bot API accepted (the bot
+process marks each call with the update it handles; bench/replies.py): none lost, none shown a
+message twice —, no exception may have gone unhandled, every stored conversation must be one a
 strict chat API accepts (each tool call paired with its result, no question without its
 answer), and the bot's memory must not grow after warm-up (RSS is sampled after each tenth,
 and once more at the end after the bot ran gc and malloc_trim).
@@ -46,6 +48,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench.replies import Replies, mark_calls_with_their_update, some_ids
 from core.language.request import parse_query
 
 JSONDict = dict[str, Any]
@@ -268,6 +271,8 @@ async def _bot() -> None:
     import sommelier.serve as runner
     from core.settings import load_settings
 
+    mark_calls_with_their_update()
+
     def on_loop_error(_: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
         exc = context.get("exception")
         logging.getLogger("soak.loop").error(context.get("message"), exc_info=exc)
@@ -293,10 +298,15 @@ def bot_process() -> int:
 class SoakReport:
     messages: int
     chats: int
-    answered: int = 0
-    refused: int = 0  # «temporarily unavailable»
-    apologies: dict[str, int] = field(default_factory=dict)  # failed deliveries, by exception
-    unaccounted: int = 0
+    # Per update id, from what the fake Bot API accepted (bench/replies.py):
+    answered: int = 0  # shown an answer (perhaps with an apology for a part Telegram failed)
+    refused: int = 0  # shown «temporarily unavailable»
+    apologised_only: int = 0  # shown nothing but the apology
+    lost: list[int] = field(default_factory=list)  # shown nothing at all
+    duplicated: list[int] = field(default_factory=list)  # shown one message twice
+    reply_examples: list[str] = field(default_factory=list)
+    unmarked_messages: dict[str, int] = field(default_factory=dict)  # shown for no update
+    apologies: dict[str, int] = field(default_factory=dict)  # the log: failed deliveries
     unhandled: dict[str, int] = field(default_factory=dict)
     handled_noise: dict[str, int] = field(default_factory=dict)  # logged and recovered from
     paths: dict[str, int] = field(default_factory=dict)
@@ -312,7 +322,7 @@ class SoakReport:
     refusals: dict[str, int] = field(default_factory=dict)  # by the error behind them
     last_refusal_after_restart_s: float = 0.0
     # Messages sent once the database was back, and refused all the same (should be none).
-    refused_sent_after_back: int = 0
+    refused_sent_after_back: int = 0  # per update id, as shown
     sent_after_back: int = 0
     conversations: int = 0
     stored_messages: int = 0
@@ -327,7 +337,9 @@ class SoakReport:
     @property
     def ok(self) -> bool:
         return (
-            self.unaccounted == 0
+            not self.lost
+            and not self.duplicated
+            and self.apologised_only == 0
             and not self.unhandled
             and not self.history_problems
             and self.llm_invalid_requests == 0
@@ -347,9 +359,12 @@ class SoakReport:
         second_half = "n/a" if half is None else f"{half:+.1f} MB"
         lines = [
             f"chaos soak: {self.messages} messages from {self.chats} chats in {self.seconds:.0f} s",
-            f"  answered {self.answered}, refused «temporarily unavailable» {self.refused}, "
-            f"apologies {sum(self.apologies.values())} {self.apologies or ''}, "
-            f"unaccounted {self.unaccounted}",
+            f"  per update, as shown in its chat: answered {self.answered}, refused «temporarily "
+            f"unavailable» {self.refused}, only an apology {self.apologised_only}, "
+            f"lost {some_ids(self.lost)}, duplicated {some_ids(self.duplicated)}",
+            *[f"    e.g. {example}" for example in self.reply_examples[:5]],
+            f"  apologies logged {sum(self.apologies.values())} {self.apologies or ''}".rstrip()
+            + f"; messages shown for no update {self.unmarked_messages or 0}",
             f"  answer paths {self.paths}",
             f"  unhandled exceptions {sum(self.unhandled.values())} {self.unhandled or ''}",
             f"  LLM: {self.llm_requests} requests, {sum(self.llm_faults.values())} faults "
@@ -377,7 +392,8 @@ class SoakReport:
 
 
 class _Tally:
-    """What the bot process reported, line by line."""
+    """What the bot process reported, line by line: progress (`done`) and diagnostics. What
+    each update got is judged from what the fake Bot API accepted (`Replies`), not from here."""
 
     def __init__(self) -> None:
         self.answered = 0
@@ -392,7 +408,6 @@ class _Tally:
         self.changed = asyncio.Event()
         self.refusals: Counter[str] = Counter()
         self.back_at: float | None = None
-        self.refused_ids: set[int] = set()
         self.sent_after_back: set[int] = set()
         self.database_up = True
         self.refused_late = 0.0  # the last refusal, in seconds after the database was back
@@ -428,8 +443,6 @@ class _Tally:
         elif "database unavailable while handling update" in msg:
             self.refused += 1
             self.refusals[msg.rsplit(": ", 1)[-1]] += 1
-            if found := re.search(r"update (\d+):", msg):
-                self.refused_ids.add(int(found.group(1)))
             if self.back_at is not None:
                 self.refused_late = max(self.refused_late, time.monotonic() - self.back_at)
         elif "error handling update" in msg:
@@ -476,6 +489,8 @@ async def run_soak(
     rng = random.Random(seed)
     report = SoakReport(messages, chats)
     tally = _Tally()
+    replies = Replies()
+    pushed: list[int] = []
     llm_faults: Counter[str] = Counter()
     tg_faults: Counter[str] = Counter()
     data_dir = Path(tempfile.mkdtemp(prefix="sommelier-soak-"))
@@ -542,6 +557,7 @@ async def run_soak(
                 while True:
                     new = tg.calls[:]
                     del tg.calls[: len(new)]  # the records would only grow
+                    replies.add(new)
                     report.telegram_calls += len(new)
                     report.telegram_unexpected_rejections += [
                         c.describe()[:300] for c in new if not c.ok and INJECTED not in c.error
@@ -597,6 +613,7 @@ async def run_soak(
                 chat_id = FIRST_CHAT + rng.randrange(chats)
                 update = tg.message_update(chat_id, rng.choice(QUESTIONS))
                 tg.push_update(update)  # gives it its update_id
+                pushed.append(int(update["update_id"]))
                 if tally.back_at is not None and tally.database_up:
                     tally.sent_after_back.add(int(update["update_id"]))
                 if progress and n % 500 == 0:
@@ -604,8 +621,13 @@ async def run_soak(
                 await asyncio.sleep(rng.expovariate(rate))
 
             await asyncio.gather(*restarts)
+
+            async def all_shown() -> None:
+                await tally.all_handled(messages)
+                await replies.until_shown(pushed)  # the last replies, as the fake accepted them
+
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(tally.all_handled(messages), 180)
+                await asyncio.wait_for(all_shown(), 180)
             await asyncio.sleep(1.0)  # let the last lines and samples arrive
             report.rss_end_mb = rss[-1] if rss else 0.0
             report.rss_max_mb = max(rss, default=0.0)
@@ -623,6 +645,7 @@ async def run_soak(
             watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await watcher
+            replies.add(tg.calls)  # the bot has exited: everything it sent is in
             report.llm_requests += len(llm.requests)
             report.llm_invalid_requests = len(llm.errors)
 
@@ -635,8 +658,7 @@ async def run_soak(
             pg.shutdown()
         shutil.rmtree(data_dir, ignore_errors=True)
 
-    report.answered = tally.answered
-    report.refused = tally.refused
+    _judge(report, replies, pushed, tally.sent_after_back)
     report.apologies = dict(tally.apologies)
     report.unhandled = dict(tally.unhandled)
     report.handled_noise = dict(tally.noise)
@@ -644,13 +666,37 @@ async def run_soak(
     report.answered_after_restart = tally.after_restart
     report.refusals = dict(tally.refusals)
     report.last_refusal_after_restart_s = tally.refused_late
-    report.refused_sent_after_back = len(tally.refused_ids & tally.sent_after_back)
     report.sent_after_back = len(tally.sent_after_back)
-    report.unaccounted = messages - tally.done
     report.llm_faults = dict(llm_faults)
     report.telegram_faults = dict(tg_faults)
     report.seconds = time.monotonic() - started
     return report
+
+
+def _judge(
+    report: SoakReport, replies: Replies, pushed: list[int], sent_after_back: set[int]
+) -> None:
+    """Each update by what its chat was shown for it: an answer, the refusal, only the
+    apology, or nothing (lost); and whether any message was shown twice (duplicated)."""
+    from bot.texts import T
+
+    refusal, apology = f"sendMessage: {T.unavailable}", f"sendMessage: {T.apology}"
+    for update_id in pushed:
+        shown = replies.of(update_id)
+        if not shown:
+            continue
+        if refusal in shown:
+            report.refused += 1
+            report.refused_sent_after_back += update_id in sent_after_back
+        elif set(shown) == {apology}:
+            report.apologised_only += 1
+        else:
+            report.answered += 1
+    report.lost = replies.lost(pushed)
+    report.duplicated = replies.duplicated(pushed)
+    odd = report.duplicated + report.lost
+    report.reply_examples = [replies.example(u) for u in odd[:5]]
+    report.unmarked_messages = dict(replies.unattributed)
 
 
 _OURS = ("LLM_", "EMBEDDING_", "TELEGRAM_", "DATABASE_", "ADMIN_", "WEBHOOK_", "API_", "DB_")

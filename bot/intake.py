@@ -2,9 +2,10 @@
 
 Updates are stored in the ledger first (polling: before the next getUpdates confirms them;
 webhook: before the 200), leased to this process, and only then handed to the dispatcher.
-While this process works on them it renews their leases; every few seconds it also takes over
-the updates whose holder stopped renewing (a killed process) and answers them. An update whose
-handler keeps killing its process is parked and its user gets an apology.
+While this process works on them it renews their leases and beats a heartbeat of its own;
+every second it also takes over the updates whose holder died (its heartbeat stopped) or
+stopped renewing, and answers them. An update whose handler keeps killing its process is
+parked and its user gets an apology.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from services.app.coordination import Coordinator, Delivery, Intake, LeasedUpdat
 
 log = logging.getLogger(__name__)
 
-RECOVERY_SECONDS = 2.0
+RECOVERY_SECONDS = 1.0
 
 
 def body_of(update: Update) -> dict[str, Any]:
@@ -145,28 +146,56 @@ class UpdateWorker:
     # ---- leases and recovery -------------------------------------------------------------
 
     async def keep_leases(self, stop: asyncio.Event) -> None:
-        """Until `stop`: renew this process's leases, take over the updates of processes that
-        died, park the ones that keep killing their handler."""
+        """Until `stop`: beat this process's heartbeat, renew its leases, take over the updates
+        of processes that died, park the ones that keep killing their handler."""
+        beating = asyncio.create_task(self._keep_beating(stop))
+        try:
+            await self._keep_leases(stop)
+        finally:
+            stop.set()
+            await beating
+            with contextlib.suppress(Exception):  # gone for good: a stopped process, not a dead one
+                await self.coordinator.leave()
+
+    async def _keep_leases(self, stop: asyncio.Event) -> None:
+        loop = asyncio.get_running_loop()
         renew_every = self.coordinator.lease.total_seconds() / 3
         recover_every = min(RECOVERY_SECONDS, renew_every)
-        since_renewal = 0.0
+        renew_at = loop.time() + renew_every
         while not stop.is_set():
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), recover_every)
             if stop.is_set():
                 return
-            since_renewal += recover_every
             try:
                 await self.coordinator.finish_unfinished()
-                if since_renewal >= renew_every:
-                    since_renewal = 0.0
+                # By the clock, not by rounds: after a stall (a blocked event loop, a slow
+                # database) the leases are renewed before anything else; a failed renewal is
+                # tried again next round.
+                if loop.time() >= renew_at:
                     await self._renew()
+                    renew_at = loop.time() + renew_every
                 if not self._draining:
                     await self.recover()
             except DatabaseUnavailableError:
                 log.warning("database unavailable: leases not renewed this round")
             except Exception:
                 log.exception("lease keeping failed this round")
+
+    async def _keep_beating(self, stop: asyncio.Event) -> None:
+        """The heartbeat by which the other processes know this one is alive: its own task, so
+        that nothing slow in the lease round (a takeover, an apology) can make it late."""
+        failing = False
+        while not stop.is_set():
+            try:
+                await self.coordinator.heartbeat()
+                failing = False
+            except Exception as exc:
+                if not failing:
+                    log.warning("heartbeat not written: %s", type(exc).__name__)
+                failing = True
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), self.coordinator.beat_every)
 
     async def _renew(self) -> None:
         ids = list(self._held)
@@ -176,9 +205,10 @@ class UpdateWorker:
                 log.warning("update %s: lease lost (finished or taken over elsewhere)", lost)
 
     async def recover(self) -> int:
-        """Take over the updates whose process stopped renewing their leases; returns how many
-        were taken (parked ones included)."""
-        taken = await self.coordinator.take_expired()
+        """Take over the updates of processes that died (their heartbeat stopped) or stopped
+        renewing their leases, never this process's own; returns how many were taken (parked
+        ones included)."""
+        taken = await self.coordinator.take_expired(list(self._held))
         for leased in taken:
             if leased.attempts > self.coordinator.max_attempts:
                 await self._park(leased)
@@ -276,7 +306,9 @@ class UpdateWorker:
         return True
 
     async def drain(self, grace_seconds: float) -> None:
-        """Let answers in flight finish; hand what is left to the other processes at once."""
+        """Let answers in flight finish; hand what is left to the other processes at once. Its
+        handlers are stopped first (a stopped answer is not marked finished), so nothing more
+        goes out from here once another process may take it over."""
         self._draining = True
         if self.in_flight:
             log.info("waiting for %d answers in flight", self.in_flight)
@@ -285,7 +317,11 @@ class UpdateWorker:
                     "shutdown grace period over with %d answers unfinished; releasing them",
                     self.in_flight,
                 )
-        left = list(self._held)
+        left = list(self._held)  # each handler lets go of its update as it stops
+        unfinished = list(self._tasks)
+        for task in unfinished:
+            task.cancel()
+        await asyncio.gather(*unfinished, return_exceptions=True)
         if left:
             with contextlib.suppress(Exception):
                 await self.coordinator.release(left)

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from aiogram import BaseMiddleware
+from aiogram import BaseMiddleware, Bot
 from aiogram.dispatcher.event.bases import UNHANDLED, CancelHandler, SkipHandler
 from aiogram.types import ErrorEvent, Message, TelegramObject, Update
 
 from bot.delivery import send_planned
 from bot.texts import T
+from core.errors import DatabaseUnavailableError, LeaseLostError
 from core.failpoints import failpoint
 from services.app.coordination import Coordinator, Delivery, current_delivery
 from services.app.rate_limit import RateLimiter
@@ -67,6 +69,7 @@ class ChatOrderMiddleware(BaseMiddleware):
         self, handler: Handler, update: Update, data: dict[str, Any], delivery: Delivery
     ) -> Any:
         chat_id = chat_id_of(update)
+        keep_open = False  # stopped past its grace, or taken over: another process finishes it
         try:
             await self.coordinator.finish_unfinished()
             if chat_id is not None and data.get(MUST_WAIT_KEY, True):
@@ -78,17 +81,42 @@ class ChatOrderMiddleware(BaseMiddleware):
                 await send_planned(data["bot"], chat_id, delivery)
                 return None
             if delivery.is_takeover and chat_id is not None and _is_request(update):
-                await data["bot"].send_message(chat_id, T.answer_again)
+                await self._notice_once(data["bot"], chat_id, update.update_id)
             return await _with_error_handlers(handler, update, data)
+        except asyncio.CancelledError:
+            # Stopped past the shutdown grace: its lease goes to another process, which sends
+            # what is missing of the answer; finished here, the update would go unanswered.
+            keep_open = True
+            raise
+        except LeaseLostError:
+            # Frozen past the process timeout, this process was taken for dead: the process
+            # that took the update over answers it (and finishes it); this one says no more.
+            keep_open = True
+            log.warning("update %s was taken over by another process; stopping", update.update_id)
+            return None
         finally:
-            failpoint("before_finish")
-            try:
-                await self.coordinator.finish(update.update_id)
-            except Exception as exc:  # the database may be down: finish it once it is back
-                self.coordinator.unfinished.add(update.update_id)
-                log.warning(
-                    "could not mark update %s finished: %s", update.update_id, type(exc).__name__
-                )
+            if not keep_open:
+                await self._finish(update.update_id)
+
+    async def _finish(self, update_id: int) -> None:
+        failpoint("before_finish")
+        try:
+            await self.coordinator.finish(update_id)
+        except Exception as exc:  # the database may be down: finish it once it is back
+            self.coordinator.unfinished.add(update_id)
+            log.warning("could not mark update %s finished: %s", update_id, type(exc).__name__)
+
+    async def _notice_once(self, bot: Bot, chat_id: int, update_id: int) -> None:
+        """«The answer is late» once per update, however many takeovers it takes: a takeover
+        that died before its answer was planned leaves the next one to start over, and the
+        person was already told. Claimed before it is sent: a process killed in between
+        leaves the notice out rather than sending it twice."""
+        try:
+            first = await self.coordinator.claim_notice(update_id)
+        except DatabaseUnavailableError:
+            first = True
+        if first:
+            await bot.send_message(chat_id, T.answer_again)
 
 
 def _is_request(update: Update) -> bool:
@@ -103,7 +131,7 @@ async def _with_error_handlers(handler: Handler, update: Update, data: dict[str,
     turn — before the chat's next update, and counted in flight for a graceful shutdown."""
     try:
         return await handler(update, data)
-    except (SkipHandler, CancelHandler):
+    except (SkipHandler, CancelHandler, LeaseLostError):
         raise
     except Exception as exc:
         dispatcher = data.get("dispatcher")

@@ -18,6 +18,11 @@ class DatabaseUnavailableError(SommelierError):
     """The database cannot be reached or started right now; the user should try again later."""
 
 
+class LeaseLostError(SommelierError):
+    """Another process took over the update this one was answering (it had stopped beating
+    or renewing: frozen, not dead): this one stops, and sends nothing more of it."""
+
+
 class DatabaseSchemaError(SommelierError):
     """The database holds tables this version did not make; the message names one."""
 

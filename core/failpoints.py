@@ -7,7 +7,9 @@ from __future__ import annotations
 import os
 import signal
 
-POINTS = frozenset({"stored", "after_intro", "after_cards", "before_finish"})
+POINTS = frozenset(
+    {"stored", "after_intro", "card_sent_unrecorded", "after_cards", "before_finish"}
+)
 ARMED = frozenset(
     name.strip()
     for name in os.environ.get("SOMMELIER_FAILPOINTS", "").split(",")

@@ -73,6 +73,9 @@ class Settings(BaseSettings):
     shutdown_grace_seconds: float = Field(default=30.0, ge=0)
     update_lease_seconds: float = Field(default=30.0, ge=2, le=600)
     update_max_attempts: int = Field(default=3, ge=1, le=20)
+    # A process whose heartbeat (written every third of this) is older is dead: its updates
+    # are taken over at once, without waiting for their leases.
+    process_timeout_seconds: float = Field(default=5.0, ge=1, le=600)
     log_format: Literal["text", "json"] = "text"
     # "auto": uvloop where it is installed (it is a dependency on Linux and macOS).
     event_loop: Literal["auto", "uvloop", "asyncio"] = "auto"

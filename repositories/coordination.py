@@ -1,12 +1,13 @@
 """State that several bot processes share through PostgreSQL: which updates were seen, which
-are still being handled per chat, and rate-limit counters."""
+are still being handled per chat, rate-limit counters, and when each housekeeping job last
+ran."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import text
@@ -105,20 +106,44 @@ class UpdateLedger:
         )
         return {int(r) for r in rows}
 
-    async def take_expired(self, owner: str, lease: timedelta, limit: int) -> list[LeasedUpdate]:
-        """Take over updates whose holder stopped renewing its lease, oldest first."""
+    async def take_expired(
+        self,
+        owner: str,
+        lease: timedelta,
+        limit: int,
+        held: Sequence[int] = (),
+        dead_after: timedelta | None = None,
+    ) -> list[LeasedUpdate]:
+        """Take over, oldest first, the updates whose holder stopped renewing its lease, and
+        with `dead_after` also those held by a process whose heartbeat is older than that (it
+        died: no need to wait for each lease). Never `owner`'s own `held` updates: a process
+        whose renewal came late (a blocked event loop, a slow database) is still answering
+        them, and taking them over would answer them twice."""
+        dead = (
+            " OR lease_owner IN (SELECT name FROM bot_processes"
+            " WHERE heartbeat_at < clock_timestamp() - make_interval(secs => :dead_after))"
+            if dead_after is not None
+            else ""
+        )
         rows = await self.session.execute(
             text(
                 "UPDATE telegram_updates t SET lease_owner = :owner,"
                 " lease_until = clock_timestamp() + make_interval(secs => :lease),"
                 " attempts = t.attempts + 1 "
                 "FROM (SELECT update_id FROM telegram_updates "
-                f"WHERE {_UNFINISHED} AND lease_until < clock_timestamp() "
+                f"WHERE {_UNFINISHED} AND (lease_until < clock_timestamp(){dead}) "
+                "AND NOT (lease_owner = :owner AND update_id = ANY(CAST(:held AS bigint[]))) "
                 "ORDER BY update_id LIMIT :limit FOR UPDATE SKIP LOCKED) expired "
                 "WHERE t.update_id = expired.update_id "
                 "RETURNING t.update_id, t.chat_id, t.body, t.attempts, t.plan, t.sent_parts"
             ),
-            {"owner": owner, "lease": lease.total_seconds(), "limit": limit},
+            {
+                "owner": owner,
+                "lease": lease.total_seconds(),
+                "limit": limit,
+                "held": list(held),
+                **({"dead_after": dead_after.total_seconds()} if dead_after is not None else {}),
+            },
         )
         return sorted(
             (
@@ -138,20 +163,46 @@ class UpdateLedger:
             {"ids": list(update_ids), "owner": owner},
         )
 
-    async def save_plan(self, update_id: int, plan: dict[str, Any]) -> None:
-        await self.session.execute(
-            text("UPDATE telegram_updates SET plan = CAST(:p AS jsonb) WHERE update_id = :u"),
-            {"u": update_id, "p": json.dumps(plan, ensure_ascii=False)},
+    async def save_plan(
+        self, update_id: int, plan: dict[str, Any], owner: str | None = None
+    ) -> bool:
+        """Store the answer planned for the update; with `owner`, only while it holds the
+        update (False: another process took it over)."""
+        held = " AND lease_owner = :owner" if owner is not None else ""
+        result = await self.session.execute(
+            text(
+                f"UPDATE telegram_updates SET plan = CAST(:p AS jsonb) WHERE update_id = :u{held}"
+            ),
+            {"u": update_id, "p": json.dumps(plan, ensure_ascii=False)}
+            | ({"owner": owner} if owner is not None else {}),
         )
+        return bool(result.rowcount)
+
+    async def claim_notice(self, update_id: int) -> bool:
+        """True once per update: the first takeover that tells the person their answer is late
+        claims it, so that a takeover of that takeover does not tell them again."""
+        claimed = await self.session.scalar(
+            text(
+                "UPDATE telegram_updates SET notice_sent = true"
+                " WHERE update_id = :u AND NOT notice_sent RETURNING update_id"
+            ),
+            {"u": update_id},
+        )
+        return claimed is not None
 
     # The five "part sent" marks and the finish run for every answer: the driver's own SQL.
-    async def mark_sent(self, update_id: int, parts: int) -> None:
-        await driver_execute(
-            self.session,
-            "UPDATE telegram_updates SET sent_parts = $2 WHERE update_id = $1",
-            update_id,
-            parts,
-        )
+    async def mark_sent(self, update_id: int, parts: int, owner: str | None = None) -> bool:
+        """Record the parts sent; with `owner`, only while it holds the update (False:
+        another process took it over)."""
+        if owner is None:
+            sql, args = "UPDATE telegram_updates SET sent_parts = $2 WHERE update_id = $1", ()
+        else:
+            sql = (
+                "UPDATE telegram_updates SET sent_parts = $2"
+                " WHERE update_id = $1 AND lease_owner = $3"
+            )
+            args = (owner,)
+        return bool(await driver_execute(self.session, sql, update_id, parts, *args))
 
     async def finish(self, update_id: int) -> None:
         """Answered: the body and the plan (personal data) go at once. An update that is not
@@ -215,6 +266,35 @@ class UpdateLedger:
         return result.rowcount or 0
 
 
+class Processes:
+    """The bot processes sharing the ledger, each with the time of its last heartbeat: a
+    process that stops beating is dead, and its updates are taken over without waiting for
+    their leases."""
+
+    def __init__(self, session: Executor) -> None:
+        self.session = session
+
+    async def beat(self, name: str) -> None:
+        await driver_execute(
+            self.session,
+            "INSERT INTO bot_processes (name, heartbeat_at) VALUES ($1, clock_timestamp())"
+            " ON CONFLICT (name) DO UPDATE SET heartbeat_at = clock_timestamp()",
+            name,
+        )
+
+    async def leave(self, name: str) -> None:
+        await self.session.execute(text("DELETE FROM bot_processes WHERE name = :n"), {"n": name})
+
+    async def forget_older_than(self, age: timedelta) -> None:
+        """Processes silent this long: dead, and long since relieved of their updates."""
+        await self.session.execute(
+            text(
+                "DELETE FROM bot_processes WHERE heartbeat_at < now() - make_interval(secs => :s)"
+            ),
+            {"s": age.total_seconds()},
+        )
+
+
 class RateCounter:
     def __init__(self, session: Executor) -> None:
         self.session = session
@@ -250,4 +330,37 @@ class RateCounter:
                 "DELETE FROM rate_counters WHERE window_start < now() - make_interval(secs => :s)"
             ),
             {"s": age.total_seconds()},
+        )
+
+
+class HousekeepingRuns:
+    """When each scheduled job (the backup, the retention purge) last began a run that
+    completed: a replica runs a job only once a whole round has passed since, whichever replica
+    ran it."""
+
+    def __init__(self, session: Executor) -> None:
+        self.session = session
+
+    async def due(self, job: str, every: timedelta) -> datetime | None:
+        """The database's time now, when `job` never ran or its last run began at least
+        `every` ago; None while it is not due."""
+        row = (
+            await self.session.execute(
+                text(
+                    "SELECT clock_timestamp(), NOT EXISTS (SELECT 1 FROM housekeeping_runs"
+                    " WHERE job = :j AND started_at > clock_timestamp()"
+                    " - make_interval(secs => :s))"
+                ),
+                {"j": job, "s": every.total_seconds()},
+            )
+        ).one()
+        return row[0] if row[1] else None
+
+    async def record(self, job: str, started_at: datetime) -> None:
+        await self.session.execute(
+            text(
+                "INSERT INTO housekeeping_runs (job, started_at) VALUES (:j, :t) "
+                "ON CONFLICT (job) DO UPDATE SET started_at = EXCLUDED.started_at"
+            ),
+            {"j": job, "t": started_at},
         )

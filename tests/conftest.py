@@ -117,7 +117,9 @@ PEOPLE_TABLES = (
 @pytest.fixture(autouse=False)
 async def clean_db(runtime: Runtime) -> AsyncIterator[Runtime]:
     async with runtime.engine.begin() as conn:
-        await conn.execute(text(f"TRUNCATE wines, catalog_syncs, {PEOPLE_TABLES} CASCADE"))
+        await conn.execute(
+            text(f"TRUNCATE wines, catalog_syncs, housekeeping_runs, {PEOPLE_TABLES} CASCADE")
+        )
     from repositories.wines import forget_catalog_caches
 
     forget_catalog_caches()

@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import os
 import signal
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 import aiohttp
@@ -244,6 +244,57 @@ async def test_an_update_that_keeps_killing_its_handler_is_parked_with_an_apolog
         assert "did not finish in 3 attempts" in stats, stats
 
 
+async def test_an_unreadable_stored_update_is_parked_once_and_its_chat_answered_after(
+    seeded: Runtime,
+) -> None:
+    """A stored update whose body this version cannot read (written by another version of
+    the bot, say) and whose process died: the next process parks it at once with the reason —
+    no retries —, the person gets one apology, and their next message is answered."""
+    chat_id, admin = 980_010, 980_011
+    await confirm_age(seeded, chat_id)
+    async with FakeTelegramServer() as tg:
+        unreadable = tg.message_update(chat_id, QUESTION)
+        update_id = int(unreadable["update_id"])
+        tg.push_update(unreadable)
+        async with bot_process(seeded, tg, webhook=False, failpoint="stored") as doomed:
+            assert await doomed.killed()
+        await _without_its_date(seeded, update_id)
+        later = tg.message_update(chat_id, QUESTION)
+        tg.push_update(later)
+        async with bot_process(seeded, tg, webhook=False, admin=admin) as survivor:
+            row = await until_finished(seeded, update_id)
+            answered = await until_finished(seeded, int(later["update_id"]))
+            tg.push_update(tg.message_update(admin, "/stats"))
+            await tg.wait_for(lambda _: bool(messages(tg.sent(chat_id=admin))), 30)
+            services = build_services(with_settings(seeded, make_settings()))
+            try:  # what any process finds to take over now: not this update again
+                assert await services.coordinator.take_expired() == []
+            finally:
+                await services.close()
+            await survivor.stop()
+        assert row["parked"] and not row["finished"] and row["body_gone"], row
+        assert row["attempts"] == 2, row  # taken over once, parked at once
+        assert answered["finished"] and not answered["parked"], answered
+        texts = [c.visible_text for c in messages(tg.sent(chat_id=chat_id))]
+        assert texts.count(T.apology) == 1, texts
+        assert len(cards(tg.sent(chat_id=chat_id))) == 3, texts
+        stats = messages(tg.sent(chat_id=admin))[0].visible_text or ""
+        assert "Отложено после сбоев: 1" in stats, stats
+        assert f"#{update_id}: unreadable update: ValidationError" in stats, stats
+        assert (await ledger_row(seeded, update_id)) == row  # not retried since
+
+
+async def _without_its_date(runtime: Runtime, update_id: int) -> None:
+    """The stored body loses a field aiogram requires: this version can no longer read it."""
+    async with runtime.engine.begin() as conn:
+        await conn.execute(
+            text(
+                "UPDATE telegram_updates SET body = body #- '{message,date}' WHERE update_id = :u"
+            ),
+            {"u": update_id},
+        )
+
+
 async def test_sigterm_lets_the_answer_in_flight_finish_and_takes_nothing_new(
     seeded: Runtime,
 ) -> None:
@@ -277,3 +328,84 @@ async def test_sigterm_lets_the_answer_in_flight_finish_and_takes_nothing_new(
         assert len(cards(tg.sent(chat_id=chat_id))) == 3
         assert messages(tg.sent(chat_id=later_chat)) == []
         assert [u["message"]["chat"]["id"] for u in tg.pending_updates] == [later_chat]
+
+
+async def test_sigterm_past_its_grace_hands_the_answers_left_to_another_process(
+    seeded: Runtime,
+) -> None:
+    """A rolling update whose answers outlast SHUTDOWN_GRACE_SECONDS: the model is still
+    thinking when the grace runs out. The stopping process releases what it holds at once —
+    unfinished, nothing sent — and exits; the next process takes both over well within one
+    lease (60 s: only the release explains it) and each person gets one complete answer."""
+    chats = [980_008, 980_009]
+    for chat_id in chats:
+        await confirm_age(seeded, chat_id)
+    thinking: list[int] = []
+    handed_over = asyncio.Event()
+    never = asyncio.Event()
+    good = good_agent({"wine_type": "red", "sweetness": "dry"})
+
+    async def slow_then_good(body: JSONDict) -> object:
+        if not handed_over.is_set():  # the first process's calls: longer than its grace
+            thinking.append(1)
+            await never.wait()
+        return good(body)
+
+    async with fake_llm() as llm, FakeTelegramServer() as tg:
+        llm.script(*[responder(slow_then_good)] * 20)
+        extra = {
+            "LLM_API_KEY": API_KEY,
+            "LLM_BASE_URL": llm.base_url,
+            "LLM_TIMEOUT_SECONDS": "60",
+            "UPDATE_LEASE_SECONDS": "60",
+            "SHUTDOWN_GRACE_SECONDS": "1",
+        }
+        updates = [tg.message_update(chat_id, QUESTION) for chat_id in chats]
+        ids = [int(u["update_id"]) for u in updates]
+        try:
+            async with bot_process(seeded, tg, webhook=False, extra=extra) as stopping:
+                for update in updates:
+                    tg.push_update(update)
+                await _until_true(lambda: len(thinking) == len(chats))
+                stopping.process.send_signal(signal.SIGTERM)
+                code = await asyncio.wait_for(stopping.process.wait(), 30)
+            assert code == 0
+            for update_id in ids:  # released, not finished: nothing of the answer went out
+                row = await ledger_row(seeded, update_id)
+                assert row is not None, update_id
+                assert not row["finished"] and not row["parked"], row
+                assert row["attempts"] == 1 and row["sent_parts"] == 0, row
+                assert await lease_expired(seeded, update_id), "its lease was not released"
+            assert messages(tg.sent()) == []
+            handed_over.set()
+            async with bot_process(seeded, tg, webhook=False, extra=extra) as survivor:
+                for update_id in ids:
+                    row = await until_finished(seeded, update_id, timeout=45)
+                    assert row["finished"] and row["attempts"] == 2, row
+                await survivor.stop()
+        finally:
+            never.set()
+        for chat_id in chats:
+            assert_one_complete_answer(tg.sent(chat_id=chat_id), resent_notice=True)
+        assert tg.rejected == []
+
+
+async def _until_true(condition: Callable[[], bool], timeout: float = 60) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        assert loop.time() < deadline, "condition not met in time"
+        await asyncio.sleep(0.05)
+
+
+async def lease_expired(runtime: Runtime, update_id: int) -> bool:
+    async with runtime.engine.connect() as conn:
+        return bool(
+            await conn.scalar(
+                text(
+                    "SELECT lease_until <= clock_timestamp() FROM telegram_updates"
+                    " WHERE update_id = :u"
+                ),
+                {"u": update_id},
+            )
+        )

@@ -4,8 +4,11 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
+import logging
 from pathlib import Path
 
+import pytest
 from sqlalchemy import text
 
 from bot.texts import T
@@ -33,31 +36,39 @@ def _dumps(directory: Path) -> list[Path]:
     return sorted(directory.glob("*.dump")) if directory.exists() else []
 
 
-async def test_scheduled_backups_run_on_one_replica_and_keep_the_newest(
-    seeded: Runtime, tmp_path: Path
+async def test_scheduled_backups_one_per_round_across_replicas_and_the_newest_kept(
+    seeded: Runtime, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
+    """Two replicas back up every 1.5 s; the second starts just after the first made its
+    backup (replicas do not start in step). Each backup made is counted (its log line: files
+    are named by the second, so two in one second would be one file): never two in one
+    round, and rotation keeps the newest two."""
+    caplog.set_level(logging.INFO, logger="services.app.housekeeping")
     backups = tmp_path / "backups"
-    settings = make_settings(backup_dir=backups, backup_every_hours=1.5 / 3600, backup_keep=2)
+    every = 1.5
+    settings = make_settings(backup_dir=backups, backup_every_hours=every / 3600, backup_keep=2)
+
+    def made() -> list[float]:
+        return [r.created for r in caplog.records if r.getMessage().startswith("backup written")]
+
+    stop = asyncio.Event()
     async with open_runtime(settings, database="sommelier_test") as other:  # its own pools
-        await _two_replicas_back_up(with_settings(seeded, settings), other, backups)
+        replicas = [Housekeeping(with_settings(seeded, settings)), Housekeeping(other)]
+        jobs = [asyncio.create_task(replicas[0].run(stop))]
+        try:
+            await _until(lambda: len(made()) >= 1)
+            jobs.append(asyncio.create_task(replicas[1].run(stop)))
+            await _until(lambda: len(made()) >= 4)
+        finally:
+            stop.set()
+            await asyncio.gather(*jobs)
+    times = made()
+    gaps = [round(later - earlier, 2) for earlier, later in itertools.pairwise(times)]
+    assert min(gaps) >= every / 2, f"two backups in one round: {gaps} s apart"
     kept = _dumps(backups)
     assert len(kept) == 2
     assert not list(backups.glob("*.partial"))
     assert all(p.stat().st_size > 0 for p in kept)
-
-
-async def _two_replicas_back_up(first: Runtime, second: Runtime, backups: Path) -> None:
-    stop = asyncio.Event()
-    jobs = [asyncio.create_task(Housekeeping(rt).run(stop)) for rt in (first, second)]
-    try:
-        # Rounds every 1.5 s on two replicas: never more than one backup per round, and
-        # rotation keeps the newest two however many were made.
-        await _until(lambda: len(_dumps(backups)) >= 2)
-        first = _dumps(backups)
-        await _until(lambda: _dumps(backups) != first, 60)
-    finally:
-        stop.set()
-        await asyncio.gather(*jobs)
 
 
 async def test_the_daily_retention_job_purges_old_conversations_at_once(seeded: Runtime) -> None:

@@ -68,6 +68,7 @@ def build_services(rt: Runtime) -> Services:
         GuardedSessions(connections) if connections else GuardedSessions(rt.sessions),
         lease=timedelta(seconds=settings.update_lease_seconds),
         max_attempts=settings.update_max_attempts,
+        process_timeout=timedelta(seconds=settings.process_timeout_seconds),
     )
     return Services(
         settings=settings,

@@ -6,11 +6,16 @@
 - **Leases.** The process working on an update holds a lease on its row and renews it while it
   works (one statement per process for all its updates). When a process dies its leases
   expire, and any live process takes those updates over and answers them.
+- **Heartbeats.** Each process also beats every third of `process_timeout`; one silent for
+  longer is dead, and its updates are taken over at once rather than when each lease ends.
+  A process judges the others only after beating without a gap for that long itself, so a
+  database outage (no one could beat) does not make every live process look dead after it.
 - **Order.** Updates of one chat are answered in update_id order: a handler waits while an
   earlier update of its chat is unanswered. Nothing holds a database connection while waiting
   or while the LLM works, so a thousand chats in flight need only a handful of connections.
-- **Exactly one answer.** The answer planned for an update is stored with the turn, and each
-  part is recorded as it goes out: a takeover sends only what is missing.
+- **One answer.** The answer planned for an update is stored with the turn, and each part is
+  recorded as it goes out: a takeover sends only what is missing — and the part in flight
+  when the process died, which Telegram may or may not have accepted, once more.
 - **Poison.** An update taken over `max_attempts` times (its handler keeps dying) is parked
   with its reason instead of being retried forever.
 - Rate limits are counted per one-minute window with the previous window weighted in (a
@@ -25,6 +30,7 @@ import logging
 import os
 import random
 import socket
+import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
@@ -32,13 +38,21 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from core.errors import DatabaseUnavailableError
-from repositories.coordination import Executor, Intake, LeasedUpdate, RateCounter, UpdateLedger
+from core.errors import DatabaseUnavailableError, LeaseLostError
+from repositories.coordination import (
+    Executor,
+    Intake,
+    LeasedUpdate,
+    Processes,
+    RateCounter,
+    UpdateLedger,
+)
 
 log = logging.getLogger(__name__)
 
 POLL_SECONDS = 0.05
 LEASE = timedelta(seconds=30)
+PROCESS_TIMEOUT = timedelta(seconds=5)
 LEDGER_RETENTION = timedelta(days=2)
 
 __all__ = ["Coordinator", "Delivery", "Intake", "LeasedUpdate", "current_delivery"]
@@ -62,14 +76,18 @@ class Delivery:
     async def mark_sent(self, parts: int) -> None:
         """Record that the first `parts` parts of the answer went out. Best effort: with the
         database away the answer still goes out whole (a process taking it over later might
-        resend a part, which beats leaving the rest unsent now)."""
+        resend a part, which beats leaving the rest unsent now). Raises LeaseLostError when
+        another process has taken the update over: the rest is its to send."""
         self.sent_parts = parts
         if self.coordinator is None:
             return
         try:
-            await self.coordinator.mark_sent(self.update_id, parts)
+            held = await self.coordinator.mark_sent(self.update_id, parts)
         except DatabaseUnavailableError:
             log.warning("update %s: part %d sent but not recorded", self.update_id, parts)
+            return
+        if not held:
+            raise LeaseLostError(f"update {self.update_id} was taken over after part {parts}")
 
 
 #: The update the current task answers: the facade stores the answer's plan with the turn.
@@ -89,11 +107,16 @@ class Coordinator:
         lease: timedelta = LEASE,
         max_attempts: int = 3,
         owner: str | None = None,
+        process_timeout: timedelta = PROCESS_TIMEOUT,
     ) -> None:
         self.sessions = sessions
         self.lease = lease
         self.max_attempts = max_attempts
         self.owner = owner or process_name()
+        self.process_timeout = process_timeout
+        self.beat_every = process_timeout.total_seconds() / 3
+        self._beating_since: float | None = None  # monotonic; the current run of heartbeats
+        self._last_beat: float | None = None
         # Updates answered while the database was unreachable (or answered from memory when it
         # could not store them): finished as soon as it answers again, before anything else, so
         # that their rows neither hold their chats back nor get taken over and answered twice.
@@ -142,11 +165,48 @@ class Coordinator:
             await s.commit()
         return held
 
-    async def take_expired(self, limit: int = 50) -> list[LeasedUpdate]:
+    async def heartbeat(self) -> None:
+        """Tell the other processes this one is alive."""
         async with self.sessions() as s:
-            taken = await UpdateLedger(s).take_expired(self.owner, self.lease, limit)
+            await Processes(s).beat(self.owner)
+            await s.commit()
+        now = time.monotonic()
+        if self._last_beat is None or now - self._last_beat > 2 * self.beat_every:
+            self._beating_since = now  # a gap (outage, stall): others may have one too
+        self._last_beat = now
+
+    def judges_heartbeats(self) -> bool:
+        """Has this process beaten without a gap for a whole `process_timeout`? Only then is a
+        silent process surely dead rather than cut off from the database like this one."""
+        if self._beating_since is None or self._last_beat is None:
+            return False
+        now = time.monotonic()
+        return (
+            now - self._last_beat <= 2 * self.beat_every
+            and now - self._beating_since >= self.process_timeout.total_seconds()
+        )
+
+    async def leave(self) -> None:
+        async with self.sessions() as s:
+            await Processes(s).leave(self.owner)
+            await s.commit()
+
+    async def take_expired(self, held: Sequence[int] = (), limit: int = 50) -> list[LeasedUpdate]:
+        """Updates whose lease expired or whose process died, never this process's `held`."""
+        dead_after = self.process_timeout if self.judges_heartbeats() else None
+        async with self.sessions() as s:
+            taken = await UpdateLedger(s).take_expired(
+                self.owner, self.lease, limit, held, dead_after
+            )
             await s.commit()
         return taken
+
+    async def claim_notice(self, update_id: int) -> bool:
+        """True for the first takeover that would tell the person their answer is late."""
+        async with self.sessions() as s:
+            claimed = await UpdateLedger(s).claim_notice(update_id)
+            await s.commit()
+        return claimed
 
     async def release(self, update_ids: Sequence[int]) -> None:
         if not update_ids:
@@ -155,10 +215,12 @@ class Coordinator:
             await UpdateLedger(s).release(update_ids, self.owner)
             await s.commit()
 
-    async def mark_sent(self, update_id: int, parts: int) -> None:
+    async def mark_sent(self, update_id: int, parts: int) -> bool:
+        """False when the update is no longer this process's (taken over meanwhile)."""
         async with self.sessions() as s:
-            await UpdateLedger(s).mark_sent(update_id, parts)
+            held = await UpdateLedger(s).mark_sent(update_id, parts, self.owner)
             await s.commit()
+        return held
 
     async def finish(self, update_id: int) -> None:
         async with self.sessions() as s:
@@ -195,16 +257,22 @@ class Coordinator:
 
 async def save_plan_with_turn(session: Executor, plan: dict[str, Any]) -> None:
     """Inside the transaction that stores a turn: the answer planned for the update being
-    answered (if any), so a takeover resends this answer instead of writing another."""
+    answered (if any), so a takeover resends this answer instead of writing another. Raises
+    LeaseLostError (the turn is rolled back) when another process has taken the update over
+    meanwhile: its answer is the one the person gets."""
     delivery = current_delivery.get()
     if delivery is None:
         return
-    await UpdateLedger(session).save_plan(delivery.update_id, plan)
+    owner = delivery.coordinator.owner if delivery.coordinator is not None else None
+    if not await UpdateLedger(session).save_plan(delivery.update_id, plan, owner):
+        raise LeaseLostError(f"update {delivery.update_id} was taken over before its answer")
     delivery.plan = plan
 
 
 async def _sometimes_forget_old_rows(session: Executor) -> None:
-    """About once per thousand intakes: drop ledger rows and rate counters nobody reads."""
+    """About once per thousand intakes: drop ledger rows, rate counters and processes nobody
+    reads."""
     if random.random() < 0.001:
         await UpdateLedger(session).forget_older_than(LEDGER_RETENTION)
         await RateCounter(session).forget_older_than(timedelta(hours=1))
+        await Processes(session).forget_older_than(LEDGER_RETENTION)
