@@ -97,7 +97,6 @@ _OPENERS = (
     "instead",
     "also",
 )
-_NEGATIONS = ("без", "не", "кроме", "только не", "no", "not", "without", "except", "but not")
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,8 @@ from core.language.vocabulary import (
     COLOUR_TYPES,
     FALSE_FRIENDS,
     MEAL_WORDS,
+    NEGATION_FILLERS,
+    NEGATIONS,
     STYLE_TYPES,
     SWEETNESS_WORDS,
     WINE_TYPE_WORDS,
@@ -93,42 +95,15 @@ def _scan(table: Mapping[str, V], tokens: list[Token]) -> list[_Hit[V]]:
     return hits
 
 
-_NEGATIONS = frozenset({"не", "ни", "без", "кроме", "not", "no", "without", "except", "nor"})
-# Words that may stand between a negation and the negated word: "не очень сладкое",
-# "не из Франции", "not too sweet", "not from France".
-_NEGATION_FILLERS = frozenset(
-    {
-        "очень",
-        "слишком",
-        "сильно",
-        "особо",
-        "особенно",
-        "так",
-        "совсем",
-        "из",
-        "с",
-        "со",
-        "too",
-        "very",
-        "so",
-        "overly",
-        "from",
-        "the",
-        "a",
-        "an",
-    }
-)
-
-
 def _negated(tokens: list[Token], index: int) -> bool:
     position = index - 1
     for _ in range(3):
         if position < 0:
             return False
         word = tokens[position].text
-        if word in _NEGATIONS:
+        if word in NEGATIONS:
             return True
-        if word not in _NEGATION_FILLERS:
+        if word not in NEGATION_FILLERS:
             return False
         position -= 1
     return False

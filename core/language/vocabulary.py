@@ -211,3 +211,31 @@ FALSE_FRIENDS = frozenset(
     # «дорого», «дорога»: price and road, which share a stem with «Дору» (Douro)
     | {"дорого", "дорога", "дороги", "дорогу", "дорогой", "дорогим"}
 )
+
+
+# Words that rule out what follows them.
+NEGATIONS = frozenset({"не", "ни", "без", "кроме", "not", "no", "without", "except", "nor"})
+# Words that may stand between a negation and the negated word: "не очень сладкое",
+# "не из Франции", "not too sweet", "not from France".
+NEGATION_FILLERS = frozenset(
+    {
+        "очень",
+        "слишком",
+        "сильно",
+        "особо",
+        "особенно",
+        "так",
+        "совсем",
+        "из",
+        "с",
+        "со",
+        "too",
+        "very",
+        "so",
+        "overly",
+        "from",
+        "the",
+        "a",
+        "an",
+    }
+)

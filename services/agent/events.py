@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any, Literal
 
 from pydantic import BaseModel, PrivateAttr
@@ -69,3 +70,12 @@ class ErrorEvent(BaseModel):
 AgentEvent = (
     StepStarted | Thought | ToolInvoked | Observation | AnswerDelta | Final | MediaRead | ErrorEvent
 )
+
+
+def preview_arguments(raw: str) -> dict[str, Any]:
+    """Tool arguments for events (and the user's progress line), as far as they parse."""
+    try:
+        value = json.loads(raw) if raw else {}
+    except json.JSONDecodeError:
+        return {"raw": raw[:200]}
+    return value if isinstance(value, dict) else {"raw": raw[:200]}

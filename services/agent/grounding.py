@@ -19,7 +19,6 @@ from functools import lru_cache
 from typing import Any
 
 from core.domain import Sweetness, WineType
-from core.language.catalog_terms import skeletons, words
 from core.language.claims import (
     Claim,
     Sentence,
@@ -31,11 +30,11 @@ from core.language.claims import (
     unconfirmed_cues,
 )
 from core.language.folding import fold
-from core.language.lemmas import lemma
 from core.language.request import country_from_text, grape_from_text, parse_query, region_from_text
 from core.language.vocabulary import STYLE_TYPES
 from core.language.world import NEW_WORLD, OLD_WORLD
 from core.recommendation import RecommendedWine
+from services.agent.name_sounds import name_sounds, sounds_like, word_sounds
 from services.agent.offline import explain
 from services.agent.run import Run
 from services.agent.safety import allowed_prices, states_wrong_price
@@ -91,10 +90,10 @@ class Facts:
         if kind == "region":
             return Verdict.OK if value in self.regions else Verdict.FALSE
         if kind in ("producer", "name"):
-            claimed = _skeletons(str(value))
+            claimed = name_sounds(str(value))
             if not claimed:  # «от Château», «винодельня Дом»: no name to check
                 return Verdict.OK
-            words_held = [_sounds_like(sounds, self.names) for sounds in _word_sounds(str(value))]
+            words_held = [sounds_like(sounds, self.names) for sounds in word_sounds(str(value))]
             if kind == "name":  # «Chianti Classico» of a plain Chianti: every word must hold
                 return Verdict.OK if all(words_held) else Verdict.FALSE
             return Verdict.OK if any(words_held) else Verdict.FALSE
@@ -130,50 +129,6 @@ def _own(facts: Facts, claim: Claim) -> bool:
     if isinstance(claim.value, (int, Decimal)) and claim.kind != "price":
         return Decimal(claim.value).normalize() in facts.numbers
     return not claim.exact and Claim(claim.kind, claim.value) in facts.own
-
-
-# Words of many producers' names: sharing one («Château») makes no two producers the same.
-_GENERIC_NAME_WORDS = frozenset(
-    words(
-        "château chateau шато domaine домен bodega bodegas tenuta weingut quinta cantina casa "
-        "estate winery wines vineyards vineyard cellars family famille fattoria castello "
-        "maison мезон винодельня винодельни винодельне хозяйство дом семья the and del des"
-    )
-)
-
-
-@lru_cache(maxsize=8192)
-def _word_sounds(text: str) -> tuple[frozenset[str], ...]:
-    """Each distinctive word of a name or text as its sound skeletons, of the word as written
-    and of its dictionary form («Фрэнка Гери» ≈ «Фрэнк Гери», «Виктором» ≈ «Виктор»)."""
-    found = []
-    for word in words(text):
-        if len(word) < 3 or word in _GENERIC_NAME_WORDS:
-            continue
-        forms = {word, lemma(word)}
-        found.append(frozenset(s for form in forms for s in skeletons(form)))
-    return tuple(found)
-
-
-@lru_cache(maxsize=8192)
-def _skeletons(text: str) -> frozenset[str]:
-    """Sound skeletons of the distinctive words of a name or text."""
-    return frozenset(s for sounds in _word_sounds(text) for s in sounds)
-
-
-def _sounds_like(sounds: frozenset[str], names: frozenset[str]) -> bool:
-    """One word against a wine's names: the same skeleton, or one a case ending longer
-    («фонтанафредды» ≈ «Fontanafredda»)."""
-    if sounds & names:
-        return True
-    return any(
-        len(a) >= 5
-        and len(b) >= 5
-        and (a.startswith(b) or b.startswith(a))
-        and abs(len(a) - len(b)) <= 2
-        for a in sounds
-        for b in names
-    )
 
 
 def _canonical(values: Iterable[str | None], reader: Any) -> frozenset[str]:
@@ -252,7 +207,7 @@ def _facts_of(
         grapes=_canonical(grapes, grape_from_text),
         countries=_canonical([country], country_from_text),
         regions=_regions(*regions),
-        names=_skeletons(f"{name} {producer} {own_words}"),
+        names=name_sounds(f"{name} {producer} {own_words}"),
         own=own,
         numbers=numbers,
         cues=cues,

@@ -10,7 +10,6 @@ deltas), `resolve` (picks → real wines), `finish` (output cleaning, the stored
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -40,6 +39,7 @@ from services.agent.events import (
     StepStarted,
     Thought,
     ToolInvoked,
+    preview_arguments,
 )
 from services.agent.finish import finish_run
 from services.agent.grounding_stream import StreamGrounder
@@ -368,7 +368,7 @@ class SommelierService:
 
     def _preview(self, raw: str) -> dict[str, Any]:
         """Tool arguments as shown in events; a quotation of the instructions is not shown."""
-        preview = _preview_arguments(raw)
+        preview = preview_arguments(raw)
         return {
             k: "…" if isinstance(v, str) and self.guard.leaks(v) else v for k, v in preview.items()
         }
@@ -393,12 +393,3 @@ class SommelierService:
             run.trusted_ids.update(result.wine_ids)
             run.turn.append({"role": "tool", "tool_call_id": call.id, "content": result.content})
         return list(results)
-
-
-def _preview_arguments(raw: str) -> dict[str, Any]:
-    """Tool arguments for events (and the user's progress line), as far as they parse."""
-    try:
-        value = json.loads(raw) if raw else {}
-    except json.JSONDecodeError:
-        return {"raw": raw[:200]}
-    return value if isinstance(value, dict) else {"raw": raw[:200]}

@@ -1,0 +1,54 @@
+"""Names compared by how they sound: «Вега Сицилия» is «Vega Sicilia», «Фонтанафредды» is
+«Fontanafredda», «Фрэнка Гери» is «Фрэнк Гери». What the grounded-prose check uses to hold a
+producer or any other name the prose gives to a wine's own words.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from core.language.catalog_terms import skeletons, words
+from core.language.lemmas import lemma
+
+# Words of many producers' names: sharing one («Château») makes no two producers the same.
+_GENERIC_NAME_WORDS = frozenset(
+    words(
+        "château chateau шато domaine домен bodega bodegas tenuta weingut quinta cantina casa "
+        "estate winery wines vineyards vineyard cellars family famille fattoria castello "
+        "maison мезон винодельня винодельни винодельне хозяйство дом семья the and del des"
+    )
+)
+
+
+@lru_cache(maxsize=8192)
+def word_sounds(text: str) -> tuple[frozenset[str], ...]:
+    """Each distinctive word of a name or text as its sound skeletons, of the word as written
+    and of its dictionary form («Фрэнка Гери» ≈ «Фрэнк Гери», «Виктором» ≈ «Виктор»)."""
+    found = []
+    for word in words(text):
+        if len(word) < 3 or word in _GENERIC_NAME_WORDS:
+            continue
+        forms = {word, lemma(word)}
+        found.append(frozenset(s for form in forms for s in skeletons(form)))
+    return tuple(found)
+
+
+@lru_cache(maxsize=8192)
+def name_sounds(text: str) -> frozenset[str]:
+    """Sound skeletons of the distinctive words of a name or text."""
+    return frozenset(s for sounds in word_sounds(text) for s in sounds)
+
+
+def sounds_like(sounds: frozenset[str], names: frozenset[str]) -> bool:
+    """One word against a wine's names: the same skeleton, or one a case ending longer
+    («фонтанафредды» ≈ «Fontanafredda»)."""
+    if sounds & names:
+        return True
+    return any(
+        len(a) >= 5
+        and len(b) >= 5
+        and (a.startswith(b) or b.startswith(a))
+        and abs(len(a) - len(b)) <= 2
+        for a in sounds
+        for b in names
+    )
