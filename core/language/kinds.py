@@ -325,8 +325,11 @@ def _read_proper(text: str) -> MessageReading:
     if _AMONG_SHOWN.search(folded):
         return MessageReading(MessageKind.request, text=text)
     if refines and (not interrogative or _ABOUT_OPENER.search(folded)):
-        # «а белое?», «подешевле», «только не шардоне», «есть мадера?»: a request goes on.
-        return MessageReading(MessageKind.request, text=text)
+        # «а белое?», «подешевле», «только не шардоне», «есть мадера?»: a request goes on —
+        # with the answer to a question asked beside it («Токай — это …? Что у вас есть?»).
+        part = _knowledge_part(text)
+        both = match_knowledge(part) if part != text else None
+        return MessageReading(MessageKind.request, both.entry if both else None, text=text)
     if (
         entry
         and (asks or (question and f.is_empty()))

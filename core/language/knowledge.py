@@ -36,6 +36,8 @@ _K1 = 1.2
 _B = 0.75
 MIN_SCORE = 6.0
 MIN_COVERAGE = 0.4
+FULL_COVERAGE = 0.9
+MIN_SCORE_FULL = 4.0
 # Title and keywords say what an entry is about: they count more than a question's words.
 _TITLE_WEIGHT = 3
 _KEYWORD_WEIGHT = 2
@@ -321,6 +323,10 @@ def rank_knowledge(text: str, health_only: bool = False) -> tuple[KnowledgeMatch
 
 
 def accepted(match: KnowledgeMatch) -> bool:
+    """Sure enough to answer: a strong match, or a short question the entry explains whole
+    («сколько градусов в вине?» scores low only for being short)."""
+    if match.coverage >= FULL_COVERAGE:
+        return match.score >= MIN_SCORE_FULL
     return match.score >= MIN_SCORE and match.coverage >= MIN_COVERAGE
 
 
