@@ -107,8 +107,9 @@ class WineNames(FilteredWines):
         )
         after = bindparam("after", type_=Wine.__table__.c.id.type)
         dishes = func.array_to_string(Wine.food_pairings, "|")
+        style = func.concat_ws("|", Wine.wine_type, Wine.sweetness)
         page = (
-            select(Wine.id, naming, dishes)
+            select(Wine.id, naming, dishes, style)
             .where(Wine.id > after)
             .order_by(Wine.id)
             .limit(NAME_BATCH)
@@ -118,7 +119,8 @@ class WineNames(FilteredWines):
         while True:
             rows = (await self.session.execute(page, {"after": last})).all()
             entries.extend(
-                CatalogEntry(wine_id, words, foods or "") for wine_id, words, foods in rows
+                CatalogEntry(wine_id, words, foods or "", style or "")
+                for wine_id, words, foods, style in rows
             )
             if len(rows) < NAME_BATCH:
                 return entries

@@ -262,6 +262,7 @@ class CatalogEntry(NamedTuple):
     wine_id: object
     text: str
     foods: str = ""  # its food pairings, "|"-separated
+    style: str = ""  # "wine_type|sweetness": what «что-то похожее на …» keeps of it
 
     def terms(self) -> set[str]:
         found: set[str] = set()
@@ -325,6 +326,7 @@ class CatalogIndex:
                     found = index[term] = array("I")
                 found.append(position)
         self.terms = index
+        self.styles = {entry.wine_id: tuple(entry.style.split("|")) for entry in entries}
         # The catalog's own dish words, by stem: «хачапури», «хамон» — whatever this shop pairs.
         self.foods: dict[str, str] = {}
         for entry in entries:

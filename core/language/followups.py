@@ -115,6 +115,7 @@ class FollowUp:
     negated: dict[str, object] = field(default_factory=dict)
     # Conditions the message gives up («не обязательно французское», «from anywhere»).
     dropped: tuple[str, ...] = ()
+    among_shown: bool = False  # «а из них сухое какое?», «which of those are dry?»
 
     @property
     def changes(self) -> bool:
@@ -195,6 +196,10 @@ def without_negated(text: str) -> str:
 _PRICE_BOUND = re.compile(r"(?:^|\s)не (?:дороже|дешевле|больше|меньше)\b")
 
 
+_AMONG_SHOWN = re.compile(
+    r"(?:^|\s)(?:из них|из этих|из показанных|среди них|of (?:those|these|them)"
+    r"|among (?:them|those))"
+)
 # «не обязательно из Франции», «doesn't have to be French», «страна не важна», «from anywhere».
 _GIVE_UP = re.compile(
     r"(не обязательно|необязательно|не важно|неважно|не принципиально|можно не"
@@ -254,6 +259,7 @@ def read_followup(text: str) -> FollowUp:
             if not (k == "sweetness" and drier) and k not in dropped
         },
         dropped=dropped,
+        among_shown=bool(_AMONG_SHOWN.search(folded)),
     )
 
 

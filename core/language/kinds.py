@@ -236,7 +236,7 @@ def _knowledge_part(text: str) -> str:
     asking = [
         clause
         for clause in clauses
-        if (_QUESTION.search(fold(clause)) or "?" in clause)
+        if (_QUESTION.search(fold(clause)) or ("?" in clause and _COPULA.search(fold(clause))))
         and not _REQUEST.search(fold(clause))
         and not _AVAILABLE.search(fold(clause))
     ]

@@ -37,7 +37,10 @@ from services.agent.request_state import RequestState, ShownWine
 _WINE_MARKER = re.compile(r"\[WINE:([0-9a-fA-F-]{36})\]")
 _SWEETNESS_ORDER = (Sweetness.dry, Sweetness.semi_dry, Sweetness.semi_sweet, Sweetness.sweet)
 SAME_BUDGET = re.compile(
-    r"(same|that) (budget|price)|(тот же|такой же|прежн\w*|том же) (бюджет|цен)", re.IGNORECASE
+    r"(same|that) (budget|price|range)|(тот же|такой же|прежн\w*|том же) (бюджет|цен)"
+    r"|на (эту|ту же|такую же) сумму|в (этом|том же) (диапазоне|бюджете)"
+    r"|in (that|this|the same) range",
+    re.IGNORECASE,
 )
 _OPENERS = ("а ", "и ", "and ", "what about", "how about", "или ", "тогда ")
 # Wine types whose grapes/places do not carry over to another colour.
@@ -95,6 +98,8 @@ def _merge(
         values.pop("country", None)
         values.pop("region", None)
     last = state.last_shown
+    if followup.cheaper or followup.dearer:  # another wine of that style, not that wine again
+        named_ids, named_words = (), ()
     if followup.cheaper:
         refined.append("дешевле")
         reference = min((w.price for w in last), default=None)
@@ -195,9 +200,17 @@ def read_turn(
     ignore = [w for k, w in parsed.matched.items() if k != "wine_type" or _colour(parsed.filters)]
     ids, used = index.match(without_negated(plain), ignore=ignore)
     named = (tuple(ids), tuple(used)) if ids else ((), ())
-    similar = bool(SIMILAR.search(plain)) and bool(state.last_shown)
-    if similar:  # «а что-то похожее, но дешевле»: the style of what was shown, not its names
+    similar = bool(SIMILAR.search(plain)) and bool(state.last_shown or ids)
+    if similar and ids:  # «что-то похожее на Cloudy Bay»: its style, and not that wine itself
+        style = _style_of_named(index, ids)
+        parsed = ParsedQuery(style.merged_over(parsed.filters), {})
+        state = replace(state, shown=tuple(dict.fromkeys((*state.shown, *ids))))
+        ids, used, named = [], [], ((), ())
+    elif similar:  # «а что-то похожее, но дешевле»: the style of what was shown, not its names
         parsed = ParsedQuery(_style_of(state.last_shown).merged_over(parsed.filters), {})
+    if followup.among_shown and state.last_shown:  # «а из них сухое какое?»
+        shown_ids = tuple(w.id for w in state.last_shown)
+        ids, used, named = list(shown_ids), ["показанные"], (shown_ids, ("показанные",))
     bare = parsed.filters.is_empty() and not ids and not group and not followup.changes
     if bare and state.topic and (topic := entry_by_id(state.topic)) is not None:
         # «а у вас есть?» after «что такое амароне?»: the wines of that topic.
@@ -234,15 +247,22 @@ SIMILAR = re.compile(
 
 
 def _style_of(shown: Sequence[ShownWine]) -> WineFilters:
-    """What the wines just shown share: type, sweetness, and the grape of a single one."""
+    """What the wines just shown share: type and sweetness (a grape or a country of theirs is
+    what «похожее» usually wants changed)."""
     values: dict[str, Any] = {}
     if len({w.wine_type for w in shown}) == 1:
         values["wine_type"] = shown[0].wine_type
     if len({w.sweetness for w in shown}) == 1:
         values["sweetness"] = shown[0].sweetness
-    if len(shown) == 1 and shown[0].grapes:
-        values["grape_variety"] = shown[0].grapes[0]
     return WineFilters.model_validate(values)
+
+
+def _style_of_named(index: CatalogIndex, ids: Sequence[object]) -> WineFilters:
+    """What the wines a message names share (type and sweetness), from the catalog's index."""
+    styles = {index.styles.get(i) for i in ids}
+    if len(styles) != 1 or not (style := styles.pop()) or len(style) != 2:
+        return WineFilters()
+    return WineFilters(wine_type=WineType(style[0]), sweetness=Sweetness(style[1]))
 
 
 def _price_band(
