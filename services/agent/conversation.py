@@ -201,12 +201,12 @@ def read_turn(
     ids, used = index.match(without_negated(plain), ignore=ignore)
     named = (tuple(ids), tuple(used)) if ids else ((), ())
     similar = bool(SIMILAR.search(plain)) and bool(state.last_shown or ids)
-    if similar and ids:  # «что-то похожее на Cloudy Bay»: its style, and not that wine itself
+    if similar and len(ids) == 1:  # «похожее на Cloudy Bay»: its style, not that wine itself
         style = _style_of_named(index, ids)
         parsed = ParsedQuery(style.merged_over(parsed.filters), {})
         state = replace(state, shown=tuple(dict.fromkeys((*state.shown, *ids))))
         ids, used, named = [], [], ((), ())
-    elif similar:  # «а что-то похожее, но дешевле»: the style of what was shown, not its names
+    elif similar and not ids:  # «а что-то похожее, но дешевле»: the style of what was shown
         parsed = ParsedQuery(_style_of(state.last_shown).merged_over(parsed.filters), {})
     if followup.among_shown and state.last_shown:  # «а из них сухое какое?»
         shown_ids = tuple(w.id for w in state.last_shown)
