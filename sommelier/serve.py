@@ -15,6 +15,7 @@ from aiohttp import web
 from api.app import build_app
 from bot.runner import TelegramWebhook, run_polling
 from core.errors import SettingsError
+from core.language.kinds import prepare as prepare_language
 from core.settings import Settings
 from services.app.container import Services, build_services
 from services.app.runtime import open_runtime
@@ -56,6 +57,7 @@ async def run_bot(settings: Settings) -> int:
         serve_web = http_port_set(settings) or bool(settings.public_url)
         runner = await _start_web(settings, services) if serve_web else None
         try:
+            prepare_language()
             freeze_start_up()
             async with releasing_free_memory():
                 await run_polling(settings, services)
@@ -99,6 +101,7 @@ async def serve(
         try:
             if telegram is not None:
                 await telegram.register(stop)
+            prepare_language()
             freeze_start_up()
             async with releasing_free_memory():
                 await stop.wait()
