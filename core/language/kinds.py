@@ -107,13 +107,15 @@ _OFFTOPIC_PHRASES = _rx(
     _B + r"(в каком году|кто изобрел|кто написал|capital of|смысл жизни|как похудеть)",
     _B + r"(рецепт|как приготовить|испечь|сварить|recipe)",
     _B + r"(html|css|markdown|json|разметк)",
+    _B + r"(запиши(те)? меня|забронируй|закажи(те)? (такси|столик|билет)|book (me|a table))",
     _B + r"(букет\w* (из )?(цвет|роз|тюльпан)|цветы (на|для|в подарок)|flowers)",
 )
 # Choosing a wine: a request even when phrased as a question.
 _REQUEST = _rx(
     _B + r"(посовету|советуй|подбер|подобра|порекоменду|рекоменду|предлож|выбери|выбрать"
     r"|подскажи,? (как|что)\w* вин|подскажи\w* (вин|что-нибудь|что нибудь|что-то)"
-    r"|что (бы )?(взять|выбрать|купить|выпить|открыть|подать|налить|принести|подарить|попить)"
+    r"|что (бы )?(\w+ )?(взять|выбрать|купить|выпить|открыть|подать|налить|принести|подарить"
+    r"|попить)"
     r"|что (подойд|подход|пойд|идет|сочета)\w*\s+(к|ко|под|с|со)\s|^\W*(а )?что (бы )?(к|ко|под)\s"
     r"|хочу|хочется|хотелось|захотел|нужн[оаы]? (вино|бутылк|что|игрист|красн|бел|розов)"
     r"|ищу|ищем|покажи|найди|есть ли у вас|у вас есть|есть у вас|в наличии|посоветуете"
@@ -130,12 +132,13 @@ _REQUEST = _rx(
 )
 # A question asking what something is or why: with a request, the answer gives the fact first.
 _EXPLAIN = _rx(
-    _B + r"(что так\w+|что значит|что означа|что это за|почему|зачем|в ч[её]м разниц|чем отлича"
+    _B + r"(что так\w+|кто так\w+|что значит|что означа|что это за|почему|зачем|в ч[её]м разниц"
+    r"|чем отлича"
     r"|как понять|как узнать|как определить|расскажи (о|об|про|подробнее о)|объясни|поясни"
     r"|what is|what are|what does|why|difference between)"
 )
 _QUESTION = _rx(
-    _B + r"((что|што|шо|че|чё) так\w+|что значит|что означа|что это|что за|почему|зачем|как\b"
+    _B + r"((что|што|шо|че|чё|кто) так\w+|что значит|что означа|что это|что за|почему|зачем|как\b"
     r"|как(ой|ая|ое|ие|ую|им|ого|ом)\b|скольк|\w+ ли\b|чем\b|в ч[её]м|разниц|отлича"
     r"|когда|где|откуда|при как\w+|расскажи|объясни|поясни|научи"
     r"|правда|как(ие|ое|ая|ой) быва|быва\w* ли|или нет"
@@ -148,7 +151,7 @@ _QUESTION = _rx(
     _B + r"(главн\w*|основн\w*) (сорт|виноград)",
 )
 _COPULA = _rx(
-    r"\s[—–-]\s|(?<![a-zа-я])(это|бывает|бывают|всегда|никогда|одно и то же|то же самое|vs"
+    r"\s[—–=-]\s|(?<![a-zа-я])(это|бывает|бывают|всегда|никогда|одно и то же|то же самое|vs"
     r"|versus)(?![a-zа-я])"
 )
 _DEFINING = _rx(r"(?<![a-z])(meaning|vs|versus|difference)(?![a-z])")
@@ -169,7 +172,10 @@ _AVAILABLE = _rx(
     r"|найдется|найдётся|прода[её]тся|продаете|продаёте|в продаже|do you (have|sell|carry|stock)"
     r"|have you got|got any|what do you have)",
     r"^\W*(а |и )?есть\s(?!ли (смысл|разница|польза|вред|толк))",
-    _B + r"есть(\s+\w+){0,2}\W*$",
+    _B + r"есть(\s+\w+){0,2}\W*$|(?<![a-zа-я])есть\s*\?",
+    _B
+    + r"(что|чего) у вас|у вас (сам\w+|есть|в наличии)|можно (его |ее |их )?(у вас )?(взять|купить"
+    r"|заказать)",
     _B + r"у вас\W*$",
 )
 # About the wines just shown: «а из них сухое какое?», «сколько такое стоит?».
@@ -219,6 +225,13 @@ def requested_words(folded: str) -> bool:
     return bool(_REQUEST.search(folded) or _AVAILABLE.search(folded))
 
 
+# Choosing a wine, said outright (for the clause of a message that also asks about health).
+_CHOOSE = _rx(
+    _B + r"(посовету|подбер|порекоменду|что (бы )?(\w+ )?(взять|выбрать|купить|подарить)"
+    r"|какое вино (взять|выбрать|подать|купить)|recommend|suggest)"
+)
+# With no wine word at all, an entry must explain most of the message to answer it.
+_BARE_COVERAGE = 0.6
 _WISHING = frozenset({"хотел", "хотела", "хотели", "хотелось", "искал", "искала", "нашел"})
 _TO_THE_BOT = _rx(_B + r"(ты|тебя|тебе|тобой|you)(?![a-zа-я])")
 
@@ -273,9 +286,13 @@ def _read_proper(text: str) -> MessageReading:
     # question mark («Barolo?», «dry riesling?»), which asks whether the shop has it.
     interrogative = bool(_QUESTION.search(folded) or _DEFINING.search(folded))
     question = interrogative or "?" in folded
-    asks = interrogative or (
-        "?" in folded
-        and (_COPULA.search(folded) is not None or any(is_predicate(w.text) for w in words))
+    asks = (
+        interrogative
+        or (
+            "?" in folded
+            and (_COPULA.search(folded) is not None or any(is_predicate(w.text) for w in words))
+        )
+        or bool(_COPULA.search(folded) and re.search(r"(?<![а-я])или(?![а-я])", folded))
     )
     parsed = parse_query(text)
     f = parsed.filters
@@ -292,6 +309,14 @@ def _read_proper(text: str) -> MessageReading:
         )
     unasked = not (_REQUEST.search(folded) or _AVAILABLE.search(folded))
     asked_health = [h for h in health_sentences(text) if _QUESTION.search(h) or "?" in h or unasked]
+    clauses = [c for c in re.split(r"[,;.!?—]+", folded) if c.strip()]
+    choosing = [c for c in clauses if _CHOOSE.search(c) and not about_health(words_of(c), c)]
+    if asked_health and choosing:
+        # «я беременна, а муж хочет отметить — что ему взять к стейку?»: the health answer
+        # first, then the wines asked for apart from it.
+        health = [c for c in clauses if about_health(words_of(c), c)]
+        match = health_match(" ".join(health))
+        return MessageReading(MessageKind.request, match.entry if match else None, text=text)
     if asked_health and (names_alcohol(words) or wine_named):
         match = health_match(text)
         return MessageReading(
@@ -300,6 +325,8 @@ def _read_proper(text: str) -> MessageReading:
     available = bool(_AVAILABLE.search(folded))
     requested = (bool(_REQUEST.search(folded)) or available) and not _KNOWING.search(folded)
     knowledge = match_knowledge(text)
+    if knowledge is not None and not wine_named and knowledge.coverage < _BARE_COVERAGE:
+        knowledge = None  # «у меня кот не ест, что делать?»: a few common words, no wine
     entry = knowledge.entry if knowledge is not None else None
     if offtopic_subject(words) and not wine_named:
         return MessageReading(MessageKind.offtopic, text=text)
