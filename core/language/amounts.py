@@ -32,6 +32,11 @@ _NUMBER_WORDS: dict[str, Decimal] = {
     "трех": Decimal(3),
     "четырех": Decimal(4),
     "пяти": Decimal(5),
+    "шести": Decimal(6),
+    "семи": Decimal(7),
+    "восьми": Decimal(8),
+    "девяти": Decimal(9),
+    "десяти": Decimal(10),
     "два": Decimal(2),
     "пару": Decimal(2),
     "пара": Decimal(2),
@@ -64,6 +69,19 @@ _WORD_AMOUNT_RE = re.compile(
     r"(?<![a-zа-я])(?:(?P<num>" + "|".join(_NUMBER_WORDS) + r")(?P<half>\s+с половиной)?\s+)?"
     r"(?:a\s+)?(?P<mult>" + _MULTIPLIER_WORD + r")(?![a-zа-я])"
     r"(?:\s?(?P<cur>" + _CURRENCY + r")(?![a-zа-я]))?"
+)
+
+# «до двух», «не дороже полутора», «в пределах трёх»: in a wine shop a bare number word after a
+# price bound counts thousands (not «до двух человек», «до трёх часов»).
+_BARE_AFTER_BOUND_RE = re.compile(
+    r"(?<![a-zа-я])(?:до|дороже|больше|пределах|рамках|максимум)\s+"
+    r"(?P<num>полутора|полторы|двух|трех|четырех|пяти|две|три|пять)(?![a-zа-я])"
+    r"(?!\s+(?:с половиной|бутыл|челов|гост|лет|год|штук|персон|бокал|час|дн|недел|месяц|раз"
+    r"|градус|минут|тысяч|тыщ))"
+)
+# «бюджет тысяч десять»: the multiplier first, in speech.
+_MULTIPLIER_FIRST_RE = re.compile(
+    r"(?<![a-zа-я])(?:тысяч|тыщ)\s+(?P<num>" + "|".join(_NUMBER_WORDS) + r")(?![a-zа-я])"
 )
 
 _THOUSAND = Decimal(1000)
@@ -129,6 +147,13 @@ def find_amounts(folded: str) -> list[Amount]:
         amounts.append(
             Amount(match.start(), match.end(), raw, _THOUSAND, bool(match.group("cur")), False)
         )
+    for pattern in (_BARE_AFTER_BOUND_RE, _MULTIPLIER_FIRST_RE):
+        for match in pattern.finditer(folded):
+            start, end = match.span("num") if pattern is _BARE_AFTER_BOUND_RE else match.span()
+            if any(a.start < end and start < a.end for a in amounts):
+                continue
+            raw = _NUMBER_WORDS[match.group("num")]
+            amounts.append(Amount(start, end, raw, _THOUSAND, False, False))
     return sorted(amounts, key=lambda a: a.start)
 
 

@@ -187,6 +187,9 @@ _STOP = frozenset(
         "бодега",
         "actually",
         "instead",
+        "there",
+        "here",
+        "hello",
         "also",
         "same",
         "budget",
@@ -297,6 +300,13 @@ def _closeness(forms: set[str], term: str) -> int:
     return best
 
 
+_SURE_START = 4  # letters a word shares with a catalog term to name it whatever its ending
+
+
+def _inflected(forms: set[str], term: str) -> bool:
+    return any(len(f) == len(term) and f[:-1] == term[:-1] for f in forms)
+
+
 _ALIASES = {"".join(words(k)): v for k, v in ALIASES.items()}
 
 
@@ -354,12 +364,18 @@ class CatalogIndex:
         score: dict[object, int] = {}
         used: list[str] = []
         for word in dict.fromkeys(asked):
+            if stem(word) in self.foods:
+                continue  # a dish of the shop's pairings («гриль»), not a wine's name
             stems = _stems(word)
             forms = skeletons(word)
             fitting = [term for term in self.terms if any(_fits(s, term) for s in stems)]
             # The closest catalog words only: «бароло» is Barolo, not «barroca» that shares
             # its first four letters.
             best = max((_closeness(forms, term) for term in fitting), default=0)
+            if best < _SURE_START:
+                # A short start names a wine only as the same word in another case («каву» is
+                # Cava); «мало» is not Malbec, «fine» not Fino.
+                fitting = [t for t in fitting if not word.isascii() and _inflected(forms, t)]
             positions: set[int] = set()
             for term in fitting:
                 if _closeness(forms, term) == best:

@@ -32,7 +32,7 @@ from core.language.names import is_place_or_grape, proper_names
 from core.language.places import CASE_SENSITIVE_ALIASES, COUNTRY_ALIASES, REGION_ALIASES
 from core.language.request import _live_hits, _Text
 from core.language.vocabulary import BARE_DESSERT, COLOUR_TYPES, SWEETNESS_WORDS, WINE_TYPE_WORDS
-from core.language.world import NEW_WORLD, countries_of_group
+from core.language.world import NEW_WORLD, OLD_WORLD, countries_of_group
 
 # Claims a catalog row carries (true or false) and claims only the wine's own words confirm.
 FACT_KINDS = (
@@ -49,7 +49,20 @@ FACT_KINDS = (
     "volume",
     "price",
 )
-UNCONFIRMED_KINDS = ("ageing", "award", "history", "number")
+UNCONFIRMED_KINDS = (
+    "ageing",
+    "award",
+    "history",
+    "number",
+    "premier_cru",
+    "grand_cru",
+    "docg",
+    "classico",
+    "superiore",
+    "gran_reserva",
+    "bottle_method",
+    "tank_method",
+)
 
 _CUES: dict[str, re.Pattern[str]] = {
     "award": re.compile(
@@ -71,6 +84,23 @@ _CUES: dict[str, re.Pattern[str]] = {
         r"|династи|поколени|founded|oldest|since \d{4}|перв\w+ (?:винодел|хозяйств|производ)"
         r"|истори\w+ (?:насчитыва|хозяйств|винодельн|дома)|легендарн"
     ),
+    # A rank of an appellation or estate: «премье крю», «DOCG», «классико» — the row's own
+    # words must name the same one.
+    "premier_cru": re.compile(r"(?:премье|премьер|premier|1er)\s*-?\s*(?:крю|cru)"),
+    "grand_cru": re.compile(r"(?:гран|grand)\s*-?\s*(?:крю|cru)"),
+    "docg": re.compile(r"(?<![a-z])docg(?![a-z])"),
+    "classico": re.compile(r"классико|classico"),
+    "superiore": re.compile(r"супериоре|superiore"),
+    "gran_reserva": re.compile(r"гран\s+резерв|gran\s+reserva"),
+    # How the bubbles were made: the row's own words must say the same method.
+    "bottle_method": re.compile(
+        r"(?:классическ|традиционн|шампанск)\w* (?:метод|способ)|шампенуаз|m[eé]thode"
+        r"|traditional method|(?:вторичн|втор)\w* брожени\w* (?:прямо |непосредственно )?в бутыл"
+    ),
+    "tank_method": re.compile(
+        r"резервуарн|шарма|charmat|martinotti|мартинотти|tank method|в (?:закрытых |стальных )?"
+        r"(?:резервуарах|чанах|акратофорах)|акратофор"
+    ),
 }
 _UNIVERSAL = re.compile(
     r"(?<![a-zа-я])(?:все|всех|всем|каждое|каждый|каждая|оба|обе|all|both|each|every)(?![a-zа-я])"
@@ -84,7 +114,9 @@ _MAGNUM = re.compile(r"магнум|magnum")
 _ALCOHOL_CUE = re.compile(r"алкогол|крепост|спирт|abv|об\.|градус|°")
 _YEARS = (1900, 2030)
 _HISTORY_YEAR = re.compile(r"основан|\bс\s*$|since\s*$|founded|в\s*$|век")
-_EXACT = re.compile(r"(?:чист\w*|моносорт\w*|только из|целиком из|исключительно из|100\s*%)\s+$")
+_EXACT = re.compile(
+    r"(?:чист\w*|моносорт\w*|стопроцентн\w*|только из|целиком из|исключительно из|100\s*%)\s+$"
+)
 _WINE_NOUNS = frozenset(
     {"вино", "вина", "вин", "вину", "вином", "вине", "винам", "винами", "винах", "wine", "wines"}
 )
@@ -212,7 +244,7 @@ def read_claims(text: str) -> tuple[Claim, ...]:
             continue  # «к сладкому»: dessert
         if _said_of_wine(message, hit.start, hit.end):
             claims.append(Claim("sweetness", hit.value))
-    if group := countries_of_group(text):
+    if (group := countries_of_group(text)) in (NEW_WORLD, OLD_WORLD):
         claims.append(Claim("world", "new" if group == NEW_WORLD else "old"))
     claims += _worded_numbers(text)
     if _FORTIFIED.search(folded):  # «брожение останавливают спиртом»: said to be fortified
@@ -236,7 +268,8 @@ def read_claims(text: str) -> tuple[Claim, ...]:
 _ORDINALS = {"перв": 1, "втор": 2, "трет": 3, "четверт": 4, "пят": 5}
 # «пятое гран крю классе», «второе место»: a rank is a number the row must bear.
 _RANKED = re.compile(
-    r"(?<![а-я])(перв|втор|трет|четверт|пят)(?:ое|ой|ый|ий|ая|ья|ье|ого|ом|ым|ую) (?:\w+ )?"
+    r"(?<![а-я])(перв|втор|трет|четверт|пят)(?:ое|ой|ый|ий|ая|ья|ье|ого|ом|ым|ую|ые|ых|ыми|ьи|ьих)"
+    r" (?:\w+ )?"
     r"(?:гран крю|крю|класс|мест[оа]|премьер)"
 )
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from core.domain import WineFilters
 from core.language.request import parse_query
+from core.language.world import countries_of_group, without_group
 
 _WORD = re.compile(r"[a-zа-яё]+")
 
@@ -116,6 +117,7 @@ class FollowUp:
     # Conditions the message gives up («не обязательно французское», «from anywhere»).
     dropped: tuple[str, ...] = ()
     among_shown: bool = False  # «а из них сухое какое?», «which of those are dry?»
+    extreme: str = ""  # «самое дешёвое белое»: "cheapest" or "dearest" of what fits
 
     @property
     def changes(self) -> bool:
@@ -130,6 +132,7 @@ class FollowUp:
                 self.more,
                 bool(self.negated),
                 bool(self.dropped),
+                bool(self.extreme),
             )
         )
 
@@ -144,36 +147,38 @@ def _has(folded: str, cues: tuple[str, ...]) -> bool:
 
 
 def _negated_filters(text: str) -> dict[str, object]:
-    """Filters named right after a negation: «без Италии», «только не красное», «no Chardonnay»."""
+    """Filters named right after a negation: «без Италии», «только не красное», «no Chardonnay»;
+    a group of countries under "countries" («наше не надо», «не европейское»)."""
     found: dict[str, object] = {}
     lowered = text.lower().replace("ё", "е")
-    for match in re.finditer(r"(?:^|[^a-zа-я])(без|не|кроме|not|no|without|except)\s+", lowered):
-        tail = lowered[match.end() :]
-        words = _WORD.findall(tail)[:3]
-        if not words:
-            continue
-        parsed = parse_query(" ".join(words)).filters
+
+    def rule_out(words: list[str]) -> None:
+        said = " ".join(words)
+        if group := countries_of_group(said):
+            found.setdefault("countries", group)
+            said = without_group(said)
+        parsed = parse_query(said).filters
         for name, value in parsed.model_dump(exclude_none=True).items():
             if name in ("wine_type", "sweetness", "country", "grape_variety", "region"):
                 found.setdefault(name, value)
+
+    for match in re.finditer(r"(?:^|[^a-zа-я])(без|не|кроме|not|no|without|except)\s+", lowered):
+        words = _WORD.findall(lowered[match.end() :])[:3]
+        if words:
+            rule_out(words)
     # «каберне не люблю», «шардоне не надо», «I don't like merlot»: the word before the verb.
     for match in _DISLIKE.finditer(lowered):
-        words = _WORD.findall(lowered[: match.start()])[-3:]
-        parsed = parse_query(" ".join(words)).filters
-        for name, value in parsed.model_dump(exclude_none=True).items():
-            if name in ("wine_type", "sweetness", "country", "grape_variety", "region"):
-                found.setdefault(name, value)
+        clause = re.split(r"[,.;!?—–]", lowered[: match.start()])[-1]  # not «сухое белое,»
+        rule_out(_WORD.findall(clause)[-3:])
     for match in _DISLIKE_AFTER.finditer(lowered):
-        parsed = parse_query(" ".join(_WORD.findall(lowered[match.end() :])[:3])).filters
-        for name, value in parsed.model_dump(exclude_none=True).items():
-            if name in ("wine_type", "sweetness", "country", "grape_variety", "region"):
-                found.setdefault(name, value)
+        rule_out(_WORD.findall(lowered[match.end() :])[:3])
     return found
 
 
 _DISLIKE = re.compile(
-    r"\s(не|терпеть не) (люблю|любим|хочу|надо|нужно|пью|нравится|нравятся|предлагать|советуй"
-    r"|предлагайте|советуйте|показывай|показывайте)\b"
+    r"\s(не|терпеть не) (люблю|любим|хочу|надо|нужно|пью|нравится|нравятся|предлагать|предлагай"
+    r"|предлагайте|советуй|советуйте|советовать|показывай|показывайте|показывать|беру|берем"
+    r"|бери|берите|рассматриваю|рассматриваем|интересует|интересно)\b"
 )
 _DISLIKE_AFTER = re.compile(
     r"(?:^|[^a-zа-я])(не люблю|не хочу|не пью|терпеть не могу|don'?t like|don'?t want|hate"
@@ -225,10 +230,10 @@ _ANYWHERE = re.compile(
 def _dropped(text: str) -> tuple[str, ...]:
     lowered = text.lower().replace("ё", "е")
     names: list[str] = []
-    for match in _GIVE_UP.finditer(lowered):
+    for match in [*_GIVE_UP.finditer(lowered), *_GIVEN_UP.finditer(lowered)]:  # «сыр не важен»
         names += parse_query(match.group("what")).filters.model_dump(exclude_none=True)
-    for match in _GIVEN_UP.finditer(lowered):  # «сыр уже не важен»
-        names += parse_query(match.group("what")).filters.model_dump(exclude_none=True)
+        if countries_of_group(match.group("what")):  # «не обязательно европейское»
+            names.append("country")
     if _ANYWHERE.search(lowered):
         names += ["country", "region"]
     if _ANY_PRICE.search(lowered):
@@ -238,15 +243,28 @@ def _dropped(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
+# «самое дешёвое белое», «cheapest red»: the end of the price range, not «cheaper than those».
+_CHEAPEST = re.compile(
+    r"(?<![a-zа-я])(сам\w+ (дешев|бюджетн|недорог)\w*|дешевле всего|подешевле всего"
+    r"|cheapest|least expensive|most affordable|lowest[- ]priced)"
+)
+_DEAREST = re.compile(
+    r"(?<![a-zа-я])(сам\w+ (дорог|элитн|роскошн|премиальн)\w*|дороже всего|most expensive"
+    r"|priciest|dearest|top[- ]shelf)"
+)
+
+
 def read_followup(text: str) -> FollowUp:
     dropped = _dropped(text)
     folded = _PRICE_BOUND.sub(" ", _fold(text))
+    extreme = "cheapest" if _CHEAPEST.search(folded) else ""
+    extreme = "dearest" if not extreme and _DEAREST.search(folded) else extreme
     words = folded.split()
     negated = _negated_filters(text)
     drier = _has(folded, _DRIER) or negated.get("sweetness") in ("sweet", "semi_sweet")
     return FollowUp(
-        cheaper=_has(folded, _CHEAPER),
-        dearer=_has(folded, _DEARER) or _has(folded, _DEARER_PHRASES),
+        cheaper=_has(folded, _CHEAPER) and not extreme,
+        dearer=(_has(folded, _DEARER) or _has(folded, _DEARER_PHRASES)) and not extreme,
         drier=drier,
         sweeter=_has(folded, _SWEETER),
         lighter=_has(folded, _LIGHTER),
@@ -256,10 +274,13 @@ def read_followup(text: str) -> FollowUp:
         negated={
             k: v
             for k, v in negated.items()
-            if not (k == "sweetness" and drier) and k not in dropped
+            if not (k == "sweetness" and drier)
+            and k not in dropped
+            and not (k == "countries" and "country" in dropped)
         },
         dropped=dropped,
         among_shown=bool(_AMONG_SHOWN.search(folded)),
+        extreme=extreme,
     )
 
 

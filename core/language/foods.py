@@ -149,6 +149,24 @@ _FOOD_GROUPS: dict[str, list[str]] = {
         "lasagna",
         "lasagne",
     ],
+    # before «паста»: «паста болоньезе» is a meat sauce, not the creamy pasta of a white
+    "рагу": [
+        "рагу",
+        "болоньезе",
+        "bolognese",
+        "ragu",
+        "ragout",
+        *phrases(
+            ["паста", "спагетти", "макароны", "pasta", "spaghetti"], ["болоньезе", "bolognese"]
+        ),
+        *phrases(["паста", "спагетти", "макароны"], ["с мясным соусом", "с мясом", "с фаршем"]),
+        "мясной соус",
+        "мясным соусом",
+        "мясном соусе",
+        "по-флотски",
+        "pasta with meat sauce",
+        "meat sauce",
+    ],
     "пицца": ["пицца", "pizza", "pizzas"],
     "десерт": [
         "десерт",

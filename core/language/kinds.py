@@ -47,6 +47,7 @@ from core.language.subjects import (
     names_wine,
     offtopic_subject,
 )
+from core.language.world import countries_of_group
 
 
 class MessageKind(enum.StrEnum):
@@ -193,7 +194,8 @@ _ABOUT_SHOWN = _rx(
 )
 _YES_NO = _rx(
     _B + r"(можно ли|нужно ли|надо ли|стоит ли|правда ли|правда,? что|верно ли|это правда"
-    r"|обязательно ли|is it ok|can i|should i|do i need|is it true)"
+    r"|обязательно ли|is it ok|can i|should i|do i need|is it true"
+    r"|(вообще|в принципе) (\w+ )?(пьют|можно|подают|сочетает\w*|бывает|бывают|стоит|нужно))"
 )
 _WHICH = _rx(
     _B + r"(как(ое|ую|ие|ой|ого)|which|what kind)\s+(\w+(ое|ую|ие|ой|ый|ая|ого|ых)\s+)?(вин"
@@ -332,8 +334,10 @@ def _read_proper(text: str) -> MessageReading:
         return MessageReading(MessageKind.offtopic, text=text)
     if _OFFTOPIC_PHRASES.search(folded) and not wine_named:
         return MessageReading(MessageKind.offtopic, text=text)
-    if about_health(words, folded) and not wine_named and not requested:
-        return MessageReading(MessageKind.offtopic, text=text)  # medicine, not wine
+    # medicine, not wine; but «благородная плесень — это не опасно?» asks about a wine term
+    wine_term = entry is not None and not entry.health
+    if about_health(words, folded) and not wine_named and not requested and not wine_term:
+        return MessageReading(MessageKind.offtopic, text=text)
     # «какое вино подать?» asks which; «какое вино пил Наполеон?» asks about the past.
     asks_which = (
         bool(_WHICH.search(folded))
@@ -343,10 +347,12 @@ def _read_proper(text: str) -> MessageReading:
     followup = read_followup(text)
     # «а белое?», «а из Старого Света?», «есть амароне?»: the request before goes on; not
     # «а что такое танины?» or «а ты умеешь шутить?».
-    opens = bool(_OPENER.search(folded)) and not _EXPLAIN.search(folded)
+    defines = "?" in folded and _COPULA.search(folded) is not None  # «X — это дешевка?»
+    opens = bool(_OPENER.search(folded)) and not (
+        _EXPLAIN.search(folded) or _YES_NO.search(folded) or (defines and entry is not None)
+    )
     # A change («подешевле», «посуше») refines when said briefly; in a longer question («если
     # крышка винтовая, значит вино дешевое?») it is part of the question.
-    defines = "?" in folded and _COPULA.search(folded) is not None  # «X — это дешевка?»
     changes = followup.changes and (len(words) <= 6 or opens) and not defines
     refines = changes or available or (opens and not _TO_THE_BOT.search(folded))
     if _AMONG_SHOWN.search(folded):
@@ -391,7 +397,10 @@ def _read_proper(text: str) -> MessageReading:
     # no question word — ask whether the shop has it.
     if entry is not None and (asks or (not entry.cards and f.is_empty() and (question or short))):
         return MessageReading(MessageKind.wine_question, entry, asks_which=asks_which, text=text)
-    wine_words = wine_named or not f.is_empty() or entry is not None
+    # «European?», «а с Кавказа?»: a group of wine countries, as a country alone would be
+    wine_words = (
+        wine_named or not f.is_empty() or entry is not None or bool(countries_of_group(folded))
+    )
     if interrogative and wine_words and not asks_which:
         return MessageReading(MessageKind.wine_question, text=text)
     if not wine_words and _TO_THE_BOT.search(folded) and not _MOOD.search(folded):

@@ -17,8 +17,10 @@ says honestly that it has no checked answer.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -59,7 +61,8 @@ STOP_LEMMAS = word_set(
     "только вино винный a an the of to in on for with and or is are be "
     "it this that what why how which do does can should i you we me my your wine "
     "wines простой слово кратко коротко подробно подробный вкратце пожалуйста плиз вопрос "
-    "интересно интересовать разница отличие отличаться правда"
+    "интересно интересовать разница отличие отличаться правда кстати by way btw same as s "
+    "difference between"
 )
 
 
@@ -333,7 +336,22 @@ def accepted(match: KnowledgeMatch) -> bool:
 def match_knowledge(text: str, health_only: bool = False) -> KnowledgeMatch | None:
     """The entry that answers `text`, when one explains it well enough."""
     ranked = rank_knowledge(text, health_only)
-    return ranked[0] if ranked and accepted(ranked[0]) else None
+    if not ranked:
+        return None
+    if accepted(ranked[0]):
+        return ranked[0]
+    if len(ranked) > 1 and _COMPARING.search(text.lower()):
+        # «в чём разница между токаем и сотерном?»: each of two entries explains its half
+        first, second = ranked[0], ranked[1]
+        both = dataclasses.replace(first, coverage=min(1.0, first.coverage + second.coverage))
+        if first.coverage >= MIN_COVERAGE / 2 and accepted(both):
+            return both
+    return None
+
+
+_COMPARING = re.compile(
+    r"разниц|отлича|отличи|сравн|difference|differ|compare|\bvs\.?\b|versus|\bили\b|\bor\b"
+)
 
 
 # Ten health entries: a narrow choice, so a weaker match is still the right one; another entry

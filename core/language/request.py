@@ -27,6 +27,7 @@ from core.language.places import (
     REGION_COUNTRY,
 )
 from core.language.prices import PriceReader
+from core.language.typos import corrected_tokens
 from core.language.vocabulary import (
     BARE_DESSERT,
     BODY_BOUNDS,
@@ -43,6 +44,16 @@ from core.language.vocabulary import (
 )
 
 V = TypeVar("V")
+_TASTE_NOUNS = (
+    "сладост",
+    "кислинк",
+    "кислот",
+    "горчинк",
+    "сладинк",
+    "нотк",
+    "sweetness",
+    "acidity",
+)
 _DESSERT = stem(BARE_DESSERT)
 _SWEET = stem("сладкое")
 
@@ -118,7 +129,7 @@ class _Text:
     @classmethod
     def of(cls, text: str) -> _Text:
         folded = fold(text)
-        return cls(text, folded, tokenize(folded))
+        return cls(text, folded, corrected_tokens(tokenize(folded)))
 
     def span(self, hit: _Hit[object]) -> str:
         return self.original[self.tokens[hit.start].start : self.tokens[hit.end - 1].end]
@@ -193,6 +204,7 @@ def _body_hit(text: _Text) -> _Hit[str] | None:
         hit
         for hit in _live_hits(BODY_WORDS, text)
         if hit.value == BODY_MEDIUM or not text.food_follows(hit)  # "легкие закуски"
+        if not (text.next_word(hit) or "").startswith(_TASTE_NOUNS)  # «с лёгкой сладостью»
     ]
     distinct = _first_distinct(hits)
     return distinct[0] if len(distinct) == 1 else None

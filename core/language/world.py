@@ -1,4 +1,5 @@
-"""Groups of countries people name at once: «Новый Свет», «Старый Свет»."""
+"""Groups of countries people name at once: «Новый Свет», «Старый Свет», «Европа», «Кавказ»,
+«наше» (Russian)."""
 
 from __future__ import annotations
 
@@ -17,19 +18,49 @@ OLD_WORLD = (
     "Грузия",
 )
 
-_NEW = re.compile(r"нов\w*\s+свет\w*|new\s+world", re.IGNORECASE)
-_OLD = re.compile(r"стар\w*\s+свет\w*|old\s+world", re.IGNORECASE)
+EUROPE = (
+    "Франция",
+    "Италия",
+    "Испания",
+    "Португалия",
+    "Германия",
+    "Австрия",
+    "Греция",
+    "Венгрия",
+    "Молдова",
+)
+CAUCASUS = ("Грузия", "Армения", "Азербайджан", "Абхазия", "Россия")
+RUSSIA = ("Россия",)
+
+_B = r"(?<![a-zа-яё])"
+_E = r"(?![a-zа-яё])"
+_GROUPS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), countries)
+    for pattern, countries in (
+        (_B + r"(нов\w*\s+свет\w*|новосветск\w*|new\s+world)", NEW_WORLD),
+        (_B + r"(стар\w*\s+свет\w*|старосветск\w*|old\s+world)", OLD_WORLD),
+        (_B + r"(европ\w*|europe|european)" + _E, EUROPE),
+        (_B + r"(кавказ\w*|caucasus|caucasian)" + _E, CAUCASUS),
+        # «наше красное», «из наших», «наше не надо»: Russian; not «наше свидание»
+        (
+            _B + r"(из наших|нашенск\w*|наше(?=\s*(вино|винцо|красное|белое|розовое|игристое"
+            r"|сухое|сладкое|полусухое|полусладкое|не\b|$|[,.!?)])))",
+            RUSSIA,
+        ),
+    )
+)
 
 
 def countries_of_group(text: str) -> tuple[str, ...]:
     """The countries a group name in the text stands for, or () when none is named."""
-    if _NEW.search(text):
-        return NEW_WORLD
-    if _OLD.search(text):
-        return OLD_WORLD
+    for pattern, countries in _GROUPS:
+        if pattern.search(text):
+            return countries
     return ()
 
 
 def without_group(text: str) -> str:
     """The text with group names removed (so «Новый Свет» is not read as anything else)."""
-    return _OLD.sub(" ", _NEW.sub(" ", text))
+    for pattern, _ in _GROUPS:
+        text = pattern.sub(" ", text)
+    return text

@@ -38,7 +38,8 @@ _WINE_MARKER = re.compile(r"\[WINE:([0-9a-fA-F-]{36})\]")
 _SWEETNESS_ORDER = (Sweetness.dry, Sweetness.semi_dry, Sweetness.semi_sweet, Sweetness.sweet)
 SAME_BUDGET = re.compile(
     r"(same|that) (budget|price|range)|(тот же|такой же|прежн\w*|том же) (бюджет|цен)"
-    r"|на (эту|ту же|такую же) сумму|в (этом|том же) (диапазоне|бюджете)"
+    r"|(на|в) (эту|ту же|такую же) сумму|в (этом|том же) (диапазоне|бюджете|пределе)"
+    r"|(тоже|также) (до|в пределах|не дороже)"
     r"|in (that|this|the same) range",
     re.IGNORECASE,
 )
@@ -144,6 +145,13 @@ def _merge(
         if name == "country":
             countries = ()
     for name, value in followup.negated.items():
+        if name == "countries":  # «наше не надо»: each country of the group ruled out
+            assert isinstance(value, tuple)
+            countries = tuple(c for c in countries if c not in value)
+            excluded += [("country", c) for c in value]
+            if values.get("country") in value:
+                values.pop("country")
+            continue
         if values.get(name) == value:
             values.pop(name)
         if name == "country" and value in countries:
@@ -151,6 +159,8 @@ def _merge(
         excluded.append((name, str(value)))
     if followup.more:
         refined.append("другие варианты")
+    if followup.extreme:
+        refined.append("самые недорогие" if followup.extreme == "cheapest" else "самые дорогие")
     _keep_bounds_in_order(values, asked)
     new = WineFilters.model_validate(values).model_dump(exclude_none=True)
     return replace(
@@ -161,6 +171,7 @@ def _merge(
         named_words=named_words,
         excluded=tuple(dict.fromkeys(excluded)),
         refined=tuple(refined),
+        extreme=followup.extreme,
         asked_now=tuple(k for k, v in new.items() if state.filters.model_dump().get(k) != v),
         said_now=tuple(asked),
     )
@@ -195,7 +206,17 @@ def read_turn(
         parsed = ParsedQuery(
             parsed.filters.model_copy(update={"wine_type": implied}), parsed.matched
         )
-    followup = read_followup(plain)
+    followup = read_followup(without_price_words(text))  # with its group: «наше не надо»
+    if group and followup.negated.get("countries") == group:
+        group = ()  # «наше не надо» rules the group out (`_merge`)
+    # «чили не хочу»: a filter the message rules out is not one it asks for
+    asked = {
+        name: None
+        for name, value in followup.negated.items()
+        if getattr(parsed.filters, name, None) == value
+    }
+    if asked:
+        parsed = ParsedQuery(parsed.filters.model_copy(update=asked), parsed.matched)
     # Colour words («красное») name no wine; style words («просекко» → sparkling) may.
     ignore = [w for k, w in parsed.matched.items() if k != "wine_type" or _colour(parsed.filters)]
     ids, used = index.match(without_negated(plain), ignore=ignore)

@@ -20,6 +20,7 @@ from typing import Any
 
 from core.domain import Sweetness, WineType
 from core.language.claims import (
+    UNCONFIRMED_KINDS,
     Claim,
     Sentence,
     numbers_in,
@@ -124,7 +125,7 @@ class Facts:
 
 def _own(facts: Facts, claim: Claim) -> bool:
     """Do the wine's own words (name, description, notes) say the same?"""
-    if claim.kind in ("ageing", "award", "history", "number") and isinstance(claim.value, str):
+    if claim.kind in UNCONFIRMED_KINDS and isinstance(claim.value, str):
         return claim.value in facts.cues
     if isinstance(claim.value, (int, Decimal)) and claim.kind != "price":
         return Decimal(claim.value).normalize() in facts.numbers

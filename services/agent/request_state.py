@@ -44,6 +44,7 @@ class RequestState:
     shown: tuple[uuid.UUID, ...] = ()  # every wine shown in the conversation
     last_shown: tuple[ShownWine, ...] = ()
     refined: tuple[str, ...] = ()  # the changes this turn asked for (cheaper, drier, …)
+    extreme: str = ""  # this turn asks for the "cheapest" or "dearest" that fits
     asked_now: tuple[str, ...] = ()  # filters this message set: the last to relax
     said_now: tuple[str, ...] = ()  # filters this message's own words state («under 1000»)
     turns: int = 0

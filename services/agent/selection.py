@@ -55,23 +55,27 @@ class Selection:
 SOFT_FILTERS = ("region", "body_min", "body_max", "grape_variety", "food_pairing")
 
 
-def choose(wines: Sequence[Wine], filters: WineFilters, cheapest: bool = False) -> list[Wine]:
+def choose(
+    wines: Sequence[Wine], filters: WineFilters, cheapest: bool = False, dearest: bool = False
+) -> list[Wine]:
     """Best within the budget when there is one, else around a typical price; varied producers.
     Asked for no type, a person means a still wine: «пино нуар» is the red, not the sparkling
     made partly from it (a sparkling, dessert or fortified wine comes only when no still one
     fits)."""
     if filters.wine_type is not None:
-        return _choose(wines, filters, cheapest)
+        return _choose(wines, filters, cheapest, dearest)
     still = [w for w in wines if w.wine_type not in STYLE_TYPES]
     if still:  # fewer cards rather than a sparkling or a port to fill them
-        return _choose(still, filters, cheapest)
-    return _choose(wines, filters, cheapest)
+        return _choose(still, filters, cheapest, dearest)
+    return _choose(wines, filters, cheapest, dearest)
 
 
-def _choose(wines: Sequence[Wine], filters: WineFilters, cheapest: bool) -> list[Wine]:
+def _choose(
+    wines: Sequence[Wine], filters: WineFilters, cheapest: bool, dearest: bool
+) -> list[Wine]:
     if cheapest:
         ranked = sorted(wines, key=lambda w: (w.price_rub, w.slug))
-    elif filters.price_max is not None:
+    elif filters.price_max is not None or dearest:
         ranked = sorted(wines, key=lambda w: (-w.price_rub, w.slug))
     else:
         target = filters.price_min or TYPICAL_PRICE
@@ -108,6 +112,9 @@ async def _structured(repo: WineRepository, state: RequestState) -> Selection:
     filters = state.filters
     source = "named" if state.named_ids else "filters"
     pool = await _pool(repo, state, filters)
+    if state.extreme and pool:  # «самое дешёвое»: the cheapest, shown before or not
+        picks = choose(pool, filters, state.extreme == "cheapest", state.extreme == "dearest")
+        return Selection(picks, source, repeated=all(w.id in shown for w in picks))
     fresh = [w for w in pool if w.id not in shown]
     if fresh:
         return Selection(choose(fresh, filters), source)
