@@ -25,6 +25,7 @@ from functools import lru_cache
 
 from core.domain import WineType
 from core.language.amounts import money_mentions
+from core.language.claim_cues import CUES
 from core.language.folding import fold, stem, word_set
 from core.language.grapes import GRAPE_ALIASES
 from core.language.lemmas import words_of
@@ -49,59 +50,6 @@ FACT_KINDS = (
     "volume",
     "price",
 )
-UNCONFIRMED_KINDS = (
-    "ageing",
-    "award",
-    "history",
-    "number",
-    "premier_cru",
-    "grand_cru",
-    "docg",
-    "classico",
-    "superiore",
-    "gran_reserva",
-    "bottle_method",
-    "tank_method",
-)
-
-_CUES: dict[str, re.Pattern[str]] = {
-    "award": re.compile(
-        r"балл|очк[аоу]|паркер|parker|points?\b|медал|наград|лауреат|конкурс|decanter"
-        r"|spectator|suckling|гамберо|gambero|рейтинг|премия|трофе|trophy|award|\bwa\s?\d"
-        r"|серебр|бронз|золот\w* (?:на|в)\b|гран-?при|кубок|отмечен\w* (?:критик|жюри|эксперт)"
-        r"|признан\w* (?:лучш|критик)|лучш\w+ (?:\w+ )?(?:года|мира|страны|в мире)"
-        r"|robinson|робинсон|vivino|высш\w+ оценк|оценк\w+ критик|критики (?:хвал|назва|отмеча)"
-    ),
-    "ageing": re.compile(
-        r"выдержк|выдерживал|выдержан\w*\s+(?:в|на)\s|бочк|бочон|дуб[аеуо]?\b|дубов|барри?к"
-        r"|oak|barri?que|\bлет в\b"
-        r"|месяц\w* в\b|на осадке|sur lie|амфор|квеври|qvevri|состар|созревал|провел\w* (?:\w+ )?"
-        r"(?:год|лет|месяц)|aged\b"
-    ),
-    "history": re.compile(
-        r"старейш|древнейш|крупнейш|основан|основател|\bс \d{4}\b|\bвек[аеу]?\b|столети"
-        r"|(?:сто|ста|двести|двухсот|триста|трехсот|тысяч\w*) лет|вековы|многовеков|старинн"
-        r"|династи|поколени|founded|oldest|since \d{4}|перв\w+ (?:винодел|хозяйств|производ)"
-        r"|истори\w+ (?:насчитыва|хозяйств|винодельн|дома)|легендарн"
-    ),
-    # A rank of an appellation or estate: «премье крю», «DOCG», «классико» — the row's own
-    # words must name the same one.
-    "premier_cru": re.compile(r"(?:премье|премьер|premier|1er)\s*-?\s*(?:крю|cru)"),
-    "grand_cru": re.compile(r"(?:гран|grand)\s*-?\s*(?:крю|cru)"),
-    "docg": re.compile(r"(?<![a-z])docg(?![a-z])"),
-    "classico": re.compile(r"классико|classico"),
-    "superiore": re.compile(r"супериоре|superiore"),
-    "gran_reserva": re.compile(r"гран\s+резерв|gran\s+reserva"),
-    # How the bubbles were made: the row's own words must say the same method.
-    "bottle_method": re.compile(
-        r"(?:классическ|традиционн|шампанск)\w* (?:метод|способ)|шампенуаз|m[eé]thode"
-        r"|traditional method|(?:вторичн|втор)\w* брожени\w* (?:прямо |непосредственно )?в бутыл"
-    ),
-    "tank_method": re.compile(
-        r"резервуарн|шарма|charmat|martinotti|мартинотти|tank method|в (?:закрытых |стальных )?"
-        r"(?:резервуарах|чанах|акратофорах)|акратофор"
-    ),
-}
 _UNIVERSAL = re.compile(
     r"(?<![a-zа-я])(?:все|всех|всем|каждое|каждый|каждая|оба|обе|all|both|each|every)(?![a-zа-я])"
 )
@@ -204,7 +152,7 @@ def read_claims(text: str) -> tuple[Claim, ...]:
         claims.append(Claim("volume", litres.normalize()))
     if _MAGNUM.search(folded):
         claims.append(Claim("volume", Decimal("1.5")))
-    cue_kinds = [kind for kind, cue in _CUES.items() if cue.search(folded)]
+    cue_kinds = [kind for kind, cue in CUES.items() if cue.search(folded)]
     claims += [Claim(kind, kind) for kind in cue_kinds]
     number_kind = cue_kinds[0] if cue_kinds else "number"
     codes = [m.span() for m in _CODE.finditer(folded) if re.search(r"[a-z_]", m.group())]
@@ -396,9 +344,3 @@ def numbers_in(text: str) -> frozenset[Decimal]:
 
 
 _DIGITS_WITH_SPACES = re.compile(r"\d{1,3}(?:\s\d{3})+")
-
-
-def unconfirmed_cues(text: str) -> frozenset[str]:
-    """The kinds of claims-without-a-row-field (ageing, award, history) `text` speaks of."""
-    folded = fold(text)
-    return frozenset(kind for kind, cue in _CUES.items() if cue.search(folded))

@@ -19,8 +19,8 @@ from functools import lru_cache
 from typing import Any
 
 from core.domain import Sweetness, WineType
+from core.language.claim_cues import UNCONFIRMED_KINDS, unconfirmed_cues
 from core.language.claims import (
-    UNCONFIRMED_KINDS,
     Claim,
     Sentence,
     numbers_in,
@@ -28,7 +28,6 @@ from core.language.claims import (
     read_sentence,
     read_text,
     split_sentences,
-    unconfirmed_cues,
 )
 from core.language.folding import fold
 from core.language.request import country_from_text, grape_from_text, parse_query, region_from_text

@@ -1,0 +1,170 @@
+"""The cue patterns a message is read by (`kinds`): question words, requests, availability,
+copulas, openers, yes/no questions, moods — each a compiled pattern on the folded text.
+
+Kept apart from the reading itself so that `kinds` reads as the order of decisions.
+"""
+
+from __future__ import annotations
+
+import re
+
+
+def _rx(*parts: str) -> re.Pattern[str]:
+    return re.compile("|".join(parts))
+
+
+_B = r"(?<![a-zа-я])"
+
+CODE = _rx(
+    _B + r"(код|кода|коде|программ|функци[юяи]|скрипт|алгоритм|сортировк|питон|python"
+    r"|javascript|java\b|sql\b|регулярн|компилир)",
+    _B + r"(write (a |me )?(function|code|script|program)|python code)",
+)
+# Asking the way is never about wine, whatever colour the place has («Red Square»).
+DIRECTIONS = _rx(
+    _B + r"(как (добраться|доехать|пройти|проехать) (до|к|в)|где находится|how (do|can) i get to"
+    r"|where is the nearest|directions to)"
+)
+# Tasks and subjects a lemma cannot name: declined unless the message is about wine.
+OFFTOPIC_PHRASES = _rx(
+    _B + r"(курс (доллара|евро|рубля|валют)|сколько будет|посчитай|реши\w* задач|домашн\w* задани"
+    r")",
+    _B + r"(напиши|сочини|придумай|write)\s+(мне )?(стих|сочинени|эссе|письм|рассказ|песн"
+    r"|резюме|поэм|a poem|an essay|a letter)",
+    _B + r"(в каком году|кто изобрел|кто написал|capital of|смысл жизни|как похудеть)",
+    _B + r"(рецепт|как приготовить|испечь|сварить|recipe)",
+    _B + r"(html|css|markdown|json|разметк)",
+    _B + r"(запиши(те)? меня|забронируй|закажи(те)? (такси|столик|билет)|book (me|a table))",
+    _B + r"(букет\w* (из )?(цвет|роз|тюльпан)|цветы (на|для|в подарок)|flowers)",
+)
+# Choosing a wine: a request even when phrased as a question.
+REQUEST = _rx(
+    _B + r"(посовету|советуй|подбер|подобра|порекоменду|рекоменду|предлож|выбери|выбрать"
+    r"|подскажи,? (как|что)\w* вин|подскажи\w* (вин|что-нибудь|что нибудь|что-то)"
+    r"|что (бы )?(\w+ )?(взять|выбрать|купить|выпить|открыть|подать|налить|принести|подарить"
+    r"|попить)"
+    r"|что (подойд|подход|пойд|идет|сочета)\w*\s+(к|ко|под|с|со)\s|^\W*(а )?что (бы )?(к|ко|под)\s"
+    r"|хочу|хочется|хотелось|захотел|нужн[оаы]? (вино|бутылк|что|игрист|красн|бел|розов)"
+    r"|ищу|ищем|покажи|найди|есть ли у вас|у вас есть|есть у вас|в наличии|посоветуете"
+    r"|recommend|suggest|pick (a|me)|looking for|i want|i need|i'd like|i would like"
+    r"|can you (find|get)|what should i (buy|get|drink|bring|open)|pair\w* (it )?with"
+    r"|goes? (well )?with|to drink with|would you (pair|serve|pick|suggest|recommend|choose)"
+    r"|would (love|like) to try|i'?d (love|like)|i'?m looking|^any (good |nice )?\w+"
+    r"|anything (for|under|to|with|from|like)|мне бы|хотелось бы|давай(те)?\b|дайте|можно мне)",
+    _B + r"(как(ое|ую|ие|ой) (вино|вина|винишко|красное|белое|розовое|игристое|шампанское"
+    r"|бутылк|сухое|полусухое|сладкое)\w*\s+(\w+\s+){0,2}(к|ко|под|на|для|с|со|to|for|with)\s)",
+    _B + r"(как(ое|ую|ие|ой) (\w+ ){1,2}(взять|выбрать|купить|подать|открыть|подарить|принести"
+    r"|посоветуе|порекомендуе|предложи))",
+    _B + r"(which|what) (wine|red|white|bottle)s? (to|for|with|should|goes|would|do you)",
+)
+# A question asking what something is or why: with a request, the answer gives the fact first.
+EXPLAIN = _rx(
+    _B + r"(что так\w+|кто так\w+|что значит|что означа|что это за|почему|зачем|в ч[её]м разниц"
+    r"|чем отлича"
+    r"|как понять|как узнать|как определить|расскажи (о|об|про|подробнее о)|объясни|поясни"
+    r"|what is|what are|what does|why|difference between)"
+)
+QUESTION = _rx(
+    _B + r"((что|што|шо|че|чё|кто) так\w+|что значит|что означа|что это|что за|почему|зачем|как\b"
+    r"|как(ой|ая|ое|ие|ую|им|ого|ом)\b|скольк|\w+ ли\b|чем\b|в ч[её]м|разниц|отлича"
+    r"|когда|где|откуда|при как\w+|расскажи|объясни|поясни|научи"
+    r"|правда|как(ие|ое|ая|ой) быва|быва\w* ли|или нет"
+    r"|это нормально|нормально ли|это что|что делать|как быть|из чего|для чего|за что"
+    r"|чего(?![- ]?(нибудь|то)\b))",
+    _B + r"(what|why|how|which|is it|should|does|do you|can i|are there)(?![a-z])",
+    # «is riesling always sweet?», «does merlot age well?»: English asks by the verb first
+    r"^\W*(and |so )?(is|are|does|should|was|were|has|did)\s(?!there\b)",
+    _B + r"скок\w*",  # «скока сахара в полусладком»
+    # «что дает выдержка?», «из чего делают розе?»; not «что-нибудь», «что бы взять»
+    r"^\W*(а |и )?(что|из чего|для чего|от чего|чем|с чем|на что|о ч[её]м|про что|во что)"
+    r"\s(?!(нибудь|то|бы)\b)",
+    _B + r"(главн\w*|основн\w*) (сорт|виноград)",
+)
+COPULA = _rx(
+    # «гевурцтраминер он сладкий?»: a pronoun after the subject names what is said of it
+    r"^\W*\w+ (он|она|оно|они) \w+\W*$",
+    r"\s[—–=-]\s|(?<![a-zа-я])(это|бывает|бывают|всегда|никогда|одно и то же|то же самое|vs"
+    r"|versus)(?![a-zа-я])",
+)
+DEFINING = _rx(r"(?<![a-z])(meaning|vs|versus|difference)(?![a-z])")
+KNOWING = _rx(_B + r"(хочу|хотел\w*|хочется|интересно) (бы )?(узнать|понять|разобраться|знать)")
+OPENER = _rx(
+    r"^(а|и|тогда|или|только|лучше|and|or|what about|how about|actually|also|instead)\s",
+    r"^(make it|а как насчет|как насчет|а что насчет|а если)\b",
+)
+# «what about carmenere?», «а как насчет Испании?»: a refinement, though a question in form.
+ABOUT_OPENER = _rx(
+    r"^\W*(and )?(what about|how about|what else|anything else)\b",
+    r"^\W*(а )?((как|что) насч[её]т|что (еще|ещё)|что-нибудь (еще|ещё))\b",
+)
+# Is it in the shop? «есть мадера?», «шабли есть?», «do you have Malbec?» — not «есть ли смысл».
+NOT_THE_SHOP = r"(смысл|разница|польза|вред|толк|у (вина|него|нее|ней|них|игрист|шампан|красн|бел))"
+AVAILABLE = _rx(
+    _B + r"(есть ли(?! " + NOT_THE_SHOP + r")"
+    r"|есть у вас|у вас есть|имеется|в наличии"
+    r"|найдется|найдётся|прода[её]тся|продаете|продаёте|в продаже|do you (have|sell|carry|stock)"
+    r"|have you got|got any|what do you have)",
+    r"^\W*(а |и )?есть\s(?!ли " + NOT_THE_SHOP + r")",
+    _B + r"есть(\s+\w+){0,2}\W*$|(?<![a-zа-я])есть\s*\?",
+    _B
+    + r"(что|чего) у вас|у вас (сам\w+|есть|в наличии)|можно (его |ее |их )?(у вас )?(взять|купить"
+    r"|заказать)",
+    _B + r"у вас\W*$",
+)
+# About the wines just shown: «а из них сухое какое?», «сколько такое стоит?».
+AMONG_SHOWN = _rx(
+    _B + r"(из них|из этих|из показанных|среди них|of (those|these|them)|among (them|those)"
+    r"|про (перв|втор|трет|последн)\w+|о (перв|втор|трет|последн)\w+|о нем|про него|про нее"
+    r"|про них|о них|the (first|second|third|last) one"
+    r"|сколько\b.{0,20}\b(стоит|стоят)\b(?!\s+[а-я]+ть\b)"
+    r"|how much (is|are|does|do) (it|they|this|that))"
+)
+ABOUT_SHOWN = _rx(
+    _B + r"(подробне|поподробне|подробней|перв(ое|ого|ом|ая|ой|ую)|втор(ое|ого|ом|ая|ой|ую)"
+    r"|трет(ье|ьего|ьем|ья|ьей|ью)|последн\w+|о нем|про него|про нее|про них|о них"
+    r"|more about|the (first|second|third|last) one)"
+)
+YES_NO = _rx(
+    _B + r"(можно ли|нужно ли|надо ли|стоит ли|правда ли|правда,? что|верно ли|это правда"
+    r"|обязательно ли|is it ok|can i|should i|do i need|is it true"
+    r"|(вообще|в принципе) (\w+ )?(пьют|можно|подают|сочетает\w*|бывает|бывают|стоит|нужно))"
+)
+WHICH = _rx(
+    _B + r"(как(ое|ую|ие|ой|ого)|which|what kind)\s+(\w+(ое|ую|ие|ой|ый|ая|ого|ых)\s+)?(вин"
+    r"|игрист|шампан|красн|бел|розов|портвейн|херес|wine)",
+    _B + r"как(ой|ое|ая) на вкус",
+)
+WHICH_NOT = _rx(
+    _B + r"как\w* (температур|бокал|срок|градус|объем|калори|возраст|штопор|пробк|сорт\w* "
+    r"виноград|быва)"
+)
+# A request without wine words: «что-нибудь на вечер», «к ужину с друзьями?».
+MOOD = _rx(
+    _B + r"(что[- ]?(нибудь|то)|чего[- ]?(нибудь|то)|вечер|ужин|обед|праздник|пикник|свидани"
+    r"|подар|день рождени|новый год|выходн|пятниц|гост|друз|романтич|легк|свеж|свадьб|юбиле"
+    r"|корпоратив|годовщин|новоселье|банкет|fruity|dinner|wedding|birthday"
+    r"|party|evening|something)",
+)
+
+
+# Someone under age: «мне 17», «I'm 16», «несовершеннолетний».
+MINOR = _rx(
+    _B + r"(мне|нам|сыну|дочке|ребенку|i'?m|i am) (1[0-7]|[1-9]|шестнадцать|семнадцать|пятнадцать"
+    r"|четырнадцать)(?![\d])",
+    _B + r"(несовершеннолетн|школьник|подрост|under 18|underage|minor)",
+)
+
+
+def requested_words(folded: str) -> bool:
+    return bool(REQUEST.search(folded) or AVAILABLE.search(folded))
+
+
+# Choosing a wine, said outright (for the clause of a message that also asks about health).
+CHOOSE = _rx(
+    _B + r"(посовету|подбер|порекоменду|что (бы )?(\w+ )?(взять|выбрать|купить|подарить)"
+    r"|какое вино (взять|выбрать|подать|купить)|recommend|suggest)"
+)
+# With no wine word at all, an entry must explain most of the message to answer it.
+BARE_COVERAGE = 0.6
+WISHING = frozenset({"хотел", "хотела", "хотели", "хотелось", "искал", "искала", "нашел"})
+TO_THE_BOT = _rx(_B + r"(ты|тебя|тебе|тобой|you)(?![a-zа-я])")
