@@ -20,13 +20,12 @@ import uuid
 from typing import Any
 
 from bench.stats import Summary
-from core.language import claims
+from core.language.reading import read
 from core.recommendation import RecommendedWine
 from fakes.inventing_model import INVENTED_CLOSING, invented_intro, invented_why
 from repositories.models import Wine
 from seeds.loader import load_seed_file
-from services.agent import grounding
-from services.agent.run import Run
+from services.agent.grounding import forget_prose_readings, ground_prose
 
 QUESTION = "красное сухое к стейку до 3000"
 
@@ -40,18 +39,9 @@ def _rows() -> list[Wine]:
     return rows
 
 
-def _clear_caches() -> None:
-    for cached in (
-        claims.read_sentence,
-        claims.read_claims,
-        grounding._own_reading,
-        grounding._skeletons,
-    ):
-        cached.cache_clear()
-
-
 def measure(answers: int = 300, seed: int = 31) -> dict[str, Summary]:
     rows = _rows()
+    asked = read(QUESTION)
     rng = random.Random(seed)
     out: dict[str, list[float]] = {"honest": [], "inventing": [], "cpu": []}
     for index in range(answers):
@@ -66,10 +56,9 @@ def measure(answers: int = 300, seed: int = 31) -> dict[str, Summary]:
         wines = [
             RecommendedWine.from_wine(w, why, row=w) for w, why in zip(picked, whys, strict=True)
         ]
-        run = Run(uuid.uuid4().hex, time.perf_counter(), QUESTION)
-        _clear_caches()
+        forget_prose_readings()
         started, cpu = time.perf_counter(), time.thread_time()
-        grounding.ground_answer(run, intro, wines, closing)
+        ground_prose(asked, intro, wines, closing)
         out["cpu"].append((time.thread_time() - cpu) * 1000)
         out[kind].append((time.perf_counter() - started) * 1000)
     both = out["honest"] + out["inventing"]

@@ -2,9 +2,10 @@
 
 `python -m bench.language_cost --before PATH` times, for every message of the language sets
 (both parts: single messages, knowledge questions, every dialog turn), the reading an answer
-does of its words — what the message is (`read_message`), its filters (`parse_query`), what
-it changes in the request before (`read_followup`) — and the claims check of a card's why
-(`read_text` over a sentence the model might write). Each message is read cold: the message
+does of its words — the one reading of a message (`core.language.reading.read`: what it is,
+its filters, what it changes in the request before), or in an older checkout its readers one
+by one (`read_message`, `parse_query`, `read_followup`) — and the claims check of a card's why
+(`read_text` over a sentence the model might write). Each message is read cold: any message
 caches are cleared before it, the word caches of a running process stay warm (a bot has read
 most words before). The two checkouts run in alternating pairs of subprocesses on one machine,
 each with its own code on `PYTHONPATH`; the report gives p50 and p95 per message and the
@@ -51,29 +52,35 @@ def _clear(functions: list[Any]) -> None:
 
 def measure(messages: list[str]) -> list[float]:
     """Milliseconds per message, in this process's code."""
-    from core.language import kinds, request
-    from core.language.claims import read_sentence, read_text
-    from core.language.followups import read_followup
-    from core.language.kinds import read_message
-    from core.language.request import parse_query
+    from core.language import claims, knowledge, request
+    from core.language.claims import read_text
 
-    cached = [read_message, parse_query, read_sentence]
-    cached += [getattr(kinds, "match_knowledge", None), getattr(request, "parse_query", None)]
+    cached = [claims.read_sentence, getattr(request, "parse_query", None)]
+    cached.append(getattr(knowledge, "rank_knowledge", None))
     try:
-        from core.language import knowledge
+        from core.language.reading import read
 
-        cached.append(getattr(knowledge, "rank_knowledge", None))
-    except ImportError:  # pragma: no cover - an older checkout
-        pass
+        def reading(text: str) -> None:
+            read(text)
+
+    except ImportError:  # an older checkout: its readers one by one, as its turn called them
+        from core.language import kinds
+        from core.language.followups import read_followup
+
+        cached += [getattr(kinds, "read_message", None), getattr(kinds, "match_knowledge", None)]
+
+        def reading(text: str) -> None:
+            kinds.read_message(text)
+            request.parse_query(text)
+            read_followup(text)
+
     for text in messages[:50]:  # warm the word caches and the knowledge index
-        read_message(text)
+        reading(text)
     timings: list[float] = []
     for text in messages:
         _clear([c for c in cached if c is not None])
         started = time.perf_counter()
-        read_message(text)
-        parse_query(text)
-        read_followup(text)
+        reading(text)
         read_text(_WHY)
         timings.append((time.perf_counter() - started) * 1000)
     return timings

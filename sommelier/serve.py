@@ -15,7 +15,7 @@ from aiohttp import web
 from api.app import build_app
 from bot.runner import TelegramWebhook, run_polling
 from core.errors import SettingsError
-from core.language.kinds import prepare as prepare_language
+from core.language.reading import prepare as prepare_language
 from core.settings import Settings
 from services.app.container import Services, build_services
 from services.app.runtime import open_runtime

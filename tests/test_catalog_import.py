@@ -13,7 +13,7 @@ from core.domain import Sweetness, WineType
 from core.errors import CatalogFileError
 from repositories.models import Wine
 from repositories.wines import WineRepository
-from services.agent.offline import offline_recommendation
+from services.agent.offline import catalog_picks
 from services.agent.tools import build_catalog_tools
 from services.app.catalog_import import import_catalog
 from services.app.catalog_import.fetch import read_source
@@ -108,7 +108,7 @@ async def _never_recommended(rt: Runtime, wine_id: object, name: str) -> None:
         assert [w.id for w in await repo.get_by_ids([wine_id])] == [wine_id]  # a shown card
     embeddings = EmbeddingService(make_settings())
     for query in ("красное сухое из Франции", "каберне", "Шато Тест Каберне", ""):
-        _, wines, _ = await offline_recommendation(rt.sessions, query)
+        wines = await catalog_picks(rt.sessions, query)
         assert wine_id not in {w.id for w in wines}
     tools = build_catalog_tools(rt.sessions, embeddings)
     for tool, args in (

@@ -8,7 +8,6 @@ bar: none); a true sentence dropped is a loss, reported beside it.
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -17,10 +16,10 @@ from typing import Any
 from sqlalchemy import select
 
 from bench.eval.sets import load_set
+from core.language.reading import read
 from core.recommendation import RecommendedWine
 from repositories.models import Wine
-from services.agent.grounding import GroundingReport, Request, ground_why, row_facts
-from services.agent.run import Run
+from services.agent.grounding import ground_prose
 from services.app.runtime import Runtime
 
 
@@ -79,15 +78,14 @@ async def run_claims(
     for row in rows:
         wine = wines[row["wine"]]
         card = RecommendedWine.from_wine(wine, row["sentence"], row=wine)
-        grounding = GroundingReport()
-        ground_why(card, row_facts(card), Run("eval", time.perf_counter(), ""), _NOTHING, grounding)
+        grounding = ground_prose(_NOTHING, "", [card], "")[2]
         kept = grounding.why_kept == grounding.why_sentences
         report.results.append(Judged(row["wine"], row["sentence"], row["kind"], row["true"], kept))
     return report
 
 
 # The person asked for nothing the prose could repeat: each sentence stands on the row alone.
-_NOTHING = Request(frozenset(), frozenset())
+_NOTHING = read("")
 
 
 def format_claims(report: ClaimsReport) -> str:

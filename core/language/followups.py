@@ -284,7 +284,7 @@ def read_followup(text: str) -> FollowUp:
     )
 
 
-def is_new_request(text: str, filters: WineFilters, followup: FollowUp) -> bool:
+def is_new_request(filters: WineFilters, followup: FollowUp, word_count: int) -> bool:
     """A complete request of its own replaces the conversation's state.
 
     «красное сухое к стейку до 2000» is new; «а белое?», «подешевле», «из Испании?» refine, and
@@ -294,4 +294,38 @@ def is_new_request(text: str, filters: WineFilters, followup: FollowUp) -> bool:
         return False
     if not filters.model_copy(update={"price_min": None, "price_max": None}).is_empty():
         return True
-    return filters.is_empty() and len(_fold(text).split()) > 3
+    return filters.is_empty() and word_count > 3
+
+
+def word_count(text: str) -> int:
+    return len(_fold(text).split())
+
+
+_SIMILAR = re.compile(
+    r"похож|аналог|в (том же|таком же) (стиле|духе)|что-то (в этом роде|такое же)|similar"
+    r"|like (it|this|that|those)|something like",
+    re.IGNORECASE,
+)
+_SAME_BUDGET = re.compile(
+    r"(same|that) (budget|price|range)|(тот же|такой же|прежн\w*|том же) (бюджет|цен)"
+    r"|(на|в) (эту|ту же|такую же) сумму|в (этом|том же) (диапазоне|бюджете|пределе)"
+    r"|(тоже|также) (до|в пределах|не дороже)"
+    r"|in (that|this|the same) range",
+    re.IGNORECASE,
+)
+_REFINEMENT_OPENERS = ("а ", "и ", "and ", "what about", "how about", "или ", "тогда ")
+
+
+def asks_similar(text: str) -> bool:
+    """«похожее», «в том же стиле», «something like it»."""
+    return bool(_SIMILAR.search(text))
+
+
+def keeps_budget(text: str) -> bool:
+    """«also a red wine, same budget», «в том же диапазоне»."""
+    return bool(_SAME_BUDGET.search(text))
+
+
+def opens_as_refinement(text: str) -> bool:
+    """«а …», «and …», «what about …»: it goes on from the request before."""
+    return text.strip().lower().startswith(_REFINEMENT_OPENERS)

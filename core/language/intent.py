@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from core.language.request import parse_query
+from core.domain import WineFilters
 
 _RECOMMEND = re.compile(
     r"посовету|подбер|порекоменду|рекоменду|что взять|что выбрать|что купить|как(ое|ую) вин"
@@ -13,7 +13,7 @@ _RECOMMEND = re.compile(
 )
 
 
-def asks_for_wine(text: str) -> bool:
-    f = parse_query(text).filters
+def asks_for_wine(text: str, f: WineFilters) -> bool:
+    """`f`: the filters the message's words name."""
     concrete = (f.price_min, f.price_max, f.food_pairing, f.grape_variety)
     return bool(_RECOMMEND.search(text)) or any(value is not None for value in concrete)

@@ -1,8 +1,7 @@
 """What a message is: a request for wine, a question about wine, small talk, off-topic, or an
-attempt to manipulate the bot. One reading, shared by every path (agent, catalog prompt,
-offline) and every adapter.
-
-The message is read once, in this order:
+attempt to manipulate the bot: the kind in the one reading of a message
+(core/language/reading.py), shared by every path (agent, catalog prompt, offline) and every
+adapter. It is told from what that reading already holds of the message, in this order:
 
 1. **manipulation** — attempts to change the bot's role or get its instructions, claims of
    privilege, threats and bribes (`manipulation`); counted by kind, never answered;
@@ -30,17 +29,22 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 from core.language import message_cues as cue
 from core.language.folding import fold
-from core.language.followups import read_followup
-from core.language.knowledge import KnowledgeEntry, entry_by_id, health_match, match_knowledge
+from core.language.followups import FollowUp
+from core.language.knowledge import (
+    KnowledgeEntry,
+    Question,
+    entry_by_id,
+    health_match,
+    match_knowledge,
+)
 from core.language.lemmas import is_past_verb, is_predicate, words_of
 from core.language.manipulation import manipulation_kind
-from core.language.price_bands import read_price_band
-from core.language.request import parse_query
-from core.language.social import split_social
+from core.language.price_bands import PriceBand
+from core.language.request import ParsedQuery
+from core.language.social import SocialSplit
 from core.language.subjects import (
     about_health,
     health_sentences,
@@ -48,7 +52,6 @@ from core.language.subjects import (
     names_wine,
     offtopic_subject,
 )
-from core.language.world import countries_of_group
 
 
 class MessageKind(enum.StrEnum):
@@ -106,8 +109,20 @@ def _knowledge_part(text: str) -> str:
     return " ".join(asking) or text
 
 
-@lru_cache(maxsize=4096)
-def read_message(text: str) -> MessageReading:
+@dataclass(frozen=True)
+class Proper:
+    """What the reading of the message proper (without its social words) already knows."""
+
+    query: ParsedQuery
+    followup: FollowUp
+    price_band: PriceBand | None
+    question: Question
+    countries: tuple[str, ...]  # a group of countries named («Европа»)
+
+
+def read_kind(text: str, split: SocialSplit, proper: Proper) -> MessageReading:
+    """What the message is; `split` its social words, `proper` the rest of it as read
+    (core/language/reading.py reads a message once and calls this)."""
     folded = fold(text).strip()
     if not words_of(folded):
         if folded and not re.search(r"\d", folded):  # «👍», «)))», «!»
@@ -116,16 +131,15 @@ def read_message(text: str) -> MessageReading:
     manipulation = manipulation_kind(folded)
     if manipulation is not None:
         return MessageReading(MessageKind.manipulation, manipulation=manipulation)
-    split = split_social(text)
     if not split.rest:
         return _smalltalk(split.kinds)
-    reading = _read_proper(split.rest)
+    reading = _read_proper(split.rest, proper)
     if reading.kind is MessageKind.smalltalk and split.kinds:
         return _smalltalk(split.kinds)
     return reading
 
 
-def _read_proper(text: str) -> MessageReading:
+def _read_proper(text: str, proper: Proper) -> MessageReading:
     """The message without its social words."""
     folded = fold(text).strip()
     words = words_of(folded)
@@ -144,7 +158,7 @@ def _read_proper(text: str) -> MessageReading:
         )
         or bool(cue.COPULA.search(folded) and re.search(r"(?<![а-я])или(?![а-я])", folded))
     )
-    parsed = parse_query(text)
+    parsed = proper.query
     f = parsed.filters
     # A country, a dish or a price alone is no wine word: «какая столица Австралии?», «как
     # приготовить утку?».
@@ -172,13 +186,13 @@ def _read_proper(text: str) -> MessageReading:
         match = health_match(" ".join(health))
         return MessageReading(MessageKind.request, match.entry if match else None, text=text)
     if asked_health and (names_alcohol(words) or wine_named):
-        match = health_match(text)
+        match = proper.question.health_match()
         return MessageReading(
             MessageKind.wine_question, match.entry if match else None, health=True, text=text
         )
     available = bool(cue.AVAILABLE.search(folded))
     requested = (bool(cue.REQUEST.search(folded)) or available) and not cue.KNOWING.search(folded)
-    knowledge = match_knowledge(text)
+    knowledge = proper.question.match()
     # «рипассо крепче вальполичеллы?»: a wine term of the base names wine as a grape would
     wine_named = wine_named or (knowledge is not None and knowledge.term)
     if knowledge is not None and not wine_named and knowledge.coverage < cue.BARE_COVERAGE:
@@ -198,7 +212,7 @@ def _read_proper(text: str) -> MessageReading:
         and not cue.WHICH_NOT.search(folded)
         and not any(is_past_verb(w.text) for w in words if w.text not in cue.WISHING)
     )
-    followup = read_followup(text)
+    followup = proper.followup
     # «а белое?», «а из Старого Света?», «есть амароне?»: the request before goes on; not
     # «а что такое танины?» or «а ты умеешь шутить?».
     defines = "?" in folded and cue.COPULA.search(folded) is not None  # «X — это дешевка?»
@@ -240,11 +254,11 @@ def _read_proper(text: str) -> MessageReading:
     ) or not _priced_or_paired(f)
     if entry is not None and asks and not requested and not asks_which and knowing:
         return MessageReading(MessageKind.wine_question, entry, text=text)
-    if requested or read_price_band(text) is not None or _priced_or_paired(parsed.filters):
+    if requested or proper.price_band is not None or _priced_or_paired(parsed.filters):
         part = _knowledge_part(text)
         if part != text or cue.EXPLAIN.search(folded):
             # «что такое танины и какое вино с мягкими танинами посоветуешь?»: both.
-            both = match_knowledge(part)
+            both = match_knowledge(part) if part != text else proper.question.match()
             return MessageReading(MessageKind.request, both.entry if both else None, text=text)
         return MessageReading(MessageKind.request, text=text)
     # «танины», «винный камень»; not «белое полусладкое» (a request with no verb)
@@ -254,9 +268,7 @@ def _read_proper(text: str) -> MessageReading:
     if entry is not None and (asks or (not entry.cards and f.is_empty() and (question or short))):
         return MessageReading(MessageKind.wine_question, entry, asks_which=asks_which, text=text)
     # «European?», «а с Кавказа?»: a group of wine countries, as a country alone would be
-    wine_words = (
-        wine_named or not f.is_empty() or entry is not None or bool(countries_of_group(folded))
-    )
+    wine_words = wine_named or not f.is_empty() or entry is not None or bool(proper.countries)
     if interrogative and wine_words and not asks_which:
         return MessageReading(MessageKind.wine_question, text=text)
     if not wine_words and cue.TO_THE_BOT.search(folded) and not cue.MOOD.search(folded):
@@ -272,9 +284,3 @@ def _priced_or_paired(filters: object) -> bool:
     return any(
         getattr(filters, name) is not None for name in ("price_min", "price_max", "food_pairing")
     )
-
-
-def prepare() -> None:
-    """Build what reading a message needs once (the dictionary, the knowledge index: about
-    0.6 s), so that a serving process does it at start rather than on its first question."""
-    read_message("что такое танины и какое красное вино к стейку до 2000 посоветуешь?")

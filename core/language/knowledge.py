@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from functools import cache, lru_cache
+from functools import cache, cached_property
 from importlib import resources
 from typing import Any
 
@@ -42,6 +42,7 @@ __all__ = [
     "STOP_LEMMAS",
     "KnowledgeEntry",
     "KnowledgeMatch",
+    "Question",
     "content_lemmas",
     "entry_by_id",
     "health_match",
@@ -89,13 +90,77 @@ def _index() -> KnowledgeIndex:
     return KnowledgeIndex(knowledge_base())
 
 
-@lru_cache(maxsize=4096)
-def rank_knowledge(text: str, health_only: bool = False) -> tuple[KnowledgeMatch, ...]:
+class Question:
+    """A text as the knowledge base reads it: its words weighed once, and the entries (or the
+    health entries alone) ranked once, when first asked for."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    @cached_property
+    def _weights(self) -> tuple[dict[str, float], frozenset[str]]:
+        return _index().read(self.text)
+
+    @cached_property
+    def ranked(self) -> tuple[KnowledgeMatch, ...]:
+        """Every entry that shares a word with the text, best first."""
+        weight, jargon = self._weights
+        return tuple(_index().rank(weight, None, jargon))
+
+    @cached_property
+    def health_ranked(self) -> tuple[KnowledgeMatch, ...]:
+        weight, jargon = self._weights
+        return tuple(_index().rank(weight, _health_ids(), jargon))
+
+    @cached_property
+    def entries(self) -> tuple[KnowledgeEntry, ...]:
+        """The entries sure enough to answer from, best first."""
+        return tuple(m.entry for m in self.ranked if accepted(m))
+
+    def match(self) -> KnowledgeMatch | None:
+        """The entry that answers the text, when one explains it well enough."""
+        ranked = self.ranked
+        if not ranked:
+            return None
+        if accepted(ranked[0]):
+            return ranked[0]
+        if len(ranked) > 1 and _COMPARING.search(self.text.lower()):
+            # «в чём разница между токаем и сотерном?»: each of two entries explains its half
+            first, second = ranked[0], ranked[1]
+            index = _index()
+            weight = self._weights[0]
+            one, other = (index.docs[index.position[m.entry.id]] for m in (first, second))
+            own = [t for t in weight if t in one and t not in other]
+            theirs = [t for t in weight if t in other and t not in one]
+            held = sum(w for t, w in weight.items() if t in one or t in other)
+            both = dataclasses.replace(first, coverage=held / sum(weight.values()))
+            if own and theirs and accepted(both):
+                return both
+        return None
+
+    def health_match(self) -> KnowledgeMatch | None:
+        """The entry that answers a health, age or safety question, if any."""
+        ranked = self.health_ranked
+        if (
+            ranked
+            and ranked[0].score >= HEALTH_MIN_SCORE
+            and ranked[0].coverage >= HEALTH_MIN_COVERAGE
+        ):
+            return ranked[0]
+        other = self.match()
+        if other is not None and other.coverage >= OTHER_FOR_HEALTH_COVERAGE:
+            return other
+        return None
+
+
+@cache
+def _health_ids() -> frozenset[str]:
+    return frozenset(e.id for e in knowledge_base() if e.health)
+
+
+def rank_knowledge(text: str) -> tuple[KnowledgeMatch, ...]:
     """Every entry that shares a word with `text`, best first."""
-    index = _index()
-    only = frozenset(e.id for e in index.entries if e.health) if health_only else None
-    weight, jargon = index.read(text)
-    return tuple(index.rank(weight, only, jargon))
+    return Question(text).ranked
 
 
 def accepted(match: KnowledgeMatch) -> bool:
@@ -106,26 +171,14 @@ def accepted(match: KnowledgeMatch) -> bool:
     return match.score >= MIN_SCORE and match.coverage >= MIN_COVERAGE
 
 
-def match_knowledge(text: str, health_only: bool = False) -> KnowledgeMatch | None:
+def match_knowledge(text: str) -> KnowledgeMatch | None:
     """The entry that answers `text`, when one explains it well enough."""
-    ranked = rank_knowledge(text, health_only)
-    if not ranked:
-        return None
-    if accepted(ranked[0]):
-        return ranked[0]
-    if len(ranked) > 1 and _COMPARING.search(text.lower()):
-        # «в чём разница между токаем и сотерном?»: each of two entries explains its half
-        first, second = ranked[0], ranked[1]
-        index = _index()
-        weight = index.read(text)[0]
-        one, other = (index.docs[index.position[m.entry.id]] for m in (first, second))
-        own = [t for t in weight if t in one and t not in other]
-        theirs = [t for t in weight if t in other and t not in one]
-        held = sum(w for t, w in weight.items() if t in one or t in other)
-        both = dataclasses.replace(first, coverage=held / sum(weight.values()))
-        if own and theirs and accepted(both):
-            return both
-    return None
+    return Question(text).match()
+
+
+def health_match(text: str) -> KnowledgeMatch | None:
+    """The entry that answers a health, age or safety question in `text`, if any."""
+    return Question(text).health_match()
 
 
 _COMPARING = re.compile(
@@ -138,14 +191,3 @@ _COMPARING = re.compile(
 HEALTH_MIN_SCORE = 6.0
 HEALTH_MIN_COVERAGE = 0.25
 OTHER_FOR_HEALTH_COVERAGE = 0.6
-
-
-def health_match(text: str) -> KnowledgeMatch | None:
-    """The entry that answers a health, age or safety question, if any."""
-    ranked = rank_knowledge(text, health_only=True)
-    if ranked and ranked[0].score >= HEALTH_MIN_SCORE and ranked[0].coverage >= HEALTH_MIN_COVERAGE:
-        return ranked[0]
-    other = match_knowledge(text)
-    if other is not None and other.coverage >= OTHER_FOR_HEALTH_COVERAGE:
-        return other
-    return None

@@ -12,7 +12,6 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Generic, TypeVar
 
 from core.domain import Sweetness, WineFilters, WineType
@@ -342,12 +341,11 @@ class ParsedQuery:
         return [name for name in RELAXATION_ORDER if name in present]
 
 
-@lru_cache(maxsize=1024)
 def parse_query(text: str) -> ParsedQuery:
     """Read catalog filters from a free-form message (Russian or English) without an LLM.
 
-    Pure and cached: every path of one answer (intent, tools, safety, fallbacks) reads the
-    same message, and reads it once. Do not mutate the result.
+    A turn reads its message once (core/language/reading.py) and passes the result on; this
+    is called again only on other texts (a phrase after «без», a tool's query, a caption).
     """
     message = _Text.of(text)
     values: dict[str, object] = {}

@@ -18,6 +18,7 @@ from repositories.wines import WineRepository
 from services.agent.closing import closing_line
 from services.agent.request_state import RequestState
 from services.agent.selection import Selection, select_wines
+from services.agent.strategies import Draft
 
 _NOTHING = re.compile(
     r"\bнет\b|ничего|не наш|не нахож|не наход|не наш[её]л|отсутству|не наш[лл]ось"
@@ -55,8 +56,8 @@ def _why(wine: Wine, selection: Selection) -> str:
 
 async def nearest_alternatives(
     sessions: async_sessionmaker[AsyncSession], state: RequestState, said: str
-) -> tuple[str, list[RecommendedWine], str]:
-    """(intro, wines, closing): the model's «nothing fits», what was searched, the nearest."""
+) -> Draft:
+    """The model's «nothing fits», what was searched, and the nearest real wines."""
     async with sessions() as session:
         selection = await select_wines(WineRepository(session), state)
     searched = state.summary_ru(numbers=False)
@@ -64,7 +65,7 @@ async def nearest_alternatives(
     if searched:
         intro += f" Искал: {searched}."
     if not selection.wines:
-        return intro, [], closing_line(state)
+        return Draft("agent", intro, [], closing_line(state))
     intro += " Ближайшие реальные варианты:"
     wines = [RecommendedWine.from_wine(w, _why(w, selection)) for w in selection.wines]
-    return intro, wines, closing_line(state)
+    return Draft("agent", intro, wines, closing_line(state))

@@ -6,82 +6,76 @@ important constraint until at least three wines fit.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Protocol
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from core.domain import SWEETNESS_RU, WINE_TYPE_RU, format_price
 from core.errors import LLMRequestError, LLMUnavailableError
-from core.language.request import parse_query
-from core.recommendation import MAX_WINES, RecommendedWine
+from core.language.request import ParsedQuery
+from core.recommendation import MAX_WINES
 from prompts import fill, load_prompt
 from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent.answer_format import FORMAT_INSTRUCTIONS, parse_answer
 from services.agent.request_state import RequestState
 from services.agent.resolve import resolve_picks
-from services.agent.run import Run, UserContext
+from services.agent.run import Run
 from services.agent.selection import select_wines
-from services.llm.client import LLMReply
+from services.agent.strategies import Declined, Draft, Service, Step
 
 CATALOG_SLICE = 20
 
 
-class Agent(Protocol):
-    """What the fallback needs of the agent (services.agent.loop.SommelierService), named
-    here so that the two modules do not import each other."""
+class CatalogSlice:
+    """The strategy after the agent, for a request: the model chooses from a slice of the
+    catalog in its prompt, without tools."""
 
-    sessions: async_sessionmaker[AsyncSession]
+    needs_model = True
 
-    def context_block(self, user: UserContext) -> str: ...
+    def __init__(self, service: Service) -> None:
+        self.service = service
 
-    def messages(
-        self, system: str, history: Sequence[dict[str, Any]], run: Run
-    ) -> list[dict[str, Any]]: ...
+    async def attempt(self, run: Run) -> AsyncIterator[Step]:
+        try:
+            yield await self._answer(run)
+        except (LLMRequestError, LLMUnavailableError) as exc:
+            yield Declined(str(exc), model_unreachable=isinstance(exc, LLMUnavailableError))
 
-    async def call(
-        self,
-        run: Run,
-        messages: list[dict[str, Any]],
-        tools: list[dict[str, Any]] | None,
-        on_delta: Any = None,
-    ) -> LLMReply: ...
-
-
-async def answer_from_catalog_slice(
-    agent: Agent, run: Run, user: UserContext, history: Sequence[dict[str, Any]]
-) -> tuple[str, list[RecommendedWine], str]:
-    run.turn = run.turn[:1]
-    run.trusted_ids = set()
-    slice_ = await catalog_slice(agent, run.text, run.state)
-    if not slice_:
-        raise LLMUnavailableError("the catalog is empty")
-    system = fill(
-        load_prompt("catalog_fallback"),
-        answer_format=FORMAT_INSTRUCTIONS,
-        context=agent.context_block(user)
-        + ("\n" + run.state.prompt_block() if run.state is not None else ""),
-        catalog="\n".join(catalog_line(w) for w in slice_),
-    )
-    run.trusted_ids = {w.id for w in slice_}
-    run.steps += 1
-    messages = agent.messages(system, _without_tool_traffic(history), run)
-    try:
-        reply = await agent.call(run, messages, None)
-    except LLMRequestError as exc:
-        raise LLMUnavailableError(str(exc)) from exc
-    parsed = parse_answer(reply.content)
-    wines = await resolve_picks(agent.sessions, run, parsed, ())
-    if not wines:
-        raise LLMUnavailableError("the catalog prompt produced no valid catalog wine")
-    return parsed.intro, wines, parsed.closing
+    async def _answer(self, run: Run) -> Draft:
+        service = self.service
+        run.start_over()
+        slice_ = await catalog_slice(service.sessions, run.reading.query, run.state)
+        if not slice_:
+            raise LLMRequestError("the catalog is empty")
+        system = fill(
+            load_prompt("catalog_fallback"),
+            answer_format=FORMAT_INSTRUCTIONS,
+            context=service.context_block(run.turn.user) + "\n" + run.state.prompt_block(),
+            catalog="\n".join(catalog_line(w) for w in slice_),
+        )
+        run.trusted_ids = {w.id for w in slice_}
+        run.steps += 1
+        messages = service.messages(system, _without_tool_traffic(run.turn.history), run)
+        reply = await service.call(run, messages, None)
+        parsed = parse_answer(reply.content)
+        wines = await resolve_picks(service.sessions, run, parsed, ())
+        if not wines:
+            raise LLMRequestError("the catalog prompt produced no valid catalog wine")
+        return Draft("catalog_prompt", parsed.intro, wines, parsed.closing)
 
 
-async def catalog_slice(agent: Agent, text: str, state: RequestState | None = None) -> list[Wine]:
-    """Wines for the prompt: the conversation state's best picks first, then random fits."""
+async def catalog_slice(
+    sessions: async_sessionmaker[AsyncSession],
+    query: ParsedQuery,
+    state: RequestState | None = None,
+) -> list[Wine]:
+    """Wines for the prompt: the conversation state's best picks first, then random fits;
+    without enough of them, random wines for what the message's words ask (`query`), the
+    least important condition given up first."""
     if state is not None:
-        async with agent.sessions() as session:
+        async with sessions() as session:
             repo = WineRepository(session)
             best = (await select_wines(repo, state)).wines
             shown = set(state.shown)
@@ -92,12 +86,11 @@ async def catalog_slice(agent: Agent, text: str, state: RequestState | None = No
             ]
         if len(best) + len(pool) >= MAX_WINES:
             return (best + pool)[:CATALOG_SLICE]
-    parsed = parse_query(text)
-    filters = parsed.filters
-    async with agent.sessions() as session:
+    filters = query.filters
+    async with sessions() as session:
         repo = WineRepository(session)
         wines = await repo.random(CATALOG_SLICE, filters)
-        for name in parsed.relaxation_order():
+        for name in query.relaxation_order():
             if len(wines) >= MAX_WINES:
                 break
             filters = filters.model_copy(update={name: None})

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
@@ -22,12 +22,11 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from core.domain import Sweetness, WineFilters, WineType
 from core.language.catalog_terms import CatalogIndex
-from core.language.followups import FollowUp, is_new_request, read_followup, without_negated
-from core.language.kinds import MessageKind, read_message
+from core.language.followups import FollowUp, is_new_request
 from core.language.knowledge import entry_by_id
-from core.language.price_bands import band_bounds, read_price_band, without_price_words
-from core.language.request import ParsedQuery, implied_wine_type, parse_query
-from core.language.world import countries_of_group, without_group
+from core.language.price_bands import PriceBand, band_bounds
+from core.language.reading import Reading, read
+from core.language.request import ParsedQuery
 from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent.catalog_index import catalog_index
@@ -36,14 +35,6 @@ from services.agent.request_state import RequestState, ShownWine
 
 _WINE_MARKER = re.compile(r"\[WINE:([0-9a-fA-F-]{36})\]")
 _SWEETNESS_ORDER = (Sweetness.dry, Sweetness.semi_dry, Sweetness.semi_sweet, Sweetness.sweet)
-SAME_BUDGET = re.compile(
-    r"(same|that) (budget|price|range)|(тот же|такой же|прежн\w*|том же) (бюджет|цен)"
-    r"|(на|в) (эту|ту же|такую же) сумму|в (этом|том же) (диапазоне|бюджете|пределе)"
-    r"|(тоже|также) (до|в пределах|не дороже)"
-    r"|in (that|this|the same) range",
-    re.IGNORECASE,
-)
-_OPENERS = ("а ", "и ", "and ", "what about", "how about", "или ", "тогда ")
 # Wine types whose grapes/places do not carry over to another colour.
 _STYLE_TYPES = (WineType.sparkling, WineType.dessert, WineType.fortified)
 
@@ -53,18 +44,8 @@ def _step(current: Sweetness, delta: int) -> Sweetness:
     return _SWEETNESS_ORDER[max(0, min(len(_SWEETNESS_ORDER) - 1, index))]
 
 
-def _colour(filters: WineFilters) -> bool:
-    return filters.wine_type in (WineType.red, WineType.white, WineType.rose)
-
-
-def _starts_as_refinement(text: str) -> bool:
-    lowered = text.strip().lower()
-    return lowered.startswith(_OPENERS)
-
-
 def _merge(
     state: RequestState,
-    text: str,
     parsed: WineFilters,
     followup: FollowUp,
     named: tuple[tuple[uuid.UUID, ...], tuple[str, ...]],
@@ -189,39 +170,19 @@ def _keep_bounds_in_order(values: dict[str, Any], asked: dict[str, Any]) -> None
 
 def read_turn(
     state: RequestState,
-    text: str,
+    reading: Reading,
     index: CatalogIndex,
     percentiles: dict[float, Decimal] | None = None,
 ) -> RequestState:
-    """The state after one message (without the wines this message is answered with)."""
-    text = read_message(text).text or text  # without «привет!» and «спасибо»
-    group = countries_of_group(text)
-    plain = without_price_words(without_group(text))
-    parsed = parse_query(plain)
-    if parsed.filters.food_pairing is None and (dish := index.food(plain)) is not None:
-        parsed = ParsedQuery(  # a dish of this shop's own pairings: «к хачапури»
-            parsed.filters.model_copy(update={"food_pairing": dish}), parsed.matched
-        )
-    if parsed.filters.wine_type is None and (implied := implied_wine_type(plain)) is not None:
-        parsed = ParsedQuery(
-            parsed.filters.model_copy(update={"wine_type": implied}), parsed.matched
-        )
-    followup = read_followup(without_price_words(text))  # with its group: «наше не надо»
-    if group and followup.negated.get("countries") == group:
-        group = ()  # «наше не надо» rules the group out (`_merge`)
-    # «чили не хочу»: a filter the message rules out is not one it asks for
-    asked = {
-        name: None
-        for name, value in followup.negated.items()
-        if getattr(parsed.filters, name, None) == value
-    }
-    if asked:
-        parsed = ParsedQuery(parsed.filters.model_copy(update=asked), parsed.matched)
-    # Colour words («красное») name no wine; style words («просекко» → sparkling) may.
-    ignore = [w for k, w in parsed.matched.items() if k != "wine_type" or _colour(parsed.filters)]
-    ids, used = index.match(without_negated(plain), ignore=ignore)
-    named = (tuple(ids), tuple(used)) if ids else ((), ())
-    similar = bool(SIMILAR.search(plain)) and bool(state.last_shown or ids)
+    """The state after one request (without the wines it is answered with); `reading` was
+    read with the catalog's `index`."""
+    asked = reading.asked
+    if asked is None:
+        raise ValueError("a request is merged as read with the catalog's words")
+    parsed, followup, group = asked.query, reading.followup, asked.countries
+    ids, used = list(asked.named_ids), list(asked.named_words)
+    named = (asked.named_ids, asked.named_words) if ids else ((), ())
+    similar = asked.similar and bool(state.last_shown or ids)
     if similar and len(ids) == 1:  # «похожее на Cloudy Bay»: its style, not that wine itself
         style = _style_of_named(index, ids)
         parsed = ParsedQuery(style.merged_over(parsed.filters), {})
@@ -239,32 +200,25 @@ def read_turn(
         named = (tuple(ids), tuple(used)) if ids else ((), ())
         if not ids and topic.cards:
             parsed = ParsedQuery(WineFilters.model_validate(topic.cards), {})
-    opener = _starts_as_refinement(text) or similar
+    opener = asked.opens_as_refinement or similar
     fresh = state.turns == 0 or (
         not opener
         and not followup.changes
-        and (bool(ids) or bool(group) or is_new_request(plain, parsed.filters, followup))
+        and (bool(ids) or bool(group) or is_new_request(parsed.filters, followup, asked.words))
     )
     base = replace(state, topic="")
     if similar:
         base = replace(base, named_ids=(), named_words=(), named_now=False)
     if fresh:
         base = RequestState(shown=state.shown, last_shown=state.last_shown, turns=state.turns)
-        if SAME_BUDGET.search(plain):  # «also a red wine, same budget»
+        if asked.same_budget:  # «also a red wine, same budget»
             kept = {k: getattr(state.filters, k) for k in ("price_min", "price_max")}
             base = replace(base, filters=base.filters.model_copy(update=kept))
-    merged = _merge(base, plain, parsed.filters, followup, named, group)
-    merged = _price_band(merged, text, parsed.filters, followup, percentiles)
+    merged = _merge(base, parsed.filters, followup, named, group)
+    merged = _price_band(merged, reading.price_band, parsed.filters, followup, percentiles)
     structured = not parsed.filters.is_empty() or bool(ids or group or followup.changes)
-    mood = text.strip() if fresh and not structured else ("" if fresh else state.mood)
+    mood = reading.proper.strip() if fresh and not structured else ("" if fresh else state.mood)
     return replace(merged, mood=mood, named_now=bool(ids), turns=state.turns + 1)
-
-
-SIMILAR = re.compile(
-    r"похож|аналог|в (том же|таком же) (стиле|духе)|что-то (в этом роде|такое же)|similar"
-    r"|like (it|this|that|those)|something like",
-    re.IGNORECASE,
-)
 
 
 def _style_of(shown: Sequence[ShownWine]) -> WineFilters:
@@ -288,7 +242,7 @@ def _style_of_named(index: CatalogIndex, ids: Sequence[object]) -> WineFilters:
 
 def _price_band(
     state: RequestState,
-    text: str,
+    band: PriceBand | None,
     parsed: WineFilters,
     followup: FollowUp,
     percentiles: dict[float, Decimal] | None,
@@ -296,7 +250,6 @@ def _price_band(
     """A price word without a number («недорогое», «на подарок начальнику») as a band of the
     catalog's prices; a number in the message wins, and «подешевле» after wines were shown
     stays «cheaper than those»."""
-    band = read_price_band(text)
     if band is None or not percentiles or parsed.price_min or parsed.price_max:
         return state
     if (followup.cheaper or followup.dearer) and state.last_shown and state.refined:
@@ -346,10 +299,19 @@ def ids_in_answers(history: Sequence[dict[str, Any]]) -> set[uuid.UUID]:
     return {i for _, ids in _turns(history) for i in ids}
 
 
-async def conversation_state(
+@dataclass(frozen=True)
+class Conversation:
+    """A turn's start: its message read once, and the request in force after it."""
+
+    reading: Reading
+    state: RequestState
+
+
+async def read_conversation(
     sessions: async_sessionmaker[AsyncSession], history: Sequence[dict[str, Any]], text: str
-) -> RequestState:
-    """The state the current message leaves the conversation in."""
+) -> Conversation:
+    """The message read once, and the state it leaves the conversation in (rebuilt from the
+    thread's earlier messages, each read once)."""
     turns = _turns(history)
     all_ids = list(dict.fromkeys(i for _, ids in turns for i in ids))
     async with sessions() as session:
@@ -359,21 +321,32 @@ async def conversation_state(
         percentiles = await catalog_percentiles(repo)
     state = RequestState()
     for message, ids in turns:
-        # A question about wine, small talk or off-topic leaves the request as it was; a
-        # question's topic is kept for a request about it («а у вас есть?»).
-        if message is not None and _is_request(message):
-            state = read_turn(state, message, index, percentiles)
-        elif message is not None and (entry := read_message(message).entry) is not None:
-            state = replace(state, topic=entry.id)
+        if message is not None:
+            state = _after(state, read(message, index), index, percentiles)
         if ids:
             shown = tuple(_shown(known[i]) for i in ids if i in known)
             state = replace(
                 state, shown=tuple(dict.fromkeys((*state.shown, *ids))), last_shown=shown
             )
-    if not _is_request(text):
-        return replace(state, refined=(), asked_now=(), named_now=False)
-    return read_turn(state, text, index, percentiles)
+    reading = read(text, index)
+    if reading.is_request:
+        state = read_turn(state, reading, index, percentiles)
+    else:
+        state = replace(state, refined=(), asked_now=(), named_now=False)
+    return Conversation(reading, state)
 
 
-def _is_request(text: str) -> bool:
-    return read_message(text).kind is MessageKind.request
+def _after(
+    state: RequestState,
+    reading: Reading,
+    index: CatalogIndex,
+    percentiles: dict[float, Decimal] | None,
+) -> RequestState:
+    """A request moves the state on; a question about wine, small talk or off-topic leaves the
+    request as it was, and a question's topic is kept for a request about it («а у вас
+    есть?»)."""
+    if reading.is_request:
+        return read_turn(state, reading, index, percentiles)
+    if reading.entry is not None:
+        return replace(state, topic=reading.entry.id)
+    return state

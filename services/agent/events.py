@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from pydantic import BaseModel, PrivateAttr
+from pydantic import BaseModel, Field
+
+from core.recommendation import Recommendation
 
 
 class StepStarted(BaseModel):
@@ -45,12 +47,18 @@ class Final(BaseModel):
     request_id: str
     total_steps: int
     path: str
-    # The typed Recommendation for in-process callers; not part of the serialized event.
-    _result: Any = PrivateAttr(default=None)
+    # The answer itself, for in-process callers; the serialized event carries its public JSON.
+    result: Recommendation = Field(exclude=True, repr=False)
 
-    @property
-    def result(self) -> Any:
-        return self._result
+    @classmethod
+    def of(cls, result: Recommendation, request_id: str, total_steps: int) -> Final:
+        return cls(
+            recommendation=result.public_json(),
+            request_id=request_id,
+            total_steps=total_steps,
+            path=result.path,
+            result=result,
+        )
 
 
 class MediaRead(BaseModel):

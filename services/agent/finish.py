@@ -9,36 +9,33 @@ from __future__ import annotations
 import time
 from collections import Counter
 
-from core.recommendation import Path, Recommendation, RecommendedWine
+from core.recommendation import Recommendation
 from services.agent.answer_format import render_answer
 from services.agent.grounding import GroundingReport, ground_answer
 from services.agent.guard import REFUSAL, PromptGuard
 from services.agent.history import repair_pairing
 from services.agent.run import Run
 from services.agent.safety import allowed_prices, without_false_prices, without_links
+from services.agent.strategies import Draft
 
 MODEL_PATHS = ("agent", "catalog_prompt")  # where the model wrote the prose around the cards
 
 
-def finish_run(
-    guard: PromptGuard,
-    run: Run,
-    path: Path,
-    intro: str,
-    wines: list[RecommendedWine],
-    closing: str,
-) -> Recommendation:
-    intro = without_links(guard.clean(intro, REFUSAL))
-    closing = without_links(guard.clean(closing))
+def finish_run(guard: PromptGuard, run: Run, draft: Draft) -> Recommendation:
+    path, wines = draft.path, draft.wines
+    intro = without_links(guard.clean(draft.intro, REFUSAL))
+    closing = without_links(guard.clean(draft.closing))
     for wine in wines:
         wine.why = without_links(guard.clean(wine.why))
     report = GroundingReport()
     grounding_started = time.perf_counter()
     if wines and path in MODEL_PATHS:
         # What the model said about the wines is checked against the catalog (grounding.py).
-        intro, closing, report = ground_answer(run, intro, wines, closing)
+        intro, closing, report = ground_answer(
+            run.request, intro, wines, closing, run.searched_prices
+        )
     else:
-        prices = allowed_prices([w.price_rub for w in wines], run.text)
+        prices = allowed_prices([w.price_rub for w in wines], run.request.asked)
         limits = run.searched_prices
         intro = without_false_prices(intro, prices, limits)
         closing = without_false_prices(closing, prices, limits)
@@ -48,7 +45,7 @@ def finish_run(
         if wines
         else "\n\n".join(p for p in (intro, closing) if p)
     )
-    run.turn.append({"role": "assistant", "content": content})
+    run.messages.append({"role": "assistant", "content": content})
     total_ms = (time.perf_counter() - run.started) * 1000
     return Recommendation(
         intro=intro,
@@ -67,7 +64,7 @@ def finish_run(
             "grounding": grounding_ms,
         },
         fallback_reason=run.fallback_reason,
-        new_messages=repair_pairing(run.turn),
+        new_messages=repair_pairing(run.messages),
         dropped_claims=dict(report.dropped + Counter(run.dropped_claims)),
         why_sentences=report.why_sentences,
         why_sentences_kept=report.why_kept,

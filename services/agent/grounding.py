@@ -18,7 +18,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
-from core.domain import Sweetness, WineType
+from core.domain import Sweetness, WineFilters, WineType
 from core.language.claim_cues import UNCONFIRMED_KINDS, unconfirmed_cues
 from core.language.claims import (
     Claim,
@@ -30,13 +30,14 @@ from core.language.claims import (
     split_sentences,
 )
 from core.language.folding import fold
-from core.language.request import country_from_text, grape_from_text, parse_query, region_from_text
+from core.language.reading import Reading
+from core.language.request import country_from_text, grape_from_text, region_from_text
 from core.language.vocabulary import STYLE_TYPES
 from core.language.world import NEW_WORLD, OLD_WORLD
 from core.recommendation import RecommendedWine
+from services.agent.catalog_why import catalog_why
 from services.agent.name_sounds import name_sounds, sounds_like, word_sounds
-from services.agent.offline import explain
-from services.agent.run import Run
+from services.agent.request_state import RequestState
 from services.agent.safety import allowed_prices, states_wrong_price
 
 NEUTRAL_INTRO = "Вот что я подобрал в каталоге:"
@@ -230,11 +231,14 @@ class Request:
     claims: frozenset[Claim]
     numbers: frozenset[Decimal]
     said: str = ""  # the person's words, folded: a name in quotes may repeat them
+    asked: WineFilters = field(default_factory=WineFilters)  # what the message's words name
+    state: RequestState | None = None  # the request in force
 
     @classmethod
-    def of(cls, run: Run) -> Request:
+    def of(cls, reading: Reading, state: RequestState | None = None) -> Request:
         claims: set[Claim] = set()
-        for filters in (parse_query(run.text).filters, run.request_filters):
+        asked = reading.query.filters
+        for filters in (asked, state.filters if state is not None else WineFilters()):
             pairs = [
                 ("colour", filters.wine_type),
                 ("sweetness", filters.sweetness),
@@ -243,11 +247,12 @@ class Request:
                 ("region", filters.region),
             ]
             claims |= {Claim(kind, value) for kind, value in pairs if value is not None}
-        if run.state is not None:  # what was searched, in words («страны: США, Чили…»)
-            searched = run.state.summary_ru(numbers=False)
+        if state is not None:  # what was searched, in words («страны: США, Чили…»)
+            searched = state.summary_ru(numbers=False)
             claims |= {Claim(c.kind, c.value) for c in read_claims(searched)}
-            claims |= {Claim("country", country) for country in run.state.countries}
-        return cls(frozenset(claims), numbers_in(run.text), fold(run.text))
+            claims |= {Claim("country", country) for country in state.countries}
+        text = reading.text
+        return cls(frozenset(claims), numbers_in(text), fold(text), asked, state)
 
     def says(self, claim: Claim) -> bool:
         if isinstance(claim.value, (int, Decimal)) and claim.kind != "price":
@@ -300,9 +305,9 @@ def _failing(
 
 
 def ground_why(
-    wine: RecommendedWine, facts: Facts, run: Run, request: Request, report: GroundingReport
+    wine: RecommendedWine, facts: Facts, request: Request, report: GroundingReport
 ) -> str:
-    prices = allowed_prices([wine.price_rub], run.text)
+    prices = allowed_prices([wine.price_rub], request.asked)
     if wine.row.old_price_rub is not None:
         prices.add(wine.row.old_price_rub)
     kept: list[str] = []
@@ -329,7 +334,8 @@ def ground_why(
     report.why_kept += len(kept)
     if kept:
         return " ".join(kept)
-    return explain(wine.row, parse_query(run.text), run.state)
+    state = request.state
+    return catalog_why(wine.row, state.filters if state is not None else request.asked, state)
 
 
 def ground_set_text(
@@ -359,11 +365,15 @@ def ground_set_text(
 
 
 def ground_answer(
-    run: Run, intro: str, wines: list[RecommendedWine], closing: str
+    request: Request,
+    intro: str,
+    wines: list[RecommendedWine],
+    closing: str,
+    limits: Collection[Decimal] = (),
 ) -> tuple[str, str, GroundingReport]:
-    """Check the model's prose against the cards; each why is replaced in place."""
+    """Check the model's prose against the cards; each why is replaced in place. `limits`:
+    the bounds of a search that found nothing, which the prose may name as limits."""
     report = GroundingReport()
-    request = Request.of(run)
     shown: list[Facts] = []
     for wine in wines:
         if wine.row is None:  # a why the catalog wrote (nearest alternatives)
@@ -383,11 +393,24 @@ def ground_answer(
             )
             continue
         shown.append(facts := row_facts(wine))
-        wine.why = ground_why(wine, facts, run, request, report)
-    prices = allowed_prices([w.price_rub for w in wines], run.text)
-    limits = run.searched_prices
+        wine.why = ground_why(wine, facts, request, report)
+    prices = allowed_prices([w.price_rub for w in wines], request.asked)
     grounded_intro, false_intro = ground_set_text(intro, shown, request, prices, limits, report)
     if false_intro or (intro.strip() and not grounded_intro):
         grounded_intro = NEUTRAL_INTRO
     closing, _ = ground_set_text(closing, shown, request, prices, limits, report)
     return grounded_intro, closing, report
+
+
+def ground_prose(
+    asked: Reading, intro: str, wines: list[RecommendedWine], closing: str
+) -> tuple[str, str, GroundingReport]:
+    """The check of a model's prose around `wines` (each why replaced in place) for a message
+    read outside a conversation: what the benchmarks and the claims set measure."""
+    return ground_answer(Request.of(asked), intro, wines, closing)
+
+
+def forget_prose_readings() -> None:
+    """Forget the catalog rows and sentences read so far: the next answer is read cold."""
+    for cached in (_facts_of, _own_reading, name_sounds, word_sounds, read_sentence, read_claims):
+        cached.cache_clear()

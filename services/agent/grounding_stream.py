@@ -10,7 +10,6 @@ decides; a sentence known to be false is never shown. The final message corrects
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Collection, Sequence
 from decimal import Decimal
@@ -18,7 +17,6 @@ from typing import Any
 
 from core.language.claims import read_sentence
 from services.agent.grounding import Facts, Request, Verdict, brief_facts, set_verdict
-from services.agent.run import Run
 from services.agent.safety import allowed_prices, states_wrong_price
 
 _MARKER = re.compile(r"\[\s*(INTRO|CLOSING|WINE\s*[:=#]?\s*([^\]\n]{1,200}))\s*\]", re.IGNORECASE)
@@ -27,31 +25,16 @@ _END = re.compile(r"[.!?…]+(?=\s+[«\"(A-ZА-ЯЁ0-9\[])|\n")
 
 
 class StreamGrounder:
-    def __init__(self, briefs: Sequence[dict[str, Any]], request: Request, text: str) -> None:
+    def __init__(self, briefs: Sequence[dict[str, Any]], request: Request) -> None:
+        """`briefs`: the wines the tools showed the model (tools.wine_brief)."""
         self.facts: dict[str, Facts] = {}
         self.prices: dict[str, Decimal] = {}
         for brief in briefs:
             self.facts[str(brief.get("id"))] = brief_facts(brief)
             self.prices[str(brief.get("id"))] = Decimal(str(brief.get("price", 0)))
         self.request = request
-        self.text = text
         self.section: str | None = None  # None: intro or closing; else the wine id
         self.buffer = ""
-
-    @classmethod
-    def of(cls, run: Run) -> StreamGrounder:
-        """For the next call of `run`: the wines its tool results showed the model."""
-        briefs: list[dict[str, Any]] = []
-        for message in run.turn:
-            if message.get("role") != "tool":
-                continue
-            try:
-                payload = json.loads(message.get("content") or "{}")
-            except json.JSONDecodeError:
-                continue
-            if isinstance(payload, dict):
-                briefs += [w for w in payload.get("wines", []) if isinstance(w, dict)]
-        return cls(briefs, Request.of(run), run.text)
 
     def feed(self, chunk: str) -> str:
         """What of the stream may be shown now: complete sentences that hold up."""
@@ -92,7 +75,9 @@ class StreamGrounder:
             return text
         if self.section is None:
             shown = list(self.facts.values())
-            prices: Collection[Decimal] = allowed_prices(list(self.prices.values()), self.text)
+            prices: Collection[Decimal] = allowed_prices(
+                list(self.prices.values()), self.request.asked
+            )
             ok = all(
                 set_verdict(sentence, c, shown, self.request) is Verdict.OK
                 for c in sentence.claims
@@ -102,7 +87,7 @@ class StreamGrounder:
             facts = self.facts.get(self.section)
             if facts is None:
                 return ""
-            prices = allowed_prices([self.prices[self.section]], self.text)
+            prices = allowed_prices([self.prices[self.section]], self.request.asked)
             ok = all(facts.check(c) is Verdict.OK for c in sentence.claims if c.kind != "price")
         if any(c.kind == "price" for c in sentence.claims):
             ok = ok and not states_wrong_price(sentence.text, prices)

@@ -5,20 +5,26 @@ without a model call and without cards. Small talk gets a short friendly answer 
 suggestion of what to ask. A question about wine gets the knowledge base's answer, plus two
 catalog wines only when the question asks which wine and the entry names those that help.
 With an LLM, the model answers small talk and wine questions (the entry is given to it as
-context) and `check_cards` holds its answer to the same reading.
+context) and `check_cards` holds its answer to the same reading. `ReviewedAnswer` is the
+strategy that answers without a model.
 """
 
 from __future__ import annotations
+
+from collections.abc import AsyncIterator
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from core.domain import SWEETNESS_RU, WINE_TYPE_RU, WineFilters
 from core.language.kinds import MessageKind, MessageReading
-from core.language.knowledge import KnowledgeEntry, accepted, rank_knowledge
-from core.recommendation import RecommendedWine
+from core.language.knowledge import KnowledgeEntry
+from core.language.reading import Reading
+from core.recommendation import Path, RecommendedWine
 from repositories.wines import WineRepository
 from services.agent.answer_format import first_sentence
 from services.agent.guard import REFUSAL
+from services.agent.run import Run
+from services.agent.strategies import Draft, Service, Step
 
 WHAT_I_DO = (
     "подбираю вино из каталога магазина к блюду, поводу и бюджету и отвечаю на вопросы о вине — "
@@ -60,30 +66,45 @@ TOP_ENTRIES = 3
 CARDS = 2
 
 
-def declined(reading: MessageReading) -> tuple[str, list[RecommendedWine], str]:
+class ReviewedAnswer:
+    """The strategy without a model for what is not a request: the polite refusal, the social
+    reply, the reviewed health answer or knowledge entry (with two wines where they help)."""
+
+    needs_model = False
+
+    def __init__(self, service: Service) -> None:
+        self.service = service
+
+    async def attempt(self, run: Run) -> AsyncIterator[Step]:
+        run.start_over()
+        yield await offline_kind_answer(self.service.sessions, run.reading)
+
+
+def declined(reading: MessageReading) -> Draft:
     """Off-topic or manipulation: the polite reply, nothing else (the same words as when the
     model is caught quoting its instructions, for a request to show them)."""
     if reading.manipulation == "instructions":
-        return REFUSAL, [], ""
-    return DECLINE, [], SUGGESTION
+        return Draft("offline", REFUSAL)
+    return Draft("offline", DECLINE, [], SUGGESTION)
 
 
 async def offline_kind_answer(
-    sessions: async_sessionmaker[AsyncSession], reading: MessageReading
-) -> tuple[str, list[RecommendedWine], str]:
-    """(intro, wines, closing) for a message that is not a request, without a model."""
-    if reading.kind in (MessageKind.offtopic, MessageKind.manipulation):
-        return declined(reading)
-    if reading.kind is MessageKind.smalltalk:
-        text = SOCIAL.get(reading.social or "", SOCIAL["greeting"])
-        return text, [], SUGGESTION
-    if reading.health:
-        return (reading.entry.answer if reading.entry else HEALTH), [], HEALTH_CLOSING
-    if reading.entry is None:
-        return NO_ENTRY, [], QUESTION_CLOSING
-    wines = await helpful_wines(sessions, reading)
+    sessions: async_sessionmaker[AsyncSession], reading: Reading, path: Path = "offline"
+) -> Draft:
+    """The answer to a message that is not a request, without a model."""
+    message = reading.message
+    if message.kind in (MessageKind.offtopic, MessageKind.manipulation):
+        return declined(message)
+    if message.kind is MessageKind.smalltalk:
+        text = SOCIAL.get(message.social or "", SOCIAL["greeting"])
+        return Draft(path, text, [], SUGGESTION)
+    if message.health:
+        return Draft(path, message.entry.answer if message.entry else HEALTH, [], HEALTH_CLOSING)
+    if message.entry is None:
+        return Draft(path, NO_ENTRY, [], QUESTION_CLOSING)
+    wines = await helpful_wines(sessions, message)
     closing = "Вот два вина из каталога для примера." if wines else QUESTION_CLOSING
-    return reading.entry.answer, wines, closing
+    return Draft(path, message.entry.answer, wines, closing)
 
 
 async def helpful_wines(
@@ -106,52 +127,52 @@ async def helpful_wines(
 
 
 def fixed_answer(reading: MessageReading) -> bool:
-    """Answered with reviewed words on every path: health and safety questions, and wine
-    questions the base has no checked answer to."""
+    """Answered with reviewed words on every path: what is declined, health and safety
+    questions, and wine questions the base has no checked answer to."""
+    if reading.kind in (MessageKind.offtopic, MessageKind.manipulation):
+        return True
     return reading.kind is MessageKind.wine_question and (reading.health or reading.entry is None)
 
 
-def top_entries(reading: MessageReading) -> list[KnowledgeEntry]:
+def top_entries(reading: Reading) -> list[KnowledgeEntry]:
     """The entry the message asks about and the next best ones: what the model answers from."""
-    if reading.entry is None:
+    entry = reading.entry
+    if entry is None:
         return []
-    ranked = [m.entry for m in rank_knowledge(reading.text) if accepted(m)]
-    others = [e for e in ranked if e.id != reading.entry.id and not e.health]
-    return [reading.entry, *others][:TOP_ENTRIES]
+    others = [e for e in reading.entries if e.id != entry.id and not e.health]
+    return [entry, *others][:TOP_ENTRIES]
 
 
-def knowledge_context(reading: MessageReading) -> str:
+def knowledge_context(reading: Reading) -> str:
     """For the model's system prompt: what the person asked, and the reviewed answer."""
-    if reading.kind is MessageKind.smalltalk:
+    message = reading.message
+    if message.kind is MessageKind.smalltalk:
         return (
             "Это сообщение — приветствие, благодарность или вопрос о тебе: ответь коротко и "
             "дружелюбно, без вин и без поиска, и подскажи, о чем можно спросить."
         )
-    if reading.kind is MessageKind.request and reading.entry is not None:
+    if message.kind is MessageKind.request and message.entry is not None:
         return (
-            f"Человек спросил и о том, что такое «{reading.entry.title}»: проверенная справка "
+            f"Человек спросил и о том, что такое «{message.entry.title}»: проверенная справка "
             "об этом будет показана перед твоим ответом — не повторяй и не дополняй ее, "
             "подбери вина."
         )
-    if reading.kind is not MessageKind.wine_question:
+    if message.kind is not MessageKind.wine_question:
         return ""
     lines = [
         "Это вопрос о вине, а не просьба подобрать вино: ответь на него коротко, только тем, "
         "что сказано в проверенной справке ниже, без других фактов"
-        + (", можно показать два вина из каталога." if reading.wants_cards else ", без вин.")
+        + (", можно показать два вина из каталога." if message.wants_cards else ", без вин.")
     ]
     for entry in top_entries(reading):
         lines.append(f"Проверенная справка по теме «{entry.title}»: {entry.answer}")
     return "\n".join(lines)
 
 
-def check_cards(
-    reading: MessageReading, result: tuple[str, list[RecommendedWine], str]
-) -> tuple[str, list[RecommendedWine], str]:
+def check_cards(reading: Reading, draft: Draft) -> Draft:
     """The model's answer held to the reading: cards only when wine is wanted or helps."""
-    intro, wines, closing = result
-    if reading.kind is MessageKind.request:
-        return result
-    if not reading.wants_cards:
-        wines = []
-    return intro, wines[:CARDS], closing
+    message = reading.message
+    if message.kind is MessageKind.request:
+        return draft
+    wines = draft.wines if message.wants_cards else []
+    return Draft(draft.path, draft.intro, wines[:CARDS], draft.closing)

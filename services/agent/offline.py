@@ -1,23 +1,25 @@
-"""Deterministic picks from the catalog when no LLM is reachable."""
+"""Deterministic picks from the catalog: the last strategy for a request (no model is reachable,
+or none answered), and the picks a group's table gets."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from core.domain import SWEETNESS_RU, WINE_TYPE_RU, WineFilters, WineType, format_price
-from core.language.request import ParsedQuery, parse_query
+from core.domain import WineType
 from core.recommendation import RecommendedWine
-from core.text import joined
-from repositories.models import Wine
 from repositories.wines import WineRepository
-from services.agent.answer_format import first_sentence
+from services.agent.catalog_why import catalog_why
 from services.agent.closing import closing_line
-from services.agent.conversation import conversation_state
+from services.agent.conversation import read_conversation
+from services.agent.events import Observation, StepStarted, ToolInvoked
 from services.agent.request_state import RequestState
+from services.agent.run import Run
 from services.agent.selection import Selection, select_wines
+from services.agent.strategies import Draft, Service, Step
 
 FILTER_NAMES_RU = {
     "region": "регион",
@@ -33,52 +35,79 @@ FILTER_NAMES_RU = {
 }
 
 
-def explain(wine: Wine, parsed: ParsedQuery, state: RequestState | None = None) -> str:
-    f = state.filters if state is not None else parsed.filters
-    parts = [f"{WINE_TYPE_RU[wine.wine_type].capitalize()} {SWEETNESS_RU[wine.sweetness]}"]
-    if within_budget(wine, f, state):
-        parts.append(f"{format_price(wine.price_rub)} — в пределах бюджета")
-    if f.food_pairing and wine.food_pairings:
-        parts.append("хорошо к блюдам: " + ", ".join(wine.food_pairings[:3]))
-    grapes = joined(wine.grape_varieties)
-    if grapes and (f.grape_variety or not f.food_pairing):
-        parts.append("сорта: " + grapes)
-    return "; ".join(parts) + f". {first_sentence(wine.description)}"
+class OfflinePicks:
+    """The last strategy for a request: picks from the catalog without a model, shown as one
+    search step."""
 
+    needs_model = False
 
-def within_budget(wine: Wine, filters: WineFilters, state: RequestState | None) -> bool:
-    """«В пределах бюджета» only of a wine that is: within the person's own budget, not the
-    «cheaper than those» bound a follow-up set."""
-    if filters.price_max is None or wine.price_rub > filters.price_max:
-        return False
-    return state is None or "дешевле" not in state.refined
+    def __init__(self, service: Service) -> None:
+        self.service = service
+
+    async def attempt(self, run: Run) -> AsyncIterator[Step]:
+        run.start_over()
+        run.steps += 1
+        yield StepStarted(step=run.steps, request_id=run.request_id, max_steps=run.turn.max_steps)
+        filters = run.turn.request_filters.model_dump(mode="json", exclude_none=True)
+        yield ToolInvoked(tool="search_wines", input=filters)
+        started = time.perf_counter()
+        draft = await offline_recommendation(
+            self.service.sessions,
+            run.state,
+            run.turn.user.taste_profile,
+            self.service.day().suggested_wine_types(),
+        )
+        took = (time.perf_counter() - started) * 1000
+        run.tools_ms += took
+        yield Observation(
+            tool="search_wines",
+            ok=True,
+            took_ms=round(took, 1),
+            summary=f"найдено {len(draft.wines)}",
+        )
+        yield draft
 
 
 async def offline_recommendation(
     sessions: async_sessionmaker[AsyncSession],
-    text: str,
-    state: RequestState | None = None,
+    state: RequestState,
     profile: dict[str, Any] | None = None,
     day_types: Sequence[WineType] = (),
-) -> tuple[str, list[RecommendedWine], str]:
-    """(intro, wines, closing) built from the catalog with a templated text."""
-    parsed = parse_query(text)
-    if state is None:
-        state = await conversation_state(sessions, (), text)
+) -> Draft:
+    """Picks for the request in force, with a templated text."""
     async with sessions() as session:
         selection = await select_wines(WineRepository(session), state, profile, day_types)
     closing = closing_line(state)
     if not selection.wines:
         searched = state.summary_ru(numbers=False)
-        return (
+        return Draft(
+            "offline",
             "К сожалению, в каталоге нет вин, которые подходят под этот запрос"
             + (f" (искал: {searched})." if searched else "."),
             [],
             "Попробуйте изменить бюджет или тип вина.",
         )
     intro = _intro(state, selection)
-    recommended = [RecommendedWine.from_wine(w, explain(w, parsed, state)) for w in selection.wines]
-    return intro, recommended, closing
+    recommended = [
+        RecommendedWine.from_wine(w, catalog_why(w, state.filters, state)) for w in selection.wines
+    ]
+    return Draft("offline", intro, recommended, closing)
+
+
+async def catalog_picks(
+    sessions: async_sessionmaker[AsyncSession],
+    text: str,
+    history: Sequence[dict[str, Any]] = (),
+    profile: dict[str, Any] | None = None,
+) -> list[RecommendedWine]:
+    """Wines for a message in a conversation (`history`), without a model or a text: a group
+    table's picks."""
+    state = (await read_conversation(sessions, history, text)).state
+    async with sessions() as session:
+        selection = await select_wines(WineRepository(session), state, profile)
+    return [
+        RecommendedWine.from_wine(w, catalog_why(w, state.filters, state)) for w in selection.wines
+    ]
 
 
 _FURTHEST = {

@@ -27,7 +27,7 @@ async def resolve_picks(
     allowed = run.trusted_ids | _ids_in_history(history)
     # The request's colour, sweetness, country and price: no card may contradict them — unless
     # the catalog has no such wine, when the nearest alternatives are the honest answer.
-    request = run.request_filters.hard()
+    request = run.turn.request_filters.hard()
     wines: list[RecommendedWine] = []
     async with sessions() as session:
         repo = WineRepository(session)
@@ -38,7 +38,7 @@ async def resolve_picks(
     for pick, wine in zip(parsed.picks, picked, strict=True):
         if wine is None or any(w.id == wine.id for w in wines) or not request.admits(wine):
             continue
-        if run.state is not None and not run.state.admits(wine):
+        if not run.state.admits(wine):
             continue  # a country group or an exclusion («без Франции») of the request
         # The why is checked against this row when the answer is finished (grounding.py).
         wines.append(RecommendedWine.from_wine(wine, pick.why, row=wine))

@@ -13,9 +13,9 @@ import re
 from collections.abc import Collection
 from decimal import Decimal
 
+from core.domain import WineFilters
 from core.language.amounts import MoneyMention, money_mentions
 from core.language.folding import fold
-from core.language.request import parse_query
 
 LINK_PLACEHOLDER = "(ссылка скрыта)"
 # Words that make the amount after them a limit, not a price.
@@ -35,10 +35,11 @@ _LINK = re.compile(
 )
 
 
-def allowed_prices(wine_prices: Collection[Decimal], request: str) -> set[Decimal]:
-    """Prices the prose may name: those of the wines shown, and the bounds of the user's
-    budget that the shown wines keep to ("до 2000" with wines under 2000, not "по 1 ₽")."""
-    filters = parse_query(request).filters
+def allowed_prices(wine_prices: Collection[Decimal], asked: WineFilters) -> set[Decimal]:
+    """Prices the prose may name: those of the wines shown, and the bounds of the budget the
+    person's message names (`asked`) that the shown wines keep to ("до 2000" with wines under
+    2000, not "по 1 ₽")."""
+    filters = asked
     allowed = set(wine_prices)
     if filters.price_max is not None and any(p <= filters.price_max for p in wine_prices):
         allowed.add(filters.price_max)

@@ -14,7 +14,7 @@ from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent.answer_format import FORMAT_INSTRUCTIONS, first_sentence, parse_answer
 from services.agent.catalog_prompt import catalog_line
-from services.agent.day_context import DayContext, build_day_context
+from services.agent.day_context import DayContext
 from services.agent.loop import SommelierService
 from services.agent.selection import liked_style
 
@@ -26,8 +26,7 @@ class WelcomeWriter:
         self.sommelier = sommelier
 
     def day(self) -> DayContext:
-        clock = self.sommelier.clock
-        return build_day_context(clock() if clock else None)
+        return self.sommelier.day()
 
     async def picks(self, day: DayContext, profile: dict[str, Any]) -> list[Wine]:
         """One wine per suggested type (the person's favourite type first), within their

@@ -15,12 +15,8 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from core.language.request import parse_query
 from core.recommendation import RecommendedWine
-from repositories.wines import WineRepository
-from services.agent.conversation import conversation_state
-from services.agent.offline import explain
-from services.agent.selection import select_wines
+from services.agent.offline import catalog_picks
 
 MAX_REQUEST_CHARS = 500
 
@@ -52,10 +48,6 @@ async def table_picks(
             {"role": "user", "content": earlier.request},
             {"role": "assistant", "content": "\n".join(f"[WINE:{i}]" for i in earlier.wine_ids)},
         ]
-    state = await conversation_state(sessions, history, text)
-    async with sessions() as session:
-        selection = await select_wines(WineRepository(session), state, profile)
-    parsed = parse_query(text)
-    wines = [RecommendedWine.from_wine(w, explain(w, parsed, state)) for w in selection.wines]
+    wines = await catalog_picks(sessions, text, history, profile)
     request = text if earlier is None else f"{earlier.request}, {text}"
     return TablePicks(request[:MAX_REQUEST_CHARS], wines)

@@ -65,14 +65,7 @@ class MediaQuestions:
             what = reading.wine.title if reading.kind == "label" else ""
             yield MediaRead(source="photo", kind=reading.kind, text=what)
             rec = await self._photo_answer(user_id, reading, caption)
-            final = Final(
-                recommendation=rec.public_json(),
-                request_id=request_id or uuid.uuid4().hex,
-                total_steps=1,
-                path=rec.path,
-            )
-            final._result = rec
-            yield final
+            yield Final.of(rec, request_id or uuid.uuid4().hex, total_steps=1)
             return
         if caption:
             # Nothing about wine on the photo, but the caption asks something: answer that.

@@ -20,7 +20,7 @@ from core.recommendation import RecommendedWine
 from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent.answer_format import first_sentence
-from services.agent.offline import explain
+from services.agent.catalog_why import catalog_why
 from services.agent.welcome import WelcomeWriter
 
 PAGE_SIZE = 10
@@ -87,7 +87,7 @@ class QuickPicks:
                     await repo.text_search(" ".join(words), k=offset + limit + 1) if words else []
                 )[offset:]
         more = len(found) > limit
-        wines = [RecommendedWine.from_wine(w, explain(w, parsed)) for w in found[:limit]]
+        wines = [RecommendedWine.from_wine(w, catalog_why(w, filters)) for w in found[:limit]]
         return QuickPage(
             wines,
             "search" if wines else "none",

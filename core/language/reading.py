@@ -1,0 +1,155 @@
+"""A message read once: what it is, what it asks for, what it changes in the request before.
+
+A turn reads its message here, once, and hands the `Reading` to everything that needs its
+words: the conversation state, the wines chosen, the offline and catalog-slice answers, the
+checks of the model's prose, the fixed answers. In this order:
+
+1. the social words come off (`social`): «привет!», «спасибо» around the message proper;
+2. the message proper is read for its conditions (`request.parse_query`; country groups and
+   price words have readers of their own: `world`, `price_bands`), for what it changes in the
+   request before (`followups`) and for a price word; its words are weighed against the
+   knowledge base when first asked for (`knowledge.Question`);
+3. what the message is (`kinds`), from those readings;
+4. a request is also read with the catalog's own words (`catalog_terms.CatalogIndex`): the
+   shop's dishes and the wines it names (`Asked`).
+
+Parts of a message are read on their own where a reader needs them (the words after «без», a
+clause that asks what something is); the message itself is never read twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.domain import WineType
+from core.language.catalog_terms import CatalogIndex
+from core.language.followups import (
+    FollowUp,
+    asks_similar,
+    keeps_budget,
+    opens_as_refinement,
+    read_followup,
+    without_negated,
+    word_count,
+)
+from core.language.intent import asks_for_wine
+from core.language.kinds import MessageKind, MessageReading, Proper, read_kind
+from core.language.knowledge import KnowledgeEntry, Question
+from core.language.price_bands import PriceBand, read_price_band, without_price_words
+from core.language.request import ParsedQuery, implied_wine_type, parse_query
+from core.language.social import split_social
+from core.language.world import countries_of_group, without_group
+
+_COLOURS = (WineType.red, WineType.white, WineType.rose)
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What a request asks for, read with the catalog's own words."""
+
+    # Its filters, with a dish of the shop's own pairings («к хачапури») and the colour a word
+    # implies; a filter the message rules out («чили не хочу») is not one it asks for.
+    query: ParsedQuery
+    countries: tuple[str, ...]  # any of these (a group: «Новый Свет»), unless ruled out
+    named_ids: tuple[object, ...]  # catalog wines its words name (кьянти, просекко)
+    named_words: tuple[str, ...]
+    similar: bool  # «похожее», «что-то в этом роде»
+    same_budget: bool  # «в том же бюджете»
+    opens_as_refinement: bool  # «а …», «what about …»
+    words: int  # how many words it has
+
+
+@dataclass(frozen=True)
+class Reading:
+    text: str  # the message as written
+    proper: str  # the message without its greetings and thanks
+    message: MessageReading  # what it is: a request, a wine question, small talk…
+    query: ParsedQuery  # the conditions its words name
+    followup: FollowUp  # what it changes in the request before
+    price_band: PriceBand | None  # a price word without a number («недорогое»)
+    countries: tuple[str, ...]  # a group of countries it names («Новый Свет»)
+    question: Question  # its words as the knowledge base weighs them
+    asked: Asked | None = None  # a request, read with the catalog's words
+
+    @property
+    def kind(self) -> MessageKind:
+        return self.message.kind
+
+    @property
+    def is_request(self) -> bool:
+        return self.message.kind is MessageKind.request
+
+    @property
+    def entry(self) -> KnowledgeEntry | None:
+        return self.message.entry
+
+    @property
+    def entries(self) -> tuple[KnowledgeEntry, ...]:
+        """The knowledge entries sure enough to answer from, best first."""
+        return self.question.entries
+
+    @property
+    def asks_for_wine(self) -> bool:
+        """Picks are asked for, not a general word: a verb of choosing, a budget, a dish, a
+        grape."""
+        return asks_for_wine(self.text, self.query.filters)
+
+
+def read(text: str, index: CatalogIndex | None = None) -> Reading:
+    """The message read once; with the catalog's `index`, a request's names and dishes too."""
+    split = split_social(text)
+    proper = split.rest or text
+    countries = countries_of_group(proper)
+    plain = without_price_words(without_group(proper))
+    query = parse_query(plain)
+    followup = read_followup(without_price_words(proper))  # «не очень дорогое» rules nothing out
+    band = read_price_band(proper)
+    question = Question(proper)
+    message = read_kind(text, split, Proper(query, followup, band, question, countries))
+    asked = None
+    if index is not None and message.kind is MessageKind.request:
+        asked = _asked(proper, plain, query, followup, countries, index)
+    return Reading(text, proper, message, query, followup, band, countries, question, asked)
+
+
+def _asked(
+    proper: str,
+    plain: str,
+    query: ParsedQuery,
+    followup: FollowUp,
+    countries: tuple[str, ...],
+    index: CatalogIndex,
+) -> Asked:
+    filters = query.filters
+    if filters.food_pairing is None and (dish := index.food(plain)) is not None:
+        filters = filters.model_copy(update={"food_pairing": dish})  # «к хачапури»
+    if filters.wine_type is None and (implied := implied_wine_type(plain)) is not None:
+        filters = filters.model_copy(update={"wine_type": implied})
+    if countries and followup.negated.get("countries") == countries:
+        countries = ()  # «наше не надо» rules the group out
+    ruled_out = {
+        name: None
+        for name, value in followup.negated.items()
+        if getattr(filters, name, None) == value
+    }
+    filters = filters.model_copy(update=ruled_out) if ruled_out else filters
+    # Colour words («красное») name no wine; style words («просекко» → sparkling) may.
+    colour = filters.wine_type in _COLOURS
+    ignore = [w for k, w in query.matched.items() if k != "wine_type" or colour]
+    ids, used = index.match(without_negated(plain), ignore=ignore)
+    return Asked(
+        ParsedQuery(filters, query.matched),
+        countries,
+        tuple(ids),
+        tuple(used) if ids else (),
+        asks_similar(plain),
+        keeps_budget(plain),
+        opens_as_refinement(proper),
+        word_count(plain),
+    )
+
+
+def prepare() -> None:
+    """Build what reading a message needs once (the dictionary, the knowledge index: about
+    0.6 s), so that a serving process does it at start rather than on its first question."""
+    read("что такое танины и какое красное вино к стейку до 2000 посоветуешь?")

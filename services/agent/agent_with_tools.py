@@ -1,0 +1,217 @@
+"""The first strategy: the model with the catalog tools (≤ `max_steps` iterations, then a final
+call without tools), its picks resolved to real wines.
+
+It gives way (`Declined`) when tool use fails — the model quoted its instructions instead of
+answering a wine request, answered one without the catalog, named no real wine — or when the
+model cannot be reached at all (then the catalog slice, which needs the model too, is skipped).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+from core.errors import LLMRequestError, LLMUnavailableError
+from core.recommendation import MAX_WINES
+from prompts import fill, load_prompt
+from services.agent.alternatives import nearest_alternatives, says_nothing_fits
+from services.agent.answer_format import FORMAT_INSTRUCTIONS, parse_answer
+from services.agent.events import Observation, StepStarted, Thought, ToolInvoked, preview_arguments
+from services.agent.grounding_stream import StreamGrounder
+from services.agent.guard import REFUSAL
+from services.agent.kinds import (
+    check_cards,
+    knowledge_context,
+    offline_kind_answer,
+    top_entries,
+)
+from services.agent.knowledge_grounding import ground_knowledge
+from services.agent.registry import ToolRegistry, ToolResult
+from services.agent.resolve import resolve_picks
+from services.agent.run import Run
+from services.agent.safety import allowed_prices, states_unknown_prices
+from services.agent.strategies import Declined, Draft, Service, Step
+from services.agent.streaming import streamed_call
+from services.agent.tools import SHOWN_WINES, brief_fits
+from services.llm.client import LLMReply
+
+
+class ToolUseFailedError(Exception):
+    """The agent path produced no valid wine; the next strategy takes over."""
+
+
+class AgentWithTools:
+    needs_model = True
+
+    def __init__(self, service: Service) -> None:
+        self.service = service
+
+    async def attempt(self, run: Run) -> AsyncIterator[Step]:
+        if not self.service.llm.configured:
+            yield Declined("no LLM is configured", model_unreachable=True)
+            return
+        try:
+            async for step in self._answer(run):
+                yield step
+        except (ToolUseFailedError, LLMRequestError) as exc:
+            yield Declined(str(exc) or type(exc).__name__)
+        except LLMUnavailableError as exc:
+            yield Declined(str(exc), model_unreachable=True)
+
+    def system_prompt(self, run: Run) -> str:
+        # The fixed instructions come first and are identical for every person and turn, so
+        # providers' prompt caching applies; the tools are described by their schemas alone.
+        system = fill(
+            load_prompt("system"),
+            answer_format=FORMAT_INSTRUCTIONS,
+            context=self.service.context_block(run.turn.user),
+        )
+        system += "\n\n" + run.state.prompt_block()
+        if context := knowledge_context(run.reading):
+            system += "\n\n" + context
+        return system
+
+    async def _answer(self, run: Run) -> AsyncIterator[Step]:
+        reply = None
+        async for step in self._tool_loop(run):
+            if isinstance(step, LLMReply):
+                reply = step
+            else:
+                yield step
+        assert reply is not None
+        draft = await self._draft(run, reply)
+        if not run.reading.is_request:
+            draft = await self._held_to_reading(run, draft)
+        yield draft
+
+    async def _tool_loop(self, run: Run) -> AsyncIterator[Step | LLMReply]:
+        """The model's steps: tools while it asks for them, then its final reply."""
+        turn, service = run.turn, self.service
+        tools = turn.tools or ToolRegistry([])
+        system = self.system_prompt(run)
+        specs = tools.openai_specs() or None
+        found_wines = False
+        for step in range(1, turn.max_steps + 2):
+            # Once the searches found enough wines that keep to the request, the model only has
+            # to choose: no tools on the next call (the schemas are the largest part of it).
+            last = step > turn.max_steps or found_wines
+            if step > turn.max_steps:
+                # The model still wants tools after the last iteration: one call without tools.
+                run.steps += 1
+            else:
+                run.steps = step
+            yield StepStarted(step=run.steps, request_id=run.request_id, max_steps=turn.max_steps)
+            messages = service.messages(system, turn.history, run)
+            reply: LLMReply | None = None
+            offered = None if last else specs
+            async for item in streamed_call(
+                lambda on_delta, m=messages, t=offered: service.call(run, m, t, on_delta),
+                service.guard,
+                turn.stream_answer,
+                StreamGrounder(run.briefs, run.request) if turn.stream_answer else None,
+            ):
+                if isinstance(item, LLMReply):
+                    reply = item
+                else:
+                    yield item
+            assert reply is not None
+            if last or not reply.tool_calls:
+                yield reply
+                return
+            if reply.content and reply.content.strip() and not service.guard.leaks(reply.content):
+                yield Thought(content=reply.content.strip())
+            for call in reply.tool_calls:
+                yield ToolInvoked(tool=call.name, input=self._preview(call.arguments))
+            results = await self._run_tools(run, tools, reply)
+            fitting = [
+                brief
+                for result in results
+                for brief in result.wines
+                if brief_fits(brief, turn.request_filters)
+            ]
+            found_wines = len(fitting) >= MAX_WINES
+            for result in results:
+                yield Observation(
+                    tool=result.name,
+                    ok=result.ok,
+                    took_ms=round(result.took_ms, 1),
+                    summary=result.summary,
+                )
+
+    async def _draft(self, run: Run, final: LLMReply) -> Draft:
+        """The model's final reply as a draft, or the reason it cannot be one."""
+        guard, reading = self.service.guard, run.reading
+        parsed = parse_answer(final.content)
+        recites = guard.leaks(final.content)
+        wants_wine = reading.is_request and (reading.asks_for_wine or run.state.structured)
+        if recites and not parsed.picks:
+            if wants_wine:  # the person still gets wines: the next path answers the request
+                raise ToolUseFailedError("the model quoted its instructions")
+            return Draft("agent", REFUSAL)
+        if not parsed.formatted and not run.tools_called:
+            # Smalltalk or a general question: plain text, no cards. A plain answer to a wine
+            # request could name wines that are not in the catalog, so it is not trusted.
+            if not parsed.intro:
+                raise ToolUseFailedError("the model returned an empty answer")
+            if reading.is_request and reading.asks_for_wine:
+                raise ToolUseFailedError("the model answered a wine request without the catalog")
+            if states_unknown_prices(parsed.intro, allowed_prices((), run.request.asked)):
+                raise ToolUseFailedError("the model quoted prices without the catalog")
+            return Draft("agent", parsed.intro)
+        wines = await resolve_picks(self.service.sessions, run, parsed, run.turn.history)
+        if not wines and recites:
+            if wants_wine:
+                raise ToolUseFailedError("the model quoted its instructions")
+            return Draft("agent", REFUSAL)
+        honest = not parsed.picks and says_nothing_fits(parsed.intro)
+        if not wines and honest and run.tools_called:
+            # «Nothing cheaper exists» is an answer: keep it, add the nearest real wines.
+            filters = run.turn.request_filters
+            bounds = (filters.price_min, filters.price_max)
+            run.searched_prices = {p for p in bounds if p is not None}
+            return await nearest_alternatives(self.service.sessions, run.state, parsed.intro)
+        if not wines:
+            raise ToolUseFailedError("the agent produced no valid catalog wine")
+        return Draft("agent", parsed.intro, wines, parsed.closing)
+
+    async def _held_to_reading(self, run: Run, draft: Draft) -> Draft:
+        """A wine question or small talk: cards only where they belong, a wine question's
+        claims only as the reviewed entries bear them out."""
+        reading = run.reading
+        draft = check_cards(reading, draft)
+        if reading.entry is not None:
+            grounded, dropped = ground_knowledge(draft.intro, top_entries(reading))
+            draft = Draft(draft.path, grounded, draft.wines, draft.closing)
+            for kind, count in dropped.items():
+                run.dropped_claims[kind] = run.dropped_claims.get(kind, 0) + count
+        if draft.empty:
+            return await offline_kind_answer(self.service.sessions, reading, "agent")
+        return draft
+
+    def _preview(self, raw: str) -> dict[str, Any]:
+        """Tool arguments as shown in events; a quotation of the instructions is not shown."""
+        preview = preview_arguments(raw)
+        leaks = self.service.guard.leaks
+        return {k: "…" if isinstance(v, str) and leaks(v) else v for k, v in preview.items()}
+
+    async def _run_tools(self, run: Run, tools: ToolRegistry, reply: LLMReply) -> list[ToolResult]:
+        run.messages.append(reply.as_message())
+        started = time.perf_counter()
+        token = SHOWN_WINES.set(frozenset(run.state.shown))
+        try:
+            results = await asyncio.gather(
+                *(tools.execute(call.name, call.arguments) for call in reply.tool_calls)
+            )
+        finally:
+            SHOWN_WINES.reset(token)
+        run.tools_ms += (time.perf_counter() - started) * 1000
+        for call, result in zip(reply.tool_calls, results, strict=True):
+            run.tools_called.append(call.name)
+            run.trusted_ids.update(result.wine_ids)
+            run.briefs.extend(result.wines)
+            run.messages.append(
+                {"role": "tool", "tool_call_id": call.id, "content": result.content}
+            )
+        return list(results)
