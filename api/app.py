@@ -23,8 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from core.errors import DatabaseUnavailableError, MediaUnreadableError
 from core.settings import Settings
 from core.text import clean_user_text
-from services.agent.events import AgentEvent, ErrorEvent, Final
-from services.agent.run import MAX_STEPS
+from services.agent import MAX_STEPS, AgentEvent, ErrorEvent, Final
 from services.app.chat import ChatService
 from services.app.container import Services
 from services.app.rate_limit import RateLimiter

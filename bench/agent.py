@@ -20,11 +20,7 @@ from bench import llm_script
 from bench.stats import Summary
 from core.settings import Settings
 from fakes.openai_server import FakeOpenAIServer
-from prompts import fill, load_prompt
-from services.agent.answer_format import FORMAT_INSTRUCTIONS
-from services.agent.history import CHARS_PER_TOKEN
-from services.agent.loop import SommelierService
-from services.agent.run import UserContext
+from services.agent import CHARS_PER_TOKEN, SommelierService, UserContext
 from services.llm.client import LLMClient
 from services.llm.embeddings import EmbeddingService
 
@@ -38,7 +34,7 @@ class AgentReport:
     paths: dict[str, int]
     answers: int
     variant: str = "current"
-    # The grounded-prose check of the model's text (services/agent/grounding.py) per answer.
+    # The grounded-prose check of the model's text (services/agent/_grounding.py) per answer.
     grounding: Summary = field(default_factory=lambda: Summary.of([]))
 
 
@@ -95,11 +91,10 @@ def _parts(requests: Sequence[dict[str, Any]], answers: int) -> dict[str, float]
     return {k: v / max(answers, 1) for k, v in sorted(totals.items())}
 
 
-def _stable_share(requests: Sequence[dict[str, Any]]) -> float:
+def _stable_share(requests: Sequence[dict[str, Any]], fixed: str) -> float:
     """How much of what is sent is a prefix identical across people and turns: the tool schemas
     and the system prompt up to where the per-person context begins (measured as the common
-    prefix of each system message with the instructions filled with an empty context)."""
-    fixed = fill(load_prompt("system"), answer_format=FORMAT_INSTRUCTIONS, context="")
+    prefix of each system message with `fixed`, the instructions around an empty context)."""
     stable = total = 0
     for body in requests:
         prefix = 0
@@ -196,7 +191,7 @@ async def run_agent(
                 catalog_paths=dict(Counter(r[4] for r in catalog)),
                 agent_parts=_parts(agent_requests, len(questions)),
                 catalog_parts=_parts(catalog_requests, len(questions)),
-                stable_share=_stable_share(agent_requests),
+                stable_share=_stable_share(agent_requests, service.instructions()),
                 agent_calls=len(agent_requests) / max(len(questions), 1),
             )
             return report, eco

@@ -25,7 +25,7 @@ from core.recommendation import RecommendedWine
 from fakes.inventing_model import INVENTED_CLOSING, invented_intro, invented_why
 from repositories.models import Wine
 from seeds.loader import load_seed_file
-from services.agent.grounding import forget_prose_readings, ground_prose
+from services.agent import forget_prose_readings, ground_prose
 
 QUESTION = "красное сухое к стейку до 3000"
 

@@ -28,8 +28,7 @@ from bench.stats import Summary
 from bot.handlers.inline import inline_result
 from core.settings import Settings, load_settings
 from repositories.models import Wine
-from services.agent.loop import SommelierService
-from services.agent.welcome import WelcomeWriter
+from services.agent import SommelierService, WelcomeWriter
 from services.app.quick_picks import QuickPicks
 from services.llm.client import LLMClient
 from services.llm.embeddings import EmbeddingService

@@ -23,7 +23,7 @@ from bench.stats import Summary
 from bench.workload import SEMANTIC_K, SearchCase, SemanticCase
 from core.settings import Settings
 from repositories.wines import WineRepository
-from services.agent.tools import build_catalog_tools
+from services.agent import build_catalog_tools
 from services.llm.embeddings import EmbeddingService
 
 

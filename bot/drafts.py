@@ -19,8 +19,7 @@ from typing import Any
 from aiogram import Bot
 from aiogram.utils.chat_action import ChatActionSender
 
-from services.agent.events import AgentEvent, AnswerDelta, ToolInvoked
-from services.agent.safety import without_links
+from services.agent import AgentEvent, AnswerDelta, ToolInvoked, without_links
 
 log = logging.getLogger(__name__)
 

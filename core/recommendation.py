@@ -59,7 +59,7 @@ class RecommendedWine:
     why: str
     url: str | None = None  # the shop's product page: the card's «Купить» button
     old_price_rub: Decimal | None = None
-    # The catalog row behind a why the model wrote: what services/agent/grounding.py checks
+    # The catalog row behind a why the model wrote: what services/agent/_grounding.py checks
     # the why against (description, notes, alcohol…). None when the catalog wrote the why.
     row: Any = field(default=None, repr=False, compare=False)
 
@@ -103,8 +103,8 @@ class Recommendation:
     entry: str | None = None
     # The turn as it should be stored: user message, tool calls and results, the final answer.
     new_messages: list[dict[str, Any]] = field(default_factory=list)
-    # Claims of the model's prose dropped as false or unconfirmed, by kind (grounding.py), and
-    # the why sentences the model wrote / that were kept.
+    # Claims of the model's prose dropped as false or unconfirmed, by kind
+    # (services/agent/_grounding.py), and the why sentences the model wrote / that were kept.
     dropped_claims: dict[str, int] = field(default_factory=dict)
     why_sentences: int = 0
     why_sentences_kept: int = 0

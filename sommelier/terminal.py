@@ -9,7 +9,7 @@ from typing import Any
 
 from core.domain import format_price
 from core.recommendation import Recommendation
-from services.agent.events import Final, Observation, Thought, ToolInvoked
+from services.agent import Final, Observation, Thought, ToolInvoked
 from services.app.container import build_services
 from services.app.runtime import Runtime
 

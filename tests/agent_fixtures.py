@@ -17,7 +17,7 @@ from core.settings import Settings
 from fakes.openai_server import FakeOpenAIServer
 from repositories.models import Wine
 from repositories.wines import WineRepository
-from services.agent.loop import SommelierService
+from services.agent._service import SommelierService
 from services.app.runtime import Runtime
 from services.llm.client import LLMClient
 from services.llm.embeddings import EmbeddingService

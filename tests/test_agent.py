@@ -32,10 +32,10 @@ from fakes.openai_server import (
 )
 from repositories.models import Wine
 from repositories.wines import WineRepository
-from services.agent.catalog_prompt import CATALOG_SLICE
-from services.agent.compact import compact_history
-from services.agent.events import Final, Observation, ToolInvoked
-from services.agent.run import UserContext
+from services.agent._catalog_slice import CATALOG_SLICE
+from services.agent._compact import compact_history
+from services.agent._events import Final, Observation, ToolInvoked
+from services.agent._run import UserContext
 from services.app.runtime import Runtime
 from tests.agent_fixtures import (
     agent_settings,

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from services.agent.answer_format import (
+from services.agent._answer_format import (
     FORMAT_INSTRUCTIONS,
     MAX_CLOSING,
     MAX_INTRO,
@@ -18,7 +18,7 @@ from services.agent.answer_format import (
     parse_answer,
     render_answer,
 )
-from services.agent.safety import without_false_prices
+from services.agent._safety import without_false_prices
 
 ID_A = "0b7c8a4e-5f41-4f0c-9d55-3b1b1e0a0001"
 ID_B = "0b7c8a4e-5f41-4f0c-9d55-3b1b1e0a0002"

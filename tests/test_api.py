@@ -11,7 +11,7 @@ import aiohttp
 import pytest
 
 from fakes.openai_server import call, reply, responder, tool_calls
-from services.agent.events import AgentEvent
+from services.agent._events import AgentEvent
 from services.app.runtime import Runtime
 from tests.agent_fixtures import API_KEY, fake_openai, formatted, wines_in_tool_results
 from tests.api_harness import running_api

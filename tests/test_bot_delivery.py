@@ -10,7 +10,7 @@ from bot.telegram_html import CAPTION_LIMIT
 from fakes.openai_server import FakeOpenAIServer, Step, call, reply, responder, tool_calls
 from fakes.telegram_server import SentCall
 from repositories.models import Wine
-from services.agent.answer_format import MAX_INTRO, MAX_WHY
+from services.agent._answer_format import MAX_INTRO, MAX_WHY
 from services.app.runtime import Runtime
 from tests.agent_fixtures import formatted
 from tests.bot_harness import running_bot

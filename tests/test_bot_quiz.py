@@ -13,7 +13,7 @@ from core.domain import Sweetness, WineType
 from fakes.openai_server import JSONDict, Step, call, reply, responder, tool_calls
 from fakes.telegram_server import SentCall
 from repositories.models import QuizAnswers, Wine
-from services.agent.day_context import MOSCOW_TZ
+from services.agent._day_context import MOSCOW_TZ
 from services.app.runtime import Runtime
 from tests.agent_fixtures import catalog_ids, formatted
 from tests.bot_harness import BotHarness, running_bot

@@ -11,7 +11,7 @@ from bot.texts import T
 from core.domain import WINE_TYPE_RU
 from fakes.openai_server import JSONDict, Step, reply, responder
 from repositories.models import Wine
-from services.agent.day_context import MOSCOW_TZ, build_day_context
+from services.agent._day_context import MOSCOW_TZ, build_day_context
 from services.app.runtime import Runtime
 from tests.agent_fixtures import catalog_ids
 from tests.bot_harness import running_bot

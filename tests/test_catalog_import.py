@@ -13,8 +13,8 @@ from core.domain import Sweetness, WineType
 from core.errors import CatalogFileError
 from repositories.models import Wine
 from repositories.wines import WineRepository
-from services.agent.offline import catalog_picks
-from services.agent.tools import build_catalog_tools
+from services.agent._catalog_tools import build_catalog_tools
+from services.agent._offline_picks import catalog_picks
 from services.app.catalog_import import import_catalog
 from services.app.catalog_import.fetch import read_source
 from services.app.runtime import Runtime

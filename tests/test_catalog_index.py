@@ -9,8 +9,8 @@ import threading
 import pytest
 
 from repositories.wines import WineRepository
-from services.agent import catalog_index as module
-from services.agent.catalog_index import catalog_index
+from services.agent import _catalog_index as module
+from services.agent._catalog_index import catalog_index
 from services.app.runtime import Runtime
 from tests.catalog_factory import record
 

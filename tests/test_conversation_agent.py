@@ -9,7 +9,7 @@ from typing import Any
 import aiohttp
 
 from fakes.openai_server import Step, call, reply, responder, tool_calls
-from services.agent.guard import REFUSAL
+from services.agent._prompt_guard import REFUSAL
 from services.app.container import build_services
 from services.app.runtime import Runtime
 from tests.agent_fixtures import fake_openai, formatted

@@ -6,7 +6,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from core.domain import WineType
-from services.agent.day_context import (
+from services.agent._day_context import (
     MOSCOW_TZ,
     DayContext,
     Holiday,

@@ -8,7 +8,7 @@ from typing import Any
 
 from bench.eval.fake_model import respond
 from fakes.openai_server import ReplyStep, ToolCallsStep
-from services.agent.tools import build_catalog_tools
+from services.agent._catalog_tools import build_catalog_tools
 
 TOOLS = build_catalog_tools(None, None).openai_specs()  # type: ignore[arg-type]
 MISLEADING = (

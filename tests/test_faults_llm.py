@@ -36,7 +36,7 @@ from fakes.openai_server import (
     stream_cut,
     tool_calls,
 )
-from services.agent.events import Final
+from services.agent._events import Final
 from services.app.chat import ChatService
 from services.app.runtime import Runtime
 from tests.agent_fixtures import formatted, why_for

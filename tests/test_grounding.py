@@ -25,7 +25,7 @@ from fakes.inventing_model import (
 )
 from fakes.openai_server import error, responder
 from repositories.models import Wine
-from services.agent.grounding import NEUTRAL_INTRO
+from services.agent._grounding import NEUTRAL_INTRO
 from services.app.container import build_services
 from services.app.runtime import Runtime
 from tests.agent_fixtures import fake_openai, formatted

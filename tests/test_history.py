@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from core.recommendation import Recommendation
 from fakes.openai_server import FakeOpenAIServer, JSONDict, call, reply, responder, tool_calls
-from services.agent.compact import compact_history
-from services.agent.history import estimate_tokens, repair_pairing, trim_to_budget
-from services.agent.run import UserContext
+from services.agent._compact import compact_history
+from services.agent._history import estimate_tokens, repair_pairing, trim_to_budget
+from services.agent._run import UserContext
 from services.app.runtime import Runtime
 from tests.agent_fixtures import (
     agent_settings,

@@ -25,8 +25,8 @@ from core.recommendation import Recommendation, RecommendedWine
 from fakes.database import history_problems
 from fakes.openai_server import Step, reply, responder
 from fakes.telegram_server import HtmlParseError, parse_telegram_html
-from services.agent.answer_format import MAX_CLOSING, MAX_PLAIN, MAX_WHY, parse_answer
-from services.agent.tools import build_catalog_tools
+from services.agent._answer_format import MAX_CLOSING, MAX_PLAIN, MAX_WHY, parse_answer
+from services.agent._catalog_tools import build_catalog_tools
 from services.app.runtime import Runtime
 from services.llm.embeddings import EmbeddingService
 from tests.agent_fixtures import catalog_ids, fake_openai, formatted

@@ -13,7 +13,7 @@ import pytest
 from core.language.knowledge import entry_by_id
 from core.recommendation import Recommendation
 from fakes.openai_server import call, reply, responder, tool_calls
-from services.agent.run import UserContext
+from services.agent._run import UserContext
 from services.app.container import build_services
 from services.app.runtime import Runtime
 from tests.agent_fixtures import (

@@ -51,7 +51,7 @@ async def test_with_a_model_the_reading_still_holds(seeded: Runtime) -> None:
     """Off-topic is declined without a model call; a wine question reaches the model with the
     knowledge entry as context, and cards it adds to a pure knowledge question are dropped."""
     from fakes.openai_server import call, reply, responder, tool_calls
-    from services.agent.run import UserContext
+    from services.agent._run import UserContext
     from tests.agent_fixtures import agent_settings, fake_openai, formatted, sommelier_service
 
     async with fake_openai() as server:

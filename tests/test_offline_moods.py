@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from core.recommendation import Recommendation
-from services.agent.run import UserContext
+from services.agent._run import UserContext
 from services.app.runtime import Runtime
 from tests.agent_fixtures import agent_settings, sommelier_service, wines_by_id
 

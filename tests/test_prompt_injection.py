@@ -33,8 +33,8 @@ from fakes.openai_server import Step, call, reply, responder, tool_calls
 from fakes.telegram_server import SentCall
 from prompts import load_prompt
 from repositories.models import Feedback, Wine
-from services.agent.answer_format import FORMAT_INSTRUCTIONS
-from services.agent.guard import PromptGuard, StreamGuard
+from services.agent._answer_format import FORMAT_INSTRUCTIONS
+from services.agent._prompt_guard import PromptGuard, StreamGuard
 from services.app.runtime import Runtime
 from tests.agent_fixtures import formatted
 from tests.bot_harness import ADMIN_ID, running_bot

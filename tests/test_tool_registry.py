@@ -20,14 +20,14 @@ from fakes.openai_server import FakeOpenAIServer, deterministic_embedding
 from repositories.models import Wine
 from repositories.wines import WineRepository
 from seeds.loader import DEFAULT_SEED_FILE, load_seed_file
-from services.agent.registry import Tool, ToolOutput, ToolRegistry, ToolResult
-from services.agent.tools import (
+from services.agent._catalog_tools import (
     DESCRIPTION_CHARS,
     MAX_RESULTS,
     SearchWinesArgs,
     SemanticSearchArgs,
     build_catalog_tools,
 )
+from services.agent._tool_registry import Tool, ToolOutput, ToolRegistry, ToolResult
 from services.app.runtime import Runtime
 from services.llm.embeddings import EmbeddingService, wine_document
 from tests.agent_fixtures import agent_settings, fake_openai, wines_by_id

@@ -15,8 +15,8 @@ from core.domain import WineFilters
 from core.language.request import parse_query
 from repositories.models import Wine
 from repositories.wines import WineRepository
-from services.agent.registry import ToolRegistry
-from services.agent.tools import build_catalog_tools
+from services.agent._catalog_tools import build_catalog_tools
+from services.agent._tool_registry import ToolRegistry
 from services.app.runtime import Runtime
 from services.llm.embeddings import EmbeddingService
 from tests.conftest import make_settings

@@ -1,7 +1,7 @@
 """The claims table: sentences a model might write under a wine's card, each labelled true
 (everything it says is borne out by the wine's row or its own words) or false.
 
-Each sentence goes through the grounded-prose check of a card's why (services/agent/grounding.py)
+Each sentence goes through the grounded-prose check of a card's why (services/agent/_grounding.py)
 under its catalog row. A false sentence kept is a false claim that reaches the customer (the
 bar: none); a true sentence dropped is a loss, reported beside it.
 """
@@ -19,7 +19,7 @@ from bench.eval.sets import load_set
 from core.language.reading import read
 from core.recommendation import RecommendedWine
 from repositories.models import Wine
-from services.agent.grounding import ground_prose
+from services.agent import ground_prose
 from services.app.runtime import Runtime
 
 

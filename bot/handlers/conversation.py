@@ -14,7 +14,7 @@ from bot.texts import T
 from core.recommendation import Recommendation
 from core.settings import Settings
 from core.text import clean_user_text
-from services.agent.events import Final
+from services.agent import Final
 from services.app.chat import ChatService
 
 

@@ -22,7 +22,7 @@ from core.errors import MediaUnreadableError
 from core.recommendation import Recommendation
 from core.settings import Settings
 from core.text import clean_user_text
-from services.agent.events import AgentEvent, Final, MediaRead
+from services.agent import AgentEvent, Final, MediaRead
 from services.app.chat import ChatService
 
 log = logging.getLogger(__name__)

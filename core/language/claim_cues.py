@@ -1,7 +1,7 @@
 """Claims no catalog field holds, found by their cue words: ageing («выдержка в бочке»), awards
 («95 баллов»), history («основана в 1870»), ranks of an appellation («премье крю», «DOCG») and
 how the bubbles were made. Such a claim stands only when the wine's own words (name, description,
-notes) make the same one (`services/agent/grounding.py`).
+notes) make the same one (`services/agent/_grounding.py`).
 """
 
 from __future__ import annotations

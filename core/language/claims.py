@@ -1,6 +1,6 @@
 """What a sentence says about a wine, read as claims a catalog row can confirm or refute.
 
-The model's prose is checked against the catalog (services/agent/grounding.py); this module
+The model's prose is checked against the catalog (services/agent/_grounding.py); this module
 only reads. It uses the same vocabularies, folding and price reader as the request reader, so
 «урожая 1987 года», «чистый пино менье», «из Чили», «чилийское», «13,5 %», «0,75 л» and
 «99 ₽» mean here what they mean in a search:

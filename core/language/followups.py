@@ -1,7 +1,7 @@
 """Words that refine the previous request: cheaper, drier, another, «без …» (Russian, English).
 
 Pure reading, no catalog: `read_followup` says which changes a message asks for; the
-conversation state (services/agent/conversation.py) applies them.
+conversation state (services/agent/_conversation.py) applies them.
 """
 
 from __future__ import annotations

@@ -34,10 +34,14 @@ from repositories.users import (
     record_answer,
 )
 from repositories.wines import WineRepository
-from services.agent.events import AgentEvent, Final
-from services.agent.loop import SommelierService
-from services.agent.run import MAX_STEPS, UserContext
-from services.agent.welcome import WelcomeWriter
+from services.agent import (
+    MAX_STEPS,
+    AgentEvent,
+    Final,
+    SommelierService,
+    UserContext,
+    WelcomeWriter,
+)
 from services.app.answer_log import log_answer, log_refusal
 from services.app.coordination import save_plan_with_turn
 from services.app.fact_log import record_quick

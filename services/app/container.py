@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from core.settings import Settings
 from repositories.database import core_connections
-from services.agent.loop import SommelierService
+from services.agent import SommelierService
 from services.app.buy_links import BuyLinks
 from services.app.catalog_admin import CatalogAdmin
 from services.app.chat import ChatService

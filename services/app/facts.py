@@ -26,7 +26,7 @@ from core.language.request import parse_query
 from core.language.wine_names import asked_wine_name
 from core.recommendation import Recommendation, RecommendedWine
 from repositories.wines import WineRepository
-from services.agent.catalog_index import catalog_index
+from services.agent import catalog_index
 from services.app.buy_links import BuyLinks
 from services.app.sessions import SessionFactory
 

@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from core.recommendation import RecommendedWine
-from services.agent.offline import catalog_picks
+from services.agent import catalog_picks
 
 MAX_REQUEST_CHARS = 500
 

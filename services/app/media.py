@@ -22,8 +22,7 @@ from core.recommendation import MAX_WINES, Recommendation, RecommendedWine
 from core.text import joined
 from repositories.models import Wine
 from repositories.wines import WineRepository
-from services.agent.answer_format import render_answer
-from services.agent.catalog_index import catalog_index
+from services.agent import catalog_index, render_answer
 from services.llm.vision import ImageReading, SeenWine
 
 POOL = 30

@@ -12,8 +12,7 @@ from core.recommendation import Recommendation
 from repositories.turns import Thread
 from repositories.users import ConversationRepository, UserRepository
 from repositories.wines import WineRepository
-from services.agent.events import AgentEvent, Final, MediaRead
-from services.agent.run import MAX_STEPS
+from services.agent import MAX_STEPS, AgentEvent, Final, MediaRead
 from services.app.media import budget_in, dish_request, label_answer, wine_list_answer
 from services.app.sessions import GuardedSessions
 from services.llm.transcription import Transcriber

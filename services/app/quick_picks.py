@@ -19,9 +19,7 @@ from core.language.request import parse_query
 from core.recommendation import RecommendedWine
 from repositories.models import Wine
 from repositories.wines import WineRepository
-from services.agent.answer_format import first_sentence
-from services.agent.catalog_why import catalog_why
-from services.agent.welcome import WelcomeWriter
+from services.agent import WelcomeWriter, catalog_why, first_sentence
 
 PAGE_SIZE = 10
 # Deeper pages than this are not worth a scan: nobody scrolls 200 inline results.

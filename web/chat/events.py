@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 from core.domain import SWEETNESS_RU, WINE_TYPE_RU, format_price
 from core.recommendation import Recommendation, RecommendedWine
 from core.text import joined
-from services.agent.events import AgentEvent, AnswerDelta, ErrorEvent, Final, ToolInvoked
+from services.agent import AgentEvent, AnswerDelta, ErrorEvent, Final, ToolInvoked
 
 MAX_URL = 2000
 MAX_FIELD = 600  # a catalog field longer than this is cut for the card (the page stays usable)

@@ -15,7 +15,7 @@ from typing import Any, Generic, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from core.errors import CatalogFilterError, ToolArgumentsError
-from services.agent.arguments import normalize
+from services.agent._tool_arguments import normalize
 
 A = TypeVar("A", bound=BaseModel)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from services.agent.request_state import RequestState
+from services.agent._request_state import RequestState
 
 
 def missing_details(state: RequestState) -> list[str]:

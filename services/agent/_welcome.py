@@ -12,11 +12,11 @@ from core.taste import price_ceiling, taste_score
 from prompts import fill, load_prompt
 from repositories.models import Wine
 from repositories.wines import WineRepository
-from services.agent.answer_format import FORMAT_INSTRUCTIONS, first_sentence, parse_answer
-from services.agent.catalog_prompt import catalog_line
-from services.agent.day_context import DayContext
-from services.agent.loop import SommelierService
-from services.agent.selection import liked_style
+from services.agent._answer_format import FORMAT_INSTRUCTIONS, first_sentence, parse_answer
+from services.agent._catalog_slice import catalog_line
+from services.agent._day_context import DayContext
+from services.agent._selection import liked_style
+from services.agent._service import SommelierService
 
 log = logging.getLogger(__name__)
 

@@ -29,9 +29,9 @@ from core.language.reading import Reading, read
 from core.language.request import ParsedQuery
 from repositories.models import Wine
 from repositories.wines import WineRepository
-from services.agent.catalog_index import catalog_index
-from services.agent.price_bands import catalog_percentiles
-from services.agent.request_state import RequestState, ShownWine
+from services.agent._catalog_index import catalog_index
+from services.agent._catalog_percentiles import catalog_percentiles
+from services.agent._request_state import RequestState, ShownWine
 
 _WINE_MARKER = re.compile(r"\[WINE:([0-9a-fA-F-]{36})\]")
 _SWEETNESS_ORDER = (Sweetness.dry, Sweetness.semi_dry, Sweetness.semi_sweet, Sweetness.sweet)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from core.domain import SWEETNESS_RU, WINE_TYPE_RU, WineFilters, format_price
 from core.text import joined
 from repositories.models import Wine
-from services.agent.answer_format import first_sentence
-from services.agent.request_state import RequestState
+from services.agent._answer_format import first_sentence
+from services.agent._request_state import RequestState
 
 
 def catalog_why(wine: Wine, f: WineFilters, state: RequestState | None = None) -> str:

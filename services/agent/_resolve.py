@@ -13,8 +13,8 @@ from core.domain import WineFilters
 from core.recommendation import MAX_WINES, RecommendedWine
 from repositories.models import Wine
 from repositories.wines import WineRepository
-from services.agent.answer_format import ParsedAnswer
-from services.agent.run import Run
+from services.agent._answer_format import ParsedAnswer
+from services.agent._run import Run
 
 
 async def resolve_picks(
@@ -40,7 +40,7 @@ async def resolve_picks(
             continue
         if not run.state.admits(wine):
             continue  # a country group or an exclusion («без Франции») of the request
-        # The why is checked against this row when the answer is finished (grounding.py).
+        # The why is checked against this row when the answer is finished (_grounding.py).
         wines.append(RecommendedWine.from_wine(wine, pick.why, row=wine))
         if len(wines) == MAX_WINES:
             break

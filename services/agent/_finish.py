@@ -10,13 +10,13 @@ import time
 from collections import Counter
 
 from core.recommendation import Recommendation
-from services.agent.answer_format import render_answer
-from services.agent.grounding import GroundingReport, ground_answer
-from services.agent.guard import REFUSAL, PromptGuard
-from services.agent.history import repair_pairing
-from services.agent.run import Run
-from services.agent.safety import allowed_prices, without_false_prices, without_links
-from services.agent.strategies import Draft
+from services.agent._answer_format import render_answer
+from services.agent._grounding import GroundingReport, ground_answer
+from services.agent._history import repair_pairing
+from services.agent._prompt_guard import REFUSAL, PromptGuard
+from services.agent._run import Run
+from services.agent._safety import allowed_prices, without_false_prices, without_links
+from services.agent._strategies import Draft
 
 MODEL_PATHS = ("agent", "catalog_prompt")  # where the model wrote the prose around the cards
 
@@ -30,7 +30,7 @@ def finish_run(guard: PromptGuard, run: Run, draft: Draft) -> Recommendation:
     report = GroundingReport()
     grounding_started = time.perf_counter()
     if wines and path in MODEL_PATHS:
-        # What the model said about the wines is checked against the catalog (grounding.py).
+        # What the model said about the wines is checked against the catalog (_grounding.py).
         intro, closing, report = ground_answer(
             run.request, intro, wines, closing, run.searched_prices
         )

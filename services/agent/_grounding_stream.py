@@ -1,5 +1,5 @@
 """Grounded prose while the answer streams: a sentence is shown only once it is complete and
-what it claims is true of the wines the model was shown (grounding.py reads the same way).
+what it claims is true of the wines the model was shown (_grounding.py reads the same way).
 
 While streaming, the cards are not chosen yet and the full rows are not loaded: a sentence in
 the intro or closing must be true of some wine the tools returned (or of the request), a
@@ -16,8 +16,9 @@ from decimal import Decimal
 from typing import Any
 
 from core.language.claims import read_sentence
-from services.agent.grounding import Facts, Request, Verdict, brief_facts, set_verdict
-from services.agent.safety import allowed_prices, states_wrong_price
+from services.agent._grounding import Request, set_verdict
+from services.agent._safety import allowed_prices, states_wrong_price
+from services.agent._wine_facts import Facts, Verdict, brief_facts
 
 _MARKER = re.compile(r"\[\s*(INTRO|CLOSING|WINE\s*[:=#]?\s*([^\]\n]{1,200}))\s*\]", re.IGNORECASE)
 # A sentence ends at its punctuation when a new sentence or a marker follows, or at a line end.

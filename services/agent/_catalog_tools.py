@@ -17,9 +17,9 @@ from core.language.catalog_terms import query_words
 from core.language.request import parse_query
 from repositories.models import Wine
 from repositories.wines import WineRepository
-from services.agent.catalog_index import catalog_index
-from services.agent.registry import Tool, ToolOutput, ToolRegistry
-from services.agent.search import hybrid_search
+from services.agent._catalog_index import catalog_index
+from services.agent._hybrid_search import hybrid_search
+from services.agent._tool_registry import Tool, ToolOutput, ToolRegistry
 from services.llm.embeddings import EmbeddingService
 
 log = logging.getLogger(__name__)

@@ -1,7 +1,7 @@
 """The ways a turn can be answered, tried in order until one answers.
 
 Each strategy has one interface: it yields the events of its work and then one outcome — a
-`Draft` (the prose around up to three cards, before `finish` cleans and checks it) or
+`Draft` (the prose around up to three cards, before `_finish` cleans and checks it) or
 `Declined` with the reason it gave way. The service runs a list of them in order, the way a
 fallback model passes a request to the next model when one fails: for a request, the agent
 with tools → a prompt with a slice of the catalog → deterministic offline picks; for a wine
@@ -18,10 +18,10 @@ from typing import Any, Protocol
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from core.recommendation import Path, RecommendedWine
-from services.agent.day_context import DayContext
-from services.agent.events import AgentEvent
-from services.agent.guard import PromptGuard
-from services.agent.run import Run, UserContext
+from services.agent._day_context import DayContext
+from services.agent._events import AgentEvent
+from services.agent._prompt_guard import PromptGuard
+from services.agent._run import Run, UserContext
 from services.llm.client import LLMClient, LLMReply
 
 
@@ -60,13 +60,15 @@ class Strategy(Protocol):
 
 
 class Service(Protocol):
-    """What the strategies need of the service (services.agent.loop.SommelierService)."""
+    """What the strategies need of the service (services.agent._service.SommelierService)."""
 
     sessions: async_sessionmaker[AsyncSession]
     llm: LLMClient
     guard: PromptGuard
 
     def day(self) -> DayContext: ...
+
+    def instructions(self, context: str = "") -> str: ...
 
     def context_block(self, user: UserContext) -> str: ...
 

@@ -20,7 +20,7 @@ from core.recommendation import MAX_WINES
 from core.taste import price_ceiling, taste_score
 from repositories.models import Wine
 from repositories.wines import WineRepository
-from services.agent.request_state import RequestState
+from services.agent._request_state import RequestState
 
 TYPICAL_PRICE = Decimal(2000)
 POOL = 300

@@ -18,12 +18,12 @@ from core.recommendation import MAX_WINES
 from prompts import fill, load_prompt
 from repositories.models import Wine
 from repositories.wines import WineRepository
-from services.agent.answer_format import FORMAT_INSTRUCTIONS, parse_answer
-from services.agent.request_state import RequestState
-from services.agent.resolve import resolve_picks
-from services.agent.run import Run
-from services.agent.selection import select_wines
-from services.agent.strategies import Declined, Draft, Service, Step
+from services.agent._answer_format import FORMAT_INSTRUCTIONS, parse_answer
+from services.agent._request_state import RequestState
+from services.agent._resolve import resolve_picks
+from services.agent._run import Run
+from services.agent._selection import select_wines
+from services.agent._strategies import Declined, Draft, Service, Step
 
 CATALOG_SLICE = 20
 

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from services.agent.answer_format import clip
+from services.agent._answer_format import clip
 
 Message = dict[str, Any]
 MAX_PAST_ANSWER = 700  # characters of one past answer

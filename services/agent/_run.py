@@ -11,9 +11,9 @@ from typing import Any
 from core.domain import WineFilters
 from core.language.reading import Reading
 from core.recommendation import Usage
-from services.agent.grounding import Request
-from services.agent.registry import ToolRegistry
-from services.agent.request_state import RequestState
+from services.agent._grounding import Request
+from services.agent._request_state import RequestState
+from services.agent._tool_registry import ToolRegistry
 
 MAX_STEPS = 2  # tool iterations before the final call without tools
 
@@ -55,7 +55,7 @@ class Run:
     request_id: str
     started: float
     turn: Turn
-    # What the person asked for, as the checks of the model's prose read it (grounding.py).
+    # What the person asked for, as the checks of the model's prose read it (_grounding.py).
     request: Request
     messages: list[dict[str, Any]] = field(default_factory=list)  # this turn's, to be stored
     usage: Usage = field(default_factory=Usage)
@@ -71,7 +71,7 @@ class Run:
     # Budget bounds of a search that found nothing: the answer may name them as limits
     # («дешевле 500 ₽»), never as prices.
     searched_prices: set[Decimal] = field(default_factory=set)
-    # Claims dropped from a model's answer to a wine question (knowledge_grounding.py).
+    # Claims dropped from a model's answer to a wine question (_knowledge_grounding.py).
     dropped_claims: dict[str, int] = field(default_factory=dict)
 
     @property

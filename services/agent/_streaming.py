@@ -9,10 +9,10 @@ import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-from services.agent.answer_format import intro_so_far
-from services.agent.events import AnswerDelta
-from services.agent.grounding_stream import StreamGrounder
-from services.agent.guard import PromptGuard, StreamGuard
+from services.agent._answer_format import intro_so_far
+from services.agent._events import AnswerDelta
+from services.agent._grounding_stream import StreamGrounder
+from services.agent._prompt_guard import PromptGuard, StreamGuard
 from services.llm.client import LLMReply
 
 Call = Callable[[Callable[[str], Awaitable[None]] | None], Awaitable[LLMReply]]

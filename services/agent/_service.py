@@ -1,12 +1,12 @@
 """SommelierService: a person's message in, up to three real catalog wines with reasons out.
 
-A turn starts by reading its message once (`conversation.read_conversation`: the `Reading`,
+A turn starts by reading its message once (`_conversation.read_conversation`: the `Reading`,
 and the request in force after it); then the strategies for what the message is are tried in
-order until one drafts an answer (`strategies`): the agent with tools (`agent_with_tools`) → a
-prompt with a slice of the catalog (`catalog_prompt`) → deterministic offline picks
-(`offline`), or the reviewed answer for what is not a request (`kinds`). `finish` cleans and
-checks the draft and records the turn. The run is an async stream of typed events;
-`generate_response` is built on it.
+order until one drafts an answer (`_strategies`): the agent with tools (`_agent_with_tools`) →
+a prompt with a slice of the catalog (`_catalog_slice`) → deterministic offline picks
+(`_offline_picks`), or the reviewed answer for what is not a request (`_reviewed_answers`).
+`_finish` cleans and checks the draft and records the turn. The run is an async stream of
+typed events; `generate_response` is built on it.
 """
 
 from __future__ import annotations
@@ -22,25 +22,25 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from core.recommendation import Recommendation
 from core.settings import Settings
 from core.taste import profile_prompt_block
-from prompts import load_prompt
+from prompts import fill, load_prompt
 from repositories.database import autocommit_sessions
-from services.agent.agent_with_tools import AgentWithTools
-from services.agent.answer_format import FORMAT_INSTRUCTIONS
-from services.agent.catalog_prompt import CatalogSlice
-from services.agent.compact import compact_history
-from services.agent.conversation import read_conversation
-from services.agent.day_context import DayContext, build_day_context
-from services.agent.events import AgentEvent, Final
-from services.agent.finish import finish_run
-from services.agent.grounding import Request
-from services.agent.guard import PromptGuard
-from services.agent.history import repair_pairing, trim_to_budget
-from services.agent.kinds import ReviewedAnswer, fixed_answer
-from services.agent.offline import OfflinePicks
-from services.agent.registry import ToolRegistry
-from services.agent.run import MAX_STEPS, Run, Turn, UserContext
-from services.agent.strategies import Draft, Strategy, first_answer
-from services.agent.tools import build_catalog_tools
+from services.agent._agent_with_tools import AgentWithTools
+from services.agent._answer_format import FORMAT_INSTRUCTIONS
+from services.agent._catalog_slice import CatalogSlice
+from services.agent._catalog_tools import build_catalog_tools
+from services.agent._compact import compact_history
+from services.agent._conversation import read_conversation
+from services.agent._day_context import DayContext, build_day_context
+from services.agent._events import AgentEvent, Final
+from services.agent._finish import finish_run
+from services.agent._grounding import Request
+from services.agent._history import repair_pairing, trim_to_budget
+from services.agent._offline_picks import OfflinePicks
+from services.agent._prompt_guard import PromptGuard
+from services.agent._reviewed_answers import ReviewedAnswer, fixed_answer
+from services.agent._run import MAX_STEPS, Run, Turn, UserContext
+from services.agent._strategies import Draft, Strategy, first_answer
+from services.agent._tool_registry import ToolRegistry
 from services.llm.client import LLMClient, LLMReply
 from services.llm.embeddings import EmbeddingService
 
@@ -64,7 +64,7 @@ class SommelierService:
             self.sessions, embeddings, settings.tool_timeout_seconds
         )
         self.clock = clock
-        # The fixed texts the model is given never reach the user (see guard.py).
+        # The fixed texts the model is given never reach the user (see _prompt_guard.py).
         self.guard = PromptGuard(
             [
                 load_prompt("system"),
@@ -142,6 +142,11 @@ class SommelierService:
         return self._for_requests if turn.reading.is_request else self._for_the_rest
 
     # ---- what the strategies share --------------------------------------------------------------
+
+    def instructions(self, context: str = "") -> str:
+        """The agent's system prompt around `context`, its part that differs per person and
+        turn: the fixed instructions come first, so providers' prompt caching applies."""
+        return fill(load_prompt("system"), answer_format=FORMAT_INSTRUCTIONS, context=context)
 
     def day(self) -> DayContext:
         return build_day_context(self.clock() if self.clock else None)

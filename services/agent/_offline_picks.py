@@ -12,14 +12,14 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from core.domain import WineType
 from core.recommendation import RecommendedWine
 from repositories.wines import WineRepository
-from services.agent.catalog_why import catalog_why
-from services.agent.closing import closing_line
-from services.agent.conversation import read_conversation
-from services.agent.events import Observation, StepStarted, ToolInvoked
-from services.agent.request_state import RequestState
-from services.agent.run import Run
-from services.agent.selection import Selection, select_wines
-from services.agent.strategies import Draft, Service, Step
+from services.agent._catalog_why import catalog_why
+from services.agent._closing import closing_line
+from services.agent._conversation import read_conversation
+from services.agent._events import Observation, StepStarted, ToolInvoked
+from services.agent._request_state import RequestState
+from services.agent._run import Run
+from services.agent._selection import Selection, select_wines
+from services.agent._strategies import Draft, Service, Step
 
 FILTER_NAMES_RU = {
     "region": "регион",

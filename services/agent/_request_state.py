@@ -1,7 +1,7 @@
 """What the person is looking for now: the structured request each turn answered, and the wines
 already shown — with the ways it is said (to the person, to the model, to the search tools).
 
-Built by `services/agent/conversation.py` from the stored thread.
+Built by `services/agent/_conversation.py` from the stored thread.
 """
 
 from __future__ import annotations

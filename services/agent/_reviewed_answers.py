@@ -21,10 +21,10 @@ from core.language.knowledge import KnowledgeEntry
 from core.language.reading import Reading
 from core.recommendation import Path, RecommendedWine
 from repositories.wines import WineRepository
-from services.agent.answer_format import first_sentence
-from services.agent.guard import REFUSAL
-from services.agent.run import Run
-from services.agent.strategies import Draft, Service, Step
+from services.agent._answer_format import first_sentence
+from services.agent._prompt_guard import REFUSAL
+from services.agent._run import Run
+from services.agent._strategies import Draft, Service, Step
 
 WHAT_I_DO = (
     "подбираю вино из каталога магазина к блюду, поводу и бюджету и отвечаю на вопросы о вине — "

@@ -15,26 +15,25 @@ from typing import Any
 
 from core.errors import LLMRequestError, LLMUnavailableError
 from core.recommendation import MAX_WINES
-from prompts import fill, load_prompt
-from services.agent.alternatives import nearest_alternatives, says_nothing_fits
-from services.agent.answer_format import FORMAT_INSTRUCTIONS, parse_answer
-from services.agent.events import Observation, StepStarted, Thought, ToolInvoked, preview_arguments
-from services.agent.grounding_stream import StreamGrounder
-from services.agent.guard import REFUSAL
-from services.agent.kinds import (
+from services.agent._alternatives import nearest_alternatives, says_nothing_fits
+from services.agent._answer_format import parse_answer
+from services.agent._catalog_tools import SHOWN_WINES, brief_fits
+from services.agent._events import Observation, StepStarted, Thought, ToolInvoked, preview_arguments
+from services.agent._grounding_stream import StreamGrounder
+from services.agent._knowledge_grounding import ground_knowledge
+from services.agent._prompt_guard import REFUSAL
+from services.agent._resolve import resolve_picks
+from services.agent._reviewed_answers import (
     check_cards,
     knowledge_context,
     offline_kind_answer,
     top_entries,
 )
-from services.agent.knowledge_grounding import ground_knowledge
-from services.agent.registry import ToolRegistry, ToolResult
-from services.agent.resolve import resolve_picks
-from services.agent.run import Run
-from services.agent.safety import allowed_prices, states_unknown_prices
-from services.agent.strategies import Declined, Draft, Service, Step
-from services.agent.streaming import streamed_call
-from services.agent.tools import SHOWN_WINES, brief_fits
+from services.agent._run import Run
+from services.agent._safety import allowed_prices, states_unknown_prices
+from services.agent._strategies import Declined, Draft, Service, Step
+from services.agent._streaming import streamed_call
+from services.agent._tool_registry import ToolRegistry, ToolResult
 from services.llm.client import LLMReply
 
 
@@ -61,13 +60,8 @@ class AgentWithTools:
             yield Declined(str(exc), model_unreachable=True)
 
     def system_prompt(self, run: Run) -> str:
-        # The fixed instructions come first and are identical for every person and turn, so
-        # providers' prompt caching applies; the tools are described by their schemas alone.
-        system = fill(
-            load_prompt("system"),
-            answer_format=FORMAT_INSTRUCTIONS,
-            context=self.service.context_block(run.turn.user),
-        )
+        # The tools are described by their schemas alone.
+        system = self.service.instructions(self.service.context_block(run.turn.user))
         system += "\n\n" + run.state.prompt_block()
         if context := knowledge_context(run.reading):
             system += "\n\n" + context

@@ -15,10 +15,10 @@ from core.domain import SWEETNESS_RU, WINE_TYPE_RU, format_price
 from core.recommendation import RecommendedWine
 from repositories.models import Wine
 from repositories.wines import WineRepository
-from services.agent.closing import closing_line
-from services.agent.request_state import RequestState
-from services.agent.selection import Selection, select_wines
-from services.agent.strategies import Draft
+from services.agent._closing import closing_line
+from services.agent._request_state import RequestState
+from services.agent._selection import Selection, select_wines
+from services.agent._strategies import Draft
 
 _NOTHING = re.compile(
     r"\bнет\b|ничего|не наш|не нахож|не наход|не наш[её]л|отсутству|не наш[лл]ось"

@@ -1,0 +1,202 @@
+"""What can confirm a claim about one wine: its catalog row (or the brief a tool showed the
+model), and what its own words say. The grounded-prose check (_grounding.py) holds the model's
+sentences to these; a catalog's rows come back answer after answer, so each is read once.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import lru_cache
+from typing import Any
+
+from core.domain import Sweetness, WineType
+from core.language.claim_cues import UNCONFIRMED_KINDS, unconfirmed_cues
+from core.language.claims import Claim, numbers_in, read_claims
+from core.language.request import country_from_text, grape_from_text, region_from_text
+from core.language.vocabulary import STYLE_TYPES
+from core.language.world import NEW_WORLD, OLD_WORLD
+from core.recommendation import RecommendedWine
+from services.agent._name_sounds import name_sounds, sounds_like, word_sounds
+
+
+class Verdict(enum.Enum):
+    OK = "ok"
+    FALSE = "false"  # the row says otherwise
+    UNCONFIRMED = "unconfirmed"  # nothing the catalog holds says so
+
+
+# A region that lies inside another: a claim of the wider one is true of the narrower.
+_WITHIN = {"Напа": "Калифорния"}
+_KIN_STYLES = {frozenset({WineType.dessert, WineType.fortified})}
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What can confirm a claim about one wine: its row, and what its own words say."""
+
+    wine_type: WineType | None
+    sweetness: Sweetness | None
+    grapes: frozenset[str]
+    countries: frozenset[str]
+    regions: frozenset[str]
+    names: frozenset[str]  # sound skeletons of the name's and producer's words
+    vintage: int | None = None
+    alcohol: Decimal | None = None
+    volume: Decimal | None = None
+    own: frozenset[Claim] = frozenset()  # claims the wine's own words make
+    numbers: frozenset[Decimal] = frozenset()
+    cues: frozenset[str] = frozenset()
+    complete: bool = True  # False: a tool brief; what it lacks is unknown, not absent
+    own_text: str = ""  # the wine's own words: a sentence quoted from them says nothing new
+
+    def check(self, claim: Claim) -> Verdict:
+        kind, value = claim.kind, claim.value
+        if _own(self, claim):
+            return Verdict.OK
+        if kind == "grape":
+            if value not in self.grapes:
+                return Verdict.FALSE if self.grapes else Verdict.UNCONFIRMED
+            return Verdict.FALSE if claim.exact and len(self.grapes) > 1 else Verdict.OK
+        if kind == "country":
+            return Verdict.OK if value in self.countries else Verdict.FALSE
+        if kind == "world":  # «вино Нового Света»
+            group, other = (NEW_WORLD, OLD_WORLD) if value == "new" else (OLD_WORLD, NEW_WORLD)
+            if self.countries & set(group):
+                return Verdict.OK
+            return Verdict.FALSE if self.countries & set(other) else Verdict.UNCONFIRMED
+        if kind == "region":
+            return Verdict.OK if value in self.regions else Verdict.FALSE
+        if kind in ("producer", "name"):
+            claimed = name_sounds(str(value))
+            if not claimed:  # «от Château», «винодельня Дом»: no name to check
+                return Verdict.OK
+            words_held = [sounds_like(sounds, self.names) for sounds in word_sounds(str(value))]
+            if kind == "name":  # «Chianti Classico» of a plain Chianti: every word must hold
+                return Verdict.OK if all(words_held) else Verdict.FALSE
+            return Verdict.OK if any(words_held) else Verdict.FALSE
+        if kind == "colour":
+            return self._style(value)
+        if kind == "sweetness":
+            if self.sweetness is None:
+                return Verdict.UNCONFIRMED
+            return Verdict.OK if value == self.sweetness else Verdict.FALSE
+        known = {"vintage": self.vintage, "alcohol": self.alcohol, "volume": self.volume}
+        if kind in known:
+            actual = known[kind]
+            if actual is not None:
+                close = abs(Decimal(str(value)) - Decimal(str(actual))) <= Decimal("0.3")
+                return Verdict.OK if close else Verdict.FALSE
+            return Verdict.UNCONFIRMED
+        return Verdict.UNCONFIRMED  # ageing, award, history, number: only the own words
+
+    def _style(self, value: object) -> Verdict:
+        if self.wine_type is None:
+            return Verdict.UNCONFIRMED
+        if value == self.wine_type or frozenset({value, self.wine_type}) in _KIN_STYLES:
+            return Verdict.OK
+        if self.wine_type in STYLE_TYPES and value not in STYLE_TYPES:
+            return Verdict.OK  # a sparkling or fortified wine has a colour the row does not keep
+        return Verdict.FALSE
+
+
+def _own(facts: Facts, claim: Claim) -> bool:
+    """Do the wine's own words (name, description, notes) say the same?"""
+    if claim.kind in UNCONFIRMED_KINDS and isinstance(claim.value, str):
+        return claim.value in facts.cues
+    if isinstance(claim.value, (int, Decimal)) and claim.kind != "price":
+        return Decimal(claim.value).normalize() in facts.numbers
+    return not claim.exact and Claim(claim.kind, claim.value) in facts.own
+
+
+def _canonical(values: Iterable[str | None], reader: Any) -> frozenset[str]:
+    return frozenset(reader(v) or v for v in values if v)
+
+
+def _regions(*names: str | None) -> frozenset[str]:
+    found = _canonical(names, region_from_text)
+    return found | {_WITHIN[r] for r in found if r in _WITHIN}
+
+
+def row_facts(wine: RecommendedWine) -> Facts:
+    """Facts of a card's catalog row (`wine.row`, a repositories.models.Wine)."""
+    row = wine.row
+    own_words = " ".join(
+        t for t in (wine.name, row.description, row.tasting_notes, row.appellation) if t
+    )
+    return facts_of(
+        wine.name,
+        wine.producer,
+        wine.country,
+        (wine.region, row.appellation),
+        tuple(wine.grape_varieties),
+        wine.wine_type,
+        wine.sweetness,
+        own_words,
+        vintage=wine.vintage_year,
+        alcohol=row.alcohol,
+        volume=row.volume_l,
+    )
+
+
+def brief_facts(brief: dict[str, Any]) -> Facts:
+    """Facts of a wine as a tool result showed it to the model (services/agent/tools.wine_brief)."""
+    return facts_of(
+        str(brief.get("name") or ""),
+        str(brief.get("producer") or ""),
+        str(brief.get("country") or ""),
+        (brief.get("region"),),
+        tuple(str(g) for g in brief.get("grapes") or ()),
+        _enum(WineType, brief.get("type")),
+        _enum(Sweetness, brief.get("sweetness")),
+        f"{brief.get('name') or ''} {brief.get('description') or ''}",
+        complete=False,
+    )
+
+
+def _enum(kind: Any, value: object) -> Any:
+    try:
+        return kind(value)
+    except ValueError:
+        return None
+
+
+@lru_cache(maxsize=4096)
+def _own_reading(text: str) -> tuple[frozenset[Claim], frozenset[Decimal], frozenset[str]]:
+    return frozenset(read_claims(text)), numbers_in(text), unconfirmed_cues(text)
+
+
+@lru_cache(maxsize=4096)  # a catalog's rows come back answer after answer
+def facts_of(
+    name: str,
+    producer: str,
+    country: str,
+    regions: Sequence[str | None],
+    grapes: Sequence[str],
+    wine_type: WineType | None,
+    sweetness: Sweetness | None,
+    own_words: str,
+    **known: Any,
+) -> Facts:
+    own, numbers, cues = _own_reading(own_words)
+    return Facts(
+        wine_type=wine_type,
+        sweetness=sweetness,
+        grapes=_canonical(grapes, grape_from_text),
+        countries=_canonical([country], country_from_text),
+        regions=_regions(*regions),
+        names=name_sounds(f"{name} {producer} {own_words}"),
+        own=own,
+        numbers=numbers,
+        cues=cues,
+        own_text=own_words,
+        **known,
+    )
+
+
+def forget_wine_facts() -> None:
+    """Forget every row read so far (a benchmark reads each answer cold)."""
+    for cached in (facts_of, _own_reading, name_sounds, word_sounds):
+        cached.cache_clear()
