@@ -29,12 +29,14 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from core.language import message_cues as cue
 from core.language.folding import fold
 from core.language.followups import FollowUp
 from core.language.knowledge import (
     KnowledgeEntry,
+    KnowledgeMatch,
     Question,
     entry_by_id,
     health_match,
@@ -192,19 +194,19 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
         )
     available = bool(cue.AVAILABLE.search(folded))
     requested = (bool(cue.REQUEST.search(folded)) or available) and not cue.KNOWING.search(folded)
-    knowledge = proper.question.match()
-    # «рипассо крепче вальполичеллы?»: a wine term of the base names wine as a grape would
-    wine_named = wine_named or (knowledge is not None and knowledge.term)
-    if knowledge is not None and not wine_named and knowledge.coverage < cue.BARE_COVERAGE:
-        knowledge = None  # «у меня кот не ест, что делать?»: a few common words, no wine
-    entry = knowledge.entry if knowledge is not None else None
-    if offtopic_subject(words) and not wine_named:
+    # Each decision below asks the knowledge base only when its cheaper conditions hold.
+    known = _Known(proper.question, wine_named)
+    if offtopic_subject(words) and not known.wine_named:
         return MessageReading(MessageKind.offtopic, text=text)
-    if cue.OFFTOPIC_PHRASES.search(folded) and not wine_named:
+    if cue.OFFTOPIC_PHRASES.search(folded) and not known.wine_named:
         return MessageReading(MessageKind.offtopic, text=text)
     # medicine, not wine; but «благородная плесень — это не опасно?» asks about a wine term
-    wine_term = entry is not None and not entry.health
-    if about_health(words, folded) and not wine_named and not requested and not wine_term:
+    if (
+        about_health(words, folded)
+        and not known.wine_named
+        and not requested
+        and (known.entry is None or known.entry.health)
+    ):
         return MessageReading(MessageKind.offtopic, text=text)
     # «какое вино подать?» asks which; «какое вино пил Наполеон?» asks about the past.
     asks_which = (
@@ -217,7 +219,9 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
     # «а что такое танины?» or «а ты умеешь шутить?».
     defines = "?" in folded and cue.COPULA.search(folded) is not None  # «X — это дешевка?»
     opens = bool(cue.OPENER.search(folded)) and not (
-        cue.EXPLAIN.search(folded) or cue.YES_NO.search(folded) or (defines and entry is not None)
+        cue.EXPLAIN.search(folded)
+        or cue.YES_NO.search(folded)
+        or (defines and known.entry is not None)
     )
     # A change («подешевле», «посуше») refines when said briefly; in a longer question («если
     # крышка винтовая, значит вино дешевое?») it is part of the question.
@@ -232,19 +236,19 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
         both = match_knowledge(part) if part != text else None
         return MessageReading(MessageKind.request, both.entry if both else None, text=text)
     if (
-        entry
-        and (asks or (question and f.is_empty()))
+        (asks or (question and f.is_empty()))
         and len(words) > 3
         and not requested
         and not asks_which
         and not _priced_or_paired(f)
+        and (entry := known.entry) is not None
     ):
         # «если крышка винтовая, значит вино дешевое?»: a question with a price word in it.
         return MessageReading(MessageKind.wine_question, entry, asks_which=asks_which, text=text)
-    if cue.ABOUT_SHOWN.search(folded) and entry is None:
+    if cue.ABOUT_SHOWN.search(folded) and known.entry is None:
         # «расскажи подробнее про первое»: about the wines just shown.
         return MessageReading(MessageKind.request, text=text)
-    if entry is not None and cue.YES_NO.search(folded) and not requested:
+    if cue.YES_NO.search(folded) and not requested and (entry := known.entry) is not None:
         # «можно ли красное к рыбе?», «нужно ли давать вину подышать?»: a question, not a pick.
         return MessageReading(MessageKind.wine_question, entry, asks_which=asks_which, text=text)
     # «что дает выдержка в бочке?»; with a dish, only a question that asks why or whether
@@ -252,7 +256,7 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
     knowing = bool(
         cue.EXPLAIN.search(folded) or cue.YES_NO.search(folded)
     ) or not _priced_or_paired(f)
-    if entry is not None and asks and not requested and not asks_which and knowing:
+    if asks and not requested and not asks_which and knowing and (entry := known.entry):
         return MessageReading(MessageKind.wine_question, entry, text=text)
     if requested or proper.price_band is not None or _priced_or_paired(parsed.filters):
         part = _knowledge_part(text)
@@ -265,19 +269,57 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
     short = len(words) <= 3 and f.is_empty() and not cue.MOOD.search(folded)
     # «танины?» asks what they are; «Barolo?», «dry riesling?» — a wine, a grape, a style with
     # no question word — ask whether the shop has it.
-    if entry is not None and (asks or (not entry.cards and f.is_empty() and (question or short))):
+    if (
+        (asks or question or short)
+        and (entry := known.entry) is not None
+        and (asks or (not entry.cards and f.is_empty()))
+    ):
         return MessageReading(MessageKind.wine_question, entry, asks_which=asks_which, text=text)
-    # «European?», «а с Кавказа?»: a group of wine countries, as a country alone would be
-    wine_words = wine_named or not f.is_empty() or entry is not None or bool(proper.countries)
-    if interrogative and wine_words and not asks_which:
+
+    def wine_words() -> bool:
+        # «European?», «а с Кавказа?»: a group of wine countries, as a country alone would be
+        return (
+            known.wine_named
+            or not f.is_empty()
+            or known.entry is not None
+            or bool(proper.countries)
+        )
+
+    if interrogative and not asks_which and wine_words():
         return MessageReading(MessageKind.wine_question, text=text)
-    if not wine_words and cue.TO_THE_BOT.search(folded) and not cue.MOOD.search(folded):
+    if cue.TO_THE_BOT.search(folded) and not cue.MOOD.search(folded) and not wine_words():
         return MessageReading(
             MessageKind.smalltalk, social="about", text=text
         )  # «ты умеешь шутить?»
-    if question and not wine_words and not cue.MOOD.search(folded):
+    if question and not cue.MOOD.search(folded) and not wine_words():
         return MessageReading(MessageKind.offtopic, text=text)
     return MessageReading(MessageKind.request, text=text)
+
+
+class _Known:
+    """The knowledge entry the message asks about, ranked for only when a decision needs it
+    (ranking the whole base is the dearest part of reading a message)."""
+
+    def __init__(self, question: Question, named: bool) -> None:
+        self.question = question
+        self.named = named  # a wine word, a grape, a style: wine is named without the base
+
+    @cached_property
+    def match(self) -> KnowledgeMatch | None:
+        return self.question.match()
+
+    @cached_property
+    def wine_named(self) -> bool:
+        # «рипассо крепче вальполичеллы?»: a wine term of the base names wine as a grape would
+        return self.named or (self.match is not None and self.match.term)
+
+    @cached_property
+    def entry(self) -> KnowledgeEntry | None:
+        if self.match is None:
+            return None
+        if not self.wine_named and self.match.coverage < cue.BARE_COVERAGE:
+            return None  # «у меня кот не ест, что делать?»: a few common words, no wine
+        return self.match.entry
 
 
 def _priced_or_paired(filters: object) -> bool:

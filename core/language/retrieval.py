@@ -169,6 +169,17 @@ class KnowledgeIndex:
         # What an unseen word weighs: as much as the rarest word of the base.
         self.unseen_idf = math.log(1 + (count + 0.5) / 0.5)
         self.vocabulary = sorted(self.idf)
+        # lemma -> the positions of the entries that hold it: a message is scored against those
+        # alone (an entry sharing no word scores nothing).
+        self.holding: dict[str, list[int]] = {}
+        for position, doc in enumerate(self.docs):
+            for term in doc:
+                self.holding.setdefault(term, []).append(position)
+        # Each wording's lemmas with their IDF, in the wording's own order (for `closeness`).
+        self.weighed: list[list[tuple[frozenset[str], tuple[tuple[str, float], ...]]]] = [
+            [(p, tuple((t, self.idf.get(t, 0.0)) for t in p)) for p in phrasings]
+            for phrasings in self.phrasings
+        ]
         self.by_root: dict[str, list[str]] = {}
         for term in self.vocabulary:
             if not term.isascii() and len(stem(term)) >= 4:
@@ -240,7 +251,9 @@ class KnowledgeIndex:
             return []
         total = sum(weight.values())
         matches: list[KnowledgeMatch] = []
-        for entry, doc, length in zip(self.entries, self.docs, self.lengths, strict=True):
+        candidates = sorted({p for term in terms for p in self.holding.get(term, ())})
+        for position in candidates:
+            entry, doc, length = self.entries[position], self.docs[position], self.lengths[position]
             if only is not None and entry.id not in only:
                 continue
             score = 0.0
@@ -270,9 +283,9 @@ class KnowledgeIndex:
         """The weighted Jaccard similarity of the message and the entry's closest wording."""
         total = sum(weight.values())
         best = 0.0
-        for phrasing in self.phrasings[self.position[entry.id]]:
+        for phrasing, weighed in self.weighed[self.position[entry.id]]:
             shared = sum(w for term, w in weight.items() if term in phrasing)
-            union = total + sum(self.idf.get(t, 0.0) for t in phrasing if t not in weight)
+            union = total + sum(idf for t, idf in weighed if t not in weight)
             best = max(best, shared / union if union else 0.0)
         return best
 

@@ -30,15 +30,11 @@ from services.agent._reviewed_answers import (
     top_entries,
 )
 from services.agent._run import Run
-from services.agent._safety import allowed_prices, states_unknown_prices
+from services.agent._safety import states_unknown_prices
 from services.agent._strategies import Declined, Draft, Service, Step
 from services.agent._streaming import streamed_call
 from services.agent._tool_registry import ToolRegistry, ToolResult
 from services.llm.client import LLMReply
-
-
-class ToolUseFailedError(Exception):
-    """The agent path produced no valid wine; the next strategy takes over."""
 
 
 class AgentWithTools:
@@ -54,7 +50,7 @@ class AgentWithTools:
         try:
             async for step in self._answer(run):
                 yield step
-        except (ToolUseFailedError, LLMRequestError) as exc:
+        except LLMRequestError as exc:
             yield Declined(str(exc) or type(exc).__name__)
         except LLMUnavailableError as exc:
             yield Declined(str(exc), model_unreachable=True)
@@ -75,15 +71,15 @@ class AgentWithTools:
             else:
                 yield step
         assert reply is not None
-        draft = await self._draft(run, reply)
-        if not run.reading.is_request:
-            draft = await self._held_to_reading(run, draft)
-        yield draft
+        outcome = await self._draft(run, reply)
+        if isinstance(outcome, Draft) and not run.reading.is_request:
+            outcome = await self._held_to_reading(run, outcome)
+        yield outcome
 
     async def _tool_loop(self, run: Run) -> AsyncIterator[Step | LLMReply]:
         """The model's steps: tools while it asks for them, then its final reply."""
         turn, service = run.turn, self.service
-        tools = turn.tools or ToolRegistry([])
+        tools = turn.tools
         system = self.system_prompt(run)
         specs = tools.openai_specs() or None
         found_wines = False
@@ -134,30 +130,31 @@ class AgentWithTools:
                     summary=result.summary,
                 )
 
-    async def _draft(self, run: Run, final: LLMReply) -> Draft:
-        """The model's final reply as a draft, or the reason it cannot be one."""
+    async def _draft(self, run: Run, final: LLMReply) -> Draft | Declined:
+        """The model's final reply as a draft, or why tool use failed: the person still gets
+        an answer, from the next strategy."""
         guard, reading = self.service.guard, run.reading
         parsed = parse_answer(final.content)
         recites = guard.leaks(final.content)
         wants_wine = reading.is_request and (reading.asks_for_wine or run.state.structured)
         if recites and not parsed.picks:
-            if wants_wine:  # the person still gets wines: the next path answers the request
-                raise ToolUseFailedError("the model quoted its instructions")
+            if wants_wine:  # the person still gets wines: the next strategy answers the request
+                return Declined("the model quoted its instructions")
             return Draft("agent", REFUSAL)
         if not parsed.formatted and not run.tools_called:
             # Smalltalk or a general question: plain text, no cards. A plain answer to a wine
             # request could name wines that are not in the catalog, so it is not trusted.
             if not parsed.intro:
-                raise ToolUseFailedError("the model returned an empty answer")
+                return Declined("the model returned an empty answer")
             if reading.is_request and reading.asks_for_wine:
-                raise ToolUseFailedError("the model answered a wine request without the catalog")
-            if states_unknown_prices(parsed.intro, allowed_prices((), run.request.asked)):
-                raise ToolUseFailedError("the model quoted prices without the catalog")
+                return Declined("the model answered a wine request without the catalog")
+            if states_unknown_prices(parsed.intro, ()):  # no wine shown: every price is unknown
+                return Declined("the model quoted prices without the catalog")
             return Draft("agent", parsed.intro)
         wines = await resolve_picks(self.service.sessions, run, parsed, run.turn.history)
         if not wines and recites:
             if wants_wine:
-                raise ToolUseFailedError("the model quoted its instructions")
+                return Declined("the model quoted its instructions")
             return Draft("agent", REFUSAL)
         honest = not parsed.picks and says_nothing_fits(parsed.intro)
         if not wines and honest and run.tools_called:
@@ -167,7 +164,7 @@ class AgentWithTools:
             run.searched_prices = {p for p in bounds if p is not None}
             return await nearest_alternatives(self.service.sessions, run.state, parsed.intro)
         if not wines:
-            raise ToolUseFailedError("the agent produced no valid catalog wine")
+            return Declined("the agent produced no valid catalog wine")
         return Draft("agent", parsed.intro, wines, parsed.closing)
 
     async def _held_to_reading(self, run: Run, draft: Draft) -> Draft:

@@ -34,7 +34,7 @@ class Turn:
     reading: Reading
     state: RequestState
     history: Sequence[dict[str, Any]] = ()
-    tools: ToolRegistry | None = None  # the tools the model may call
+    tools: ToolRegistry = field(default_factory=lambda: ToolRegistry([]))  # what the model may call
     max_steps: int = MAX_STEPS
     stream_answer: bool = False
 
