@@ -118,6 +118,10 @@ class FollowUp:
     dropped: tuple[str, ...] = ()
     among_shown: bool = False  # «а из них сухое какое?», «which of those are dry?»
     extreme: str = ""  # «самое дешёвое белое»: "cheapest" or "dearest" of what fits
+    # Everything the message rules out, before «не сладкое» becomes «посуше» (`negated` then
+    # leaves it out): what no choice of values may include.
+    ruled_out: dict[str, object] = field(default_factory=dict)
+    other_grape: bool = False  # «то же, но другой сорт», «same vibe, different grape»
 
     @property
     def changes(self) -> bool:
@@ -133,6 +137,7 @@ class FollowUp:
                 bool(self.negated),
                 bool(self.dropped),
                 bool(self.extreme),
+                self.other_grape,
             )
         )
 
@@ -176,7 +181,8 @@ def _negated_filters(text: str) -> dict[str, object]:
 
 
 _DISLIKE = re.compile(
-    r"\s(не|терпеть не) (люблю|любим|хочу|надо|нужно|пью|нравится|нравятся|предлагать|предлагай"
+    r"\s(не|терпеть не) (люблю|любим|любит|любят|хочу|хочет|надо|нужно|пью|пьет|пьют|нравится"
+    r"|нравятся|предлагать|предлагай"
     r"|предлагайте|советуй|советуйте|советовать|показывай|показывайте|показывать|беру|берем"
     r"|бери|берите|рассматриваю|рассматриваем|интересует|интересно)\b"
 )
@@ -243,6 +249,9 @@ def _dropped(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
+_OTHER_GRAPE = re.compile(
+    r"(?<![a-zа-я])(друг\w*|ин\w*|не так\w*) сорт|(different|another|other) (grape|variety)"
+)
 # «самое дешёвое белое», «cheapest red»: the end of the price range, not «cheaper than those».
 _CHEAPEST = re.compile(
     r"(?<![a-zа-я])(сам\w+ (дешев|бюджетн|недорог)\w*|дешевле всего|подешевле всего"
@@ -281,6 +290,8 @@ def read_followup(text: str) -> FollowUp:
         dropped=dropped,
         among_shown=bool(_AMONG_SHOWN.search(folded)),
         extreme=extreme,
+        ruled_out=negated,
+        other_grape=bool(_OTHER_GRAPE.search(folded)),
     )
 
 
@@ -288,10 +299,17 @@ def is_new_request(text: str, filters: WineFilters, followup: FollowUp) -> bool:
     """A complete request of its own replaces the conversation's state.
 
     «красное сухое к стейку до 2000» is new; «а белое?», «подешевле», «из Испании?» refine, and
-    so does a price alone («what's under a thousand?»): a budget for what was asked.
+    so do a price or a place alone («what's under a thousand?», «что-нибудь из Европы»).
     """
     if followup.changes or followup.refines:
         return False
-    if not filters.model_copy(update={"price_min": None, "price_max": None}).is_empty():
+    others = filters.model_copy(
+        update={"price_min": None, "price_max": None, "country": None, "region": None}
+    )
+    if not others.is_empty():
         return True
+    if filters.country is not None or filters.region is not None:
+        # «теперь что-нибудь из Европы», «up to 3k, but something French»: the place of what
+        # was asked, unless it is a whole request of its own words
+        return len(_fold(text).split()) > 8
     return filters.is_empty() and len(_fold(text).split()) > 3

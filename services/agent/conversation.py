@@ -26,7 +26,13 @@ from core.language.followups import FollowUp, is_new_request, read_followup, wit
 from core.language.kinds import MessageKind, read_message
 from core.language.knowledge import entry_by_id
 from core.language.price_bands import band_bounds, read_price_band, without_price_words
-from core.language.request import ParsedQuery, implied_wine_type, parse_query
+from core.language.request import (
+    ParsedQuery,
+    implied_wine_type,
+    named_choices,
+    parse_query,
+    style_words,
+)
 from core.language.world import countries_of_group, without_group
 from repositories.models import Wine
 from repositories.wines import WineRepository
@@ -69,6 +75,7 @@ def _merge(
     followup: FollowUp,
     named: tuple[tuple[uuid.UUID, ...], tuple[str, ...]],
     group: tuple[str, ...],
+    choices: dict[str, frozenset[str]],
 ) -> RequestState:
     values: dict[str, Any] = state.filters.model_dump(exclude_none=True)
     asked = parsed.model_dump(exclude_none=True)
@@ -99,8 +106,9 @@ def _merge(
         values.pop("country", None)
         values.pop("region", None)
     last = state.last_shown
-    if followup.cheaper or followup.dearer:  # another wine of that style, not that wine again
-        named_ids, named_words = (), ()
+    compared = bool(_THAN.search(text))  # «уровнем выше, чем просекко»: a measure, not a pick
+    if (followup.cheaper or followup.dearer) and (not named[0] or compared):
+        named_ids, named_words = (), ()  # another wine of that style, not that wine again
     if followup.cheaper:
         refined.append("дешевле")
         reference = min((w.price for w in last), default=None)
@@ -139,7 +147,13 @@ def _merge(
         refined.append("плотнее")
         values["body_min"] = min(5, max(w.body for w in last) + 1)
         values.pop("body_max", None)
-    excluded = list(state.excluded)
+    # A filter asked for again is no longer ruled out («а розовое?» after «белое и красное»).
+    excluded = [(n, v) for n, v in state.excluded if str(asked.get(n, "")) != v]
+    for name, chosen in choices.items():  # «белое и красное»: any of them, nothing else
+        kinds: type[WineType] | type[Sweetness] = WineType if name == "wine_type" else Sweetness
+        excluded += [(name, v.value) for v in kinds if v.value not in chosen]
+        excluded = [(n, v) for n, v in excluded if not (n == name and v in chosen)]
+        values.pop(name, None)
     for name in followup.dropped:  # «не обязательно французское»
         values.pop(name, None)
         if name == "country":
@@ -157,6 +171,12 @@ def _merge(
         if name == "country" and value in countries:
             countries = tuple(c for c in countries if c != value)
         excluded.append((name, str(value)))
+    if followup.other_grape:  # the grape of what was asked or shown before, ruled out
+        grapes = {state.filters.grape_variety} | _shared_grapes(last)
+        if "grape_variety" not in asked:  # «…, maybe carmenere?» names the new one
+            values.pop("grape_variety", None)
+        excluded += [("grape_variety", g) for g in grapes if g and g != asked.get("grape_variety")]
+        refined.append("другой сорт")
     if followup.more:
         refined.append("другие варианты")
     if followup.extreme:
@@ -219,11 +239,19 @@ def read_turn(
         parsed = ParsedQuery(parsed.filters.model_copy(update=asked), parsed.matched)
     # Colour words («красное») name no wine; style words («просекко» → sparkling) may.
     ignore = [w for k, w in parsed.matched.items() if k != "wine_type" or _colour(parsed.filters)]
+    ignore += style_words(plain)
     ids, used = index.match(without_negated(plain), ignore=ignore)
     named = (tuple(ids), tuple(used)) if ids else ((), ())
     similar = bool(SIMILAR.search(plain)) and bool(state.last_shown or ids)
+    similar = similar or (len(ids) == 1 and bool(_LIKE_NAMED.search(plain)))  # «как Моэт, но…»
     if similar and len(ids) == 1:  # «похожее на Cloudy Bay»: its style, not that wine itself
         style = _style_of_named(index, ids)
+        price = _price_of_named(index, ids)
+        said = parsed.filters.price_min is not None or parsed.filters.price_max is not None
+        if price is not None and not said and (followup.cheaper or followup.dearer):
+            # «…, но дешевле»: than that wine
+            bound = {"price_max": price - 1} if followup.cheaper else {"price_min": price + 1}
+            style = style.model_copy(update=bound)
         parsed = ParsedQuery(style.merged_over(parsed.filters), {})
         state = replace(state, shown=tuple(dict.fromkeys((*state.shown, *ids))))
         ids, used, named = [], [], ((), ())
@@ -243,7 +271,7 @@ def read_turn(
     fresh = state.turns == 0 or (
         not opener
         and not followup.changes
-        and (bool(ids) or bool(group) or is_new_request(plain, parsed.filters, followup))
+        and (bool(ids) or is_new_request(plain, _with_group(parsed.filters, group), followup))
     )
     base = replace(state, topic="")
     if similar:
@@ -253,7 +281,19 @@ def read_turn(
         if SAME_BUDGET.search(plain):  # «also a red wine, same budget»
             kept = {k: getattr(state.filters, k) for k in ("price_min", "price_max")}
             base = replace(base, filters=base.filters.model_copy(update=kept))
-    merged = _merge(base, plain, parsed.filters, followup, named, group)
+    choices = {  # «только брют, сладкое она не любит» is no choice of two
+        name: chosen - {_text_of(followup.ruled_out.get(name))}
+        for name, chosen in named_choices(plain).items()
+    }
+    if (single := choices.get("sweetness")) and len(single) == 1 and not parsed.filters.sweetness:
+        # «только брют, сладкое она не любит»: the one left is asked for
+        update = {"sweetness": Sweetness(next(iter(single)))}
+        parsed = ParsedQuery(parsed.filters.model_copy(update=update), parsed.matched)
+        followup = replace(followup, drier=False, sweeter=False)  # said, not a step
+    choices = {name: chosen for name, chosen in choices.items() if len(chosen) >= 2}
+    merged = _merge(base, plain, parsed.filters, followup, named, group, choices)
+    if similar and "похожие" not in merged.refined:  # new wines like those, not the same again
+        merged = replace(merged, refined=(*merged.refined, "похожие"))
     merged = _price_band(merged, text, parsed.filters, followup, percentiles)
     structured = not parsed.filters.is_empty() or bool(ids or group or followup.changes)
     mood = text.strip() if fresh and not structured else ("" if fresh else state.mood)
@@ -262,7 +302,16 @@ def read_turn(
 
 SIMILAR = re.compile(
     r"похож|аналог|в (том же|таком же) (стиле|духе)|что-то (в этом роде|такое же)|similar"
-    r"|like (it|this|that|those)|something like",
+    r"|like (it|this|that|those)|something like|same (vibe|style|kind|feel)|в том же (стиле|духе)",
+    re.IGNORECASE,
+)
+
+
+_THAN = re.compile(r"(?<![a-zа-яё])(чем|than)(?![a-zа-яё])", re.IGNORECASE)
+# «как Моэт, только бюджетнее», «вроде Cloudy Bay»: one wine named as a measure, not asked for
+_LIKE_NAMED = re.compile(
+    r"(?:^|[\s,])(?:как|вроде|типа|наподобие|в духе|в стиле)\s+(?!насч|бы\b|вы\b|у\b)\S+.*"
+    r"(?:,|\s)(?:но|только|а)\s",
     re.IGNORECASE,
 )
 
@@ -278,12 +327,37 @@ def _style_of(shown: Sequence[ShownWine]) -> WineFilters:
     return WineFilters.model_validate(values)
 
 
+def _shared_grapes(shown: Sequence[ShownWine]) -> set[str]:
+    """The grape every wine shown is made of, if there is one."""
+    grapes = [set(w.grapes) for w in shown]
+    return set.intersection(*grapes) if grapes else set()
+
+
+def _text_of(value: object) -> str:
+    return str(value.value) if isinstance(value, (WineType, Sweetness)) else str(value)
+
+
+def _with_group(filters: WineFilters, group: tuple[str, ...]) -> WineFilters:
+    """The filters with a group of countries counted as a place («что-нибудь из Европы»)."""
+    return filters.model_copy(update={"country": group[0]}) if group else filters
+
+
 def _style_of_named(index: CatalogIndex, ids: Sequence[object]) -> WineFilters:
-    """What the wines a message names share (type and sweetness), from the catalog's index."""
+    """What the wines a message names share (type and sweetness, and the grape of a
+    single-grape wine: «похожее на Cloudy Bay» is another sauvignon blanc while one fits),
+    from the catalog's index."""
     styles = {index.styles.get(i) for i in ids}
-    if len(styles) != 1 or not (style := styles.pop()) or len(style) != 2:
+    if len(styles) != 1 or not (style := styles.pop()) or len(style) < 2:
         return WineFilters()
-    return WineFilters(wine_type=WineType(style[0]), sweetness=Sweetness(style[1]))
+    grape = style[2] if len(style) > 2 and style[2] else None
+    return WineFilters(
+        wine_type=WineType(style[0]), sweetness=Sweetness(style[1]), grape_variety=grape
+    )
+
+
+def _price_of_named(index: CatalogIndex, ids: Sequence[object]) -> Decimal | None:
+    style = index.styles.get(ids[0]) if len(ids) == 1 else None
+    return Decimal(style[3]) if style and len(style) > 3 else None
 
 
 def _price_band(
