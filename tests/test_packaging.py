@@ -64,6 +64,13 @@ def test_the_wheel_holds_the_product_and_not_the_bench_nor_the_fakes(wheel: Path
     assert any(name.endswith("/data/share/sommelier/alembic/env.py") for name in names)
 
 
+def test_the_readme_names_what_the_wheel_installs() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## What the wheel installs", 1)[1].split("\n## ", 1)[0]
+    assert [name for name in sorted(PRODUCT) if f"`{name}`" not in section] == []
+    assert "`bench`" in section and "`fakes`" in section
+
+
 def _from_the_wheel(
     wheel: Path, tmp_path: Path, cwd: Path, *args: str
 ) -> subprocess.CompletedProcess[str]:

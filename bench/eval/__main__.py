@@ -30,7 +30,7 @@ from core.settings import get_settings
 from services.app.runtime import open_runtime
 
 EVAL_DATABASE = "sommelier_eval"
-# The bars the test parts are held to (README "Language and evaluation").
+# The bars the test parts are held to (BENCHMARKS.md, "Language").
 KINDS_BAR = 0.95
 KNOWLEDGE_BAR = 0.90
 DIALOG_BAR = 0.95
