@@ -71,17 +71,24 @@ def test_the_readme_names_what_the_wheel_installs() -> None:
     assert "`bench`" in section and "`fakes`" in section
 
 
-def _from_the_wheel(
-    wheel: Path, tmp_path: Path, cwd: Path, *args: str
-) -> subprocess.CompletedProcess[str]:
-    """`sommelier ARGS` with the wheel unpacked as the only copy of the project (the libraries
-    from this virtualenv; `-S` leaves out its .pth files, which put the checkout on the path)."""
-    installed = tmp_path / "site"
+@pytest.fixture(scope="module")
+def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel unpacked, as an install would put it (once: its bytecode is then reused)."""
+    site = tmp_path_factory.mktemp("site")
     with zipfile.ZipFile(wheel) as archive:
-        archive.extractall(installed)
+        archive.extractall(site)
+    return site
+
+
+def _from_the_wheel(
+    installed: Path, tmp_path: Path, cwd: Path, *args: str
+) -> subprocess.CompletedProcess[str]:
+    """`sommelier ARGS` with the wheel as the only copy of the project (the libraries from this
+    virtualenv; `-S` leaves out its .pth files, which put the checkout on the path)."""
     libraries = sysconfig.get_paths()["purelib"]
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_", "DATA_DIR"))}
     env.update(PYTHONPATH=os.pathsep.join([str(installed), libraries]), DATA_DIR=str(tmp_path))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     return subprocess.run(
         [sys.executable, "-S", "-m", "sommelier.cli", *args],
         cwd=cwd,
@@ -92,22 +99,19 @@ def _from_the_wheel(
     )
 
 
-@pytest.mark.parametrize("command", ["bench", "eval"])
-def test_bench_and_eval_from_the_wheel_say_they_need_the_checkout(
-    wheel: Path, tmp_path: Path, command: str
-) -> None:
-    # The whole command-line module (every layer of the product) imports from the wheel alone
-    # before the command is looked at, so the message also shows the product stands on its own.
-    option = "--quick" if command == "bench" else "--json"
-    answer = _from_the_wheel(wheel, tmp_path, tmp_path, command, option)
+def test_bench_from_the_wheel_says_it_needs_the_checkout(installed: Path, tmp_path: Path) -> None:
+    """`sommelier bench` and `sommelier eval` share this path (`_exec_bench`); one process is
+    enough to hold it. The whole command-line module (every layer of the product) imports from
+    the wheel alone before the command is looked at, so the product stands on its own."""
+    answer = _from_the_wheel(installed, tmp_path, tmp_path, "bench", "--quick")
     assert answer.returncode == 2, answer
-    assert "needs the repository checkout" in answer.stderr
+    assert "`sommelier bench` needs the repository checkout" in answer.stderr
     assert "Traceback" not in answer.stderr
     assert answer.stdout == ""
 
 
-def test_eval_from_a_checkout_directory_hands_over_to_it(wheel: Path, tmp_path: Path) -> None:
+def test_eval_from_a_checkout_directory_hands_over_to_it(installed: Path, tmp_path: Path) -> None:
     """Run inside the checkout, `python -m bench.eval` finds it there, as `python -m` would."""
-    answer = _from_the_wheel(wheel, tmp_path, ROOT, "eval", "--help")
+    answer = _from_the_wheel(installed, tmp_path, ROOT, "eval", "--help")
     assert answer.returncode == 0, answer
     assert answer.stdout.startswith("usage: sommelier eval")
