@@ -275,6 +275,6 @@ def _priced_or_paired(filters: object) -> bool:
 
 
 def prepare() -> None:
-    """Build what reading a message needs once (the dictionary, the knowledge index: about
-    0.6 s), so that a serving process does it at start rather than on its first question."""
+    """Build what reading a message needs once (the dictionary, the knowledge index: the slow
+    part of a first question), so that a serving process does it at start rather than then."""
     read_message("что такое танины и какое красное вино к стейку до 2000 посоветуешь?")
