@@ -27,7 +27,7 @@ from services.agent.events import AgentEvent, ErrorEvent, Final
 from services.agent.run import MAX_STEPS
 from services.app.chat import ChatService
 from services.app.container import Services
-from services.app.rate_limit import RateLimiter
+from services.app.ops.rate_limits import RateLimiter
 
 log = logging.getLogger(__name__)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]

@@ -34,12 +34,12 @@ from repositories.database import create_database_if_missing
 from repositories.fact_rollup import refresh
 from repositories.facts import record_fact
 from repositories.migrations import migrate
-from services.app.catalog_admin import seed_catalog
-from services.app.console import TODAY_SECONDS, ConsoleService
+from services.app.catalog.admin import seed_catalog
+from services.app.console.reports import TODAY_SECONDS, ConsoleService
 from services.app.container import build_services
-from services.app.facts import FactRecorder, new_fact_id
+from services.app.database import GuardedSessions
+from services.app.facts.recorder import FactRecorder, new_fact_id
 from services.app.runtime import open_runtime
-from services.app.sessions import GuardedSessions
 from sommelier.serve import build_served_app
 
 DATABASE = "sommelier_bench_console"

@@ -30,7 +30,7 @@ from core.settings import Settings, load_settings
 from repositories.models import Wine
 from services.agent.loop import SommelierService
 from services.agent.welcome import WelcomeWriter
-from services.app.quick_picks import QuickPicks
+from services.app.picks.inline import QuickPicks
 from services.llm.client import LLMClient
 from services.llm.embeddings import EmbeddingService
 

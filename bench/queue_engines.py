@@ -199,7 +199,7 @@ async def _result(
 
 async def run_ledger(rt: Any, dsn: str, workload: Workload, first_uid: int) -> Result:
     from services.app.coordination import Coordinator, Intake
-    from services.app.sessions import GuardedSessions
+    from services.app.database import GuardedSessions
 
     for engine in {rt.engine, rt.maintenance}:
         await engine.dispose()

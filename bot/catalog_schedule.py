@@ -10,7 +10,7 @@ from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError
 
 from core.settings import Settings
-from services.app.catalog_sync import CatalogSync
+from services.app.catalog.sync import CatalogSync
 from services.app.container import Services
 
 log = logging.getLogger(__name__)

@@ -36,7 +36,7 @@ from bot.telegram_html import escape, html_to_plain, plan_card_messages, split_t
 from core.failpoints import failpoint
 from core.recommendation import Recommendation, RecommendedWine
 from services.app.coordination import Delivery, current_delivery
-from services.app.metrics import TELEGRAM_ERRORS
+from services.app.ops.metrics import TELEGRAM_ERRORS
 
 log = logging.getLogger(__name__)
 

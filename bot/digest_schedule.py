@@ -8,10 +8,10 @@ from aiogram import Bot
 from aiogram.types import BufferedInputFile
 
 from core.settings import Settings
-from services.app.console import ConsoleService
+from services.app.console.digest import WeeklyDigest
+from services.app.console.reports import ConsoleService
 from services.app.container import Services
-from services.app.digest import WeeklyDigest
-from services.app.sessions import GuardedSessions
+from services.app.database import GuardedSessions
 
 
 def weekly_digest(bot: Bot, settings: Settings, services: Services) -> WeeklyDigest:

@@ -16,7 +16,7 @@ from bot.texts import T
 from core.errors import DatabaseUnavailableError, LeaseLostError
 from core.failpoints import failpoint
 from services.app.coordination import Coordinator, Delivery, current_delivery
-from services.app.rate_limit import RateLimiter
+from services.app.ops.rate_limits import RateLimiter
 
 log = logging.getLogger(__name__)
 Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]

@@ -15,8 +15,8 @@ from core.domain import WINE_TYPE_RU, WineType
 from core.errors import DatabaseUnavailableError
 from fakes.openai_server import Step, responder
 from services.app.coordination import Coordinator, Delivery, Intake
+from services.app.database import GuardedSessions
 from services.app.runtime import Runtime
-from services.app.sessions import GuardedSessions
 from tests.bot_harness import running_bot
 from tests.bot_helpers import (
     JSONDict,

@@ -8,7 +8,7 @@ from sqlalchemy import select, text
 
 from bot.catalog_schedule import start_catalog_sync, stop_catalog_sync
 from repositories.models import Wine
-from services.app.catalog_sync import SYNC_LOCK_KEY, CatalogSync
+from services.app.catalog.sync import SYNC_LOCK_KEY, CatalogSync
 from services.app.container import build_services
 from services.app.runtime import Runtime
 from tests.bot_harness import ADMIN_ID, running_bot

@@ -7,10 +7,10 @@ import random
 
 from sqlalchemy import text
 
-from services.app.console import ConsoleService, window
-from services.app.facts import person_hash
+from services.app.console.reports import ConsoleService, window
+from services.app.database import GuardedSessions
+from services.app.facts.recorder import person_hash
 from services.app.runtime import Runtime
-from services.app.sessions import GuardedSessions
 from tests.conftest import make_settings
 
 PEOPLE = 3000

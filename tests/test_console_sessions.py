@@ -12,10 +12,10 @@ import aiohttp
 from itsdangerous import URLSafeTimedSerializer
 
 from bot.texts import T
-from services.app.console_access import ConsoleAccess
+from services.app.console.access import ConsoleAccess
+from services.app.database import GuardedSessions
 from services.app.runtime import Runtime
-from services.app.sessions import GuardedSessions
-from services.app.web_key import Signer, signing_key
+from services.app.signing import Signer, signing_key
 from tests.bot_harness import ADMIN_ID
 from tests.bot_helpers import adult, ask, cards
 from tests.console_harness import (

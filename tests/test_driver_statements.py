@@ -15,8 +15,8 @@ from core.errors import DatabaseUnavailableError
 from repositories.coordination import RateCounter, UpdateLedger
 from repositories.database import core_connections
 from repositories.users import UserRepository, read_access
+from services.app.database import GuardedSessions
 from services.app.runtime import Runtime
-from services.app.sessions import GuardedSessions
 from tests.test_crash_recovery import ledger_row
 
 

@@ -16,9 +16,9 @@ from bot.texts import T
 from core.errors import BackupError
 from fakes.database import history_problems
 from repositories.ownership import person_columns, purge_conversations
-from services.app.backup import backup, restore
 from services.app.chat import TelegramUser
 from services.app.container import build_services
+from services.app.ops.backup import backup, restore
 from services.app.runtime import Runtime, open_runtime
 from tests.api_harness import running_api
 from tests.bot_harness import running_bot

@@ -14,9 +14,9 @@ from sqlalchemy import text
 from yarl import URL
 
 from fakes.openai_server import FakeOpenAIServer
+from services.app.people.visitors import is_visitor
 from services.app.runtime import Runtime
-from services.app.visitors import is_visitor
-from services.app.web_key import Signer, signing_key
+from services.app.signing import Signer, signing_key
 from tests.agent_fixtures import agent_settings
 from tests.bot_helpers import empty_list_in
 from tests.conftest import make_settings

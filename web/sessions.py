@@ -2,13 +2,13 @@
 
 Signed with itsdangerous (timed, URL-safe), each purpose under its own key derived from one
 every replica shares: `WEB_SECRET` when set, else one derived from the bot's token or API token,
-else a random key kept in DATA_DIR (services/app/web_key.py)."""
+else a random key kept in DATA_DIR (services/app/signing.py)."""
 
 from __future__ import annotations
 
 from aiohttp import web
 
-from services.app.web_key import Signer, signing_key
+from services.app.signing import Signer, signing_key
 
 __all__ = ["Signer", "set_cookie", "signing_key"]
 

@@ -20,10 +20,10 @@ from core.errors import (
     EmbeddingDimensionError,
     EmbeddingUnavailableError,
 )
-from services.app.catalog_admin import CatalogAdmin
+from services.app.catalog.admin import CatalogAdmin
 from services.app.chat import ChatService
 from services.app.coordination import Coordinator
-from services.app.housekeeping import Housekeeping
+from services.app.ops.housekeeping import Housekeeping
 
 log = logging.getLogger(__name__)
 EDIT_INTERVAL_SECONDS = 1.0

@@ -15,8 +15,8 @@ from bot.filters import InLoop
 from bot.telegram_html import escape
 from bot.texts import T
 from core.errors import CatalogFileError
-from services.app.catalog_admin import CatalogAdmin
-from services.app.catalog_import import ImportReport
+from services.app.catalog.admin import CatalogAdmin
+from services.app.catalog.importer import ImportReport
 
 log = logging.getLogger(__name__)
 MAX_DOCUMENT_BYTES = 20 * 1024 * 1024  # what the Bot API lets a bot download

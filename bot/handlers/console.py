@@ -10,10 +10,10 @@ from aiogram.types import Message
 from bot.filters import InLoop
 from bot.telegram_html import escape
 from core.settings import Settings
-from services.app.console_access import LINK_MINUTES, ConsoleAccess
+from services.app.console.access import LINK_MINUTES, ConsoleAccess
 from services.app.container import Services
-from services.app.sessions import GuardedSessions
-from services.app.web_key import signing_key
+from services.app.database import GuardedSessions
+from services.app.signing import signing_key
 
 
 def build_console_router(settings: Settings, services: Services) -> Router:

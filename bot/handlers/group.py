@@ -33,8 +33,8 @@ from bot.keyboards import wine_deep_link
 from bot.rendering import read_table_reply, render_table_reply
 from bot.texts import T
 from services.app.chat import ChatService
-from services.app.group_table import EarlierAnswer
-from services.app.rate_limit import RateLimiter
+from services.app.ops.rate_limits import RateLimiter
+from services.app.picks.group import EarlierAnswer
 
 log = logging.getLogger(__name__)
 GROUP_CHATS = {"group", "supergroup"}

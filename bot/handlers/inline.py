@@ -26,8 +26,8 @@ from bot.texts import T
 from core.domain import format_price
 from core.recommendation import RecommendedWine
 from services.app.chat import ChatService
-from services.app.quick_picks import QuickPage, read_offset
-from services.app.rate_limit import RateLimiter
+from services.app.ops.rate_limits import RateLimiter
+from services.app.picks.inline import QuickPage, read_offset
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ from bot.texts import T
 from bot.users import telegram_user
 from bot.welcome import send_welcome
 from services.app.chat import ChatService
-from services.app.quick_picks import shared_wine_id
+from services.app.picks.inline import shared_wine_id
 
 
 async def start(

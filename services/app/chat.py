@@ -38,22 +38,22 @@ from services.agent.events import AgentEvent, Final
 from services.agent.loop import SommelierService
 from services.agent.run import MAX_STEPS, UserContext
 from services.agent.welcome import WelcomeWriter
-from services.app.answer_log import log_answer, log_refusal
 from services.app.coordination import save_plan_with_turn
-from services.app.fact_log import record_quick
-from services.app.facts import FactRecorder, new_fact_id, note_unmet_name
-from services.app.favourites import Favourites
-from services.app.group_table import EarlierAnswer, TablePicks, table_picks
-from services.app.media_chat import MediaQuestions
-from services.app.metrics import observe_answer
-from services.app.quick_picks import QuickPage, QuickPicks
-from services.app.sessions import (
+from services.app.database import (
     DATABASE_ERRORS,
     GuardedSessions,
     database_errors_as_unavailable,
 )
-from services.app.taste_actions import TasteActions
-from services.app.visitors import Visitors
+from services.app.facts.quick import record_quick
+from services.app.facts.recorder import FactRecorder, new_fact_id, note_unmet_name
+from services.app.media.questions import MediaQuestions
+from services.app.ops.metrics import observe_answer
+from services.app.people.visitors import Visitors
+from services.app.picks.group import EarlierAnswer, TablePicks, table_picks
+from services.app.picks.inline import QuickPage, QuickPicks
+from services.app.taste.actions import TasteActions
+from services.app.taste.favourites import Favourites
+from services.app.turns.answer_log import log_answer, log_refusal
 from services.llm.embeddings import EmbeddingService
 from services.llm.transcription import Transcriber
 from services.llm.vision import VisionClient

@@ -1,6 +1,6 @@
 """The web chat (`/chat`) and its widget (`/chat/widget.js`): the same sommelier as in Telegram
 — ChatService's answers, fallbacks, conversation state, votes, «Похожие», favourites, /forget —
-for an anonymous visitor known by a cookie (services/app/visitors.py).
+for an anonymous visitor known by a cookie (services/app/people/visitors.py).
 
 The page streams an answer from `POST /chat/api/message` (server-sent events read with
 fetch), the other buttons are small JSON calls; every call is same-origin only and
@@ -23,8 +23,13 @@ from core.settings import Settings
 from core.text import clean_user_text
 from services.app.chat import ChatService
 from services.app.container import Services
-from services.app.rate_limit import RateLimiter
-from services.app.visitors import LINK_CODE_VALID, new_token, parse_wine_reference, shown_code
+from services.app.ops.rate_limits import RateLimiter
+from services.app.people.visitors import (
+    LINK_CODE_VALID,
+    new_token,
+    parse_wine_reference,
+    shown_code,
+)
 from web.chat import events
 from web.chat.access import (
     cookie_outdated,

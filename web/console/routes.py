@@ -17,13 +17,13 @@ import logging
 
 from aiohttp import web
 
-from services.app.buy_links import BuyLinks
-from services.app.clicks import BuyClicks
-from services.app.console import PERIODS, ConsoleService, window
-from services.app.console_access import ConsoleAccess
+from services.app.console.access import ConsoleAccess
+from services.app.console.reports import PERIODS, ConsoleService, window
 from services.app.container import Services
-from services.app.metrics import CONTENT_TYPE, scrape
-from services.app.sessions import GuardedSessions
+from services.app.database import GuardedSessions
+from services.app.facts.buy_links import BuyLinks
+from services.app.facts.clicks import BuyClicks
+from services.app.ops.metrics import CONTENT_TYPE, scrape
 from web.console.views import BUILDERS, VIEWS
 from web.pages import render
 from web.sessions import Signer, set_cookie, signing_key

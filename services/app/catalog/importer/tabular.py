@@ -10,8 +10,8 @@ from collections.abc import Iterable, Sequence
 from charset_normalizer import from_bytes
 
 from core.errors import CatalogFileError
-from services.app.catalog_import.mapping import FieldMapper
-from services.app.catalog_import.rows import RawRow
+from services.app.catalog.importer.mapping import FieldMapper
+from services.app.catalog.importer.rows import RawRow
 
 MAX_COLUMNS = 200
 

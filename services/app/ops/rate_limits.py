@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from services.app.answer_log import log_refusal
 from services.app.coordination import Coordinator
-from services.app.metrics import RATE_LIMITED
+from services.app.ops.metrics import RATE_LIMITED
+from services.app.turns.answer_log import log_refusal
 
 WINDOW = timedelta(minutes=1)
 

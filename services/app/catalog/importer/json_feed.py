@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from core.errors import CatalogFileError
-from services.app.catalog_import.mapping import FieldMapper
-from services.app.catalog_import.rows import RawRow
+from services.app.catalog.importer.mapping import FieldMapper
+from services.app.catalog.importer.rows import RawRow
 
 
 def read_json(data: bytes, mapper: FieldMapper) -> list[RawRow]:

@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from core.errors import DatabaseUnavailableError
 from core.recommendation import Recommendation, RecommendedWine
 from repositories.facts import record_fact
-from services.app.facts import FactRecorder, new_fact_id
-from services.app.metrics import observe_answer
-from services.app.sessions import DATABASE_ERRORS, GuardedSessions
+from services.app.database import DATABASE_ERRORS, GuardedSessions
+from services.app.facts.recorder import FactRecorder, new_fact_id
+from services.app.ops.metrics import observe_answer
 
 log = logging.getLogger(__name__)
 

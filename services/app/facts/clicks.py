@@ -8,9 +8,9 @@ import logging
 from core.errors import DatabaseUnavailableError
 from repositories.facts import record_click
 from repositories.wines import WineRepository
-from services.app.buy_links import BuyLinks
-from services.app.metrics import BUY_CLICKS
-from services.app.sessions import DATABASE_ERRORS, GuardedSessions
+from services.app.database import DATABASE_ERRORS, GuardedSessions
+from services.app.facts.buy_links import BuyLinks
+from services.app.ops.metrics import BUY_CLICKS
 
 log = logging.getLogger(__name__)
 

@@ -10,8 +10,8 @@ from collections.abc import Awaitable, Callable
 from sqlalchemy import text
 
 from core.errors import SommelierError
-from services.app.catalog_admin import CatalogAdmin
-from services.app.catalog_import import ImportReport
+from services.app.catalog.admin import CatalogAdmin
+from services.app.catalog.importer import ImportReport
 
 log = logging.getLogger(__name__)
 SYNC_LOCK_KEY = 72_6578_0013

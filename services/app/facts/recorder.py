@@ -27,8 +27,8 @@ from core.language.wine_names import asked_wine_name
 from core.recommendation import Recommendation, RecommendedWine
 from repositories.wines import WineRepository
 from services.agent.catalog_index import catalog_index
-from services.app.buy_links import BuyLinks
-from services.app.sessions import SessionFactory
+from services.app.database import SessionFactory
+from services.app.facts.buy_links import BuyLinks
 
 MAX_WORDING = 200
 BAND_NAMES = {

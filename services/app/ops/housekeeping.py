@@ -21,7 +21,7 @@ from core.errors import SommelierError
 from repositories.coordination import HousekeepingRuns
 from repositories.facts import clear_wordings
 from repositories.ownership import purge_conversations
-from services.app.backup import BackupReport, backup, default_backup_path, rotate
+from services.app.ops.backup import BackupReport, backup, default_backup_path, rotate
 from services.app.runtime import Runtime
 
 log = logging.getLogger(__name__)

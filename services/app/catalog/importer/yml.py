@@ -9,8 +9,8 @@ from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
 from core.errors import CatalogFileError
-from services.app.catalog_import.mapping import FieldMapper
-from services.app.catalog_import.rows import RawRow
+from services.app.catalog.importer.mapping import FieldMapper
+from services.app.catalog.importer.rows import RawRow
 
 _DIRECT = {
     "name": "name",

@@ -16,8 +16,8 @@ from core.settings import Settings
 from repositories import console as q
 from repositories.console import DIMENSIONS, UNMET_KEYS, Period
 from repositories.fact_rollup import SEPARATOR, refresh
-from services.app.console_math import people_estimate, percentile
-from services.app.sessions import GuardedSessions
+from services.app.console.estimates import people_estimate, percentile
+from services.app.database import GuardedSessions
 
 PERIODS = (7, 30, 90, 365)
 DIMENSION_NAMES = {

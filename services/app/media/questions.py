@@ -14,8 +14,8 @@ from repositories.users import ConversationRepository, UserRepository
 from repositories.wines import WineRepository
 from services.agent.events import AgentEvent, Final, MediaRead
 from services.agent.run import MAX_STEPS
-from services.app.media import budget_in, dish_request, label_answer, wine_list_answer
-from services.app.sessions import GuardedSessions
+from services.app.database import GuardedSessions
+from services.app.media.matching import budget_in, dish_request, label_answer, wine_list_answer
 from services.llm.transcription import Transcriber
 from services.llm.vision import ImageReading, VisionClient
 

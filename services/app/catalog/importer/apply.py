@@ -10,11 +10,11 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from core.domain import WineRecord
 from core.errors import CatalogFileError
 from repositories.wines import WineRepository
-from services.app.catalog_import.fetch import read_source
-from services.app.catalog_import.formats import Format, read_rows
-from services.app.catalog_import.mapping import FieldMapper
-from services.app.catalog_import.normalize import to_record
-from services.app.catalog_import.rows import Problem, RawRow
+from services.app.catalog.importer.fetch import read_source
+from services.app.catalog.importer.formats import Format, read_rows
+from services.app.catalog.importer.mapping import FieldMapper
+from services.app.catalog.importer.normalize import to_record
+from services.app.catalog.importer.rows import Problem, RawRow
 
 MAX_REPORTED_PROBLEMS = 500
 

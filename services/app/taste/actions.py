@@ -23,8 +23,8 @@ from repositories.users import (
     VoteChange,
 )
 from repositories.wines import WineRepository
-from services.app.favourites import rebuild_profile
-from services.app.sessions import GuardedSessions
+from services.app.database import GuardedSessions
+from services.app.taste.favourites import rebuild_profile
 
 
 class TasteActions:

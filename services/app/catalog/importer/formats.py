@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Literal
 
 from core.errors import CatalogFileError
-from services.app.catalog_import.json_feed import read_json
-from services.app.catalog_import.mapping import FieldMapper
-from services.app.catalog_import.rows import RawRow
-from services.app.catalog_import.tabular import read_csv, read_xlsx
-from services.app.catalog_import.yml import read_yml
+from services.app.catalog.importer.json_feed import read_json
+from services.app.catalog.importer.mapping import FieldMapper
+from services.app.catalog.importer.rows import RawRow
+from services.app.catalog.importer.tabular import read_csv, read_xlsx
+from services.app.catalog.importer.yml import read_yml
 
 Format = Literal["json", "csv", "xlsx", "yml"]
 FORMATS: tuple[Format, ...] = ("json", "csv", "xlsx", "yml")

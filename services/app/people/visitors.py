@@ -24,8 +24,8 @@ from core.domain import SWEETNESS_RU, WINE_TYPE_RU
 from repositories.quiz import QuizRepository
 from repositories.users import ConversationRepository
 from repositories.visitors import VisitorRepository, merge_person, wine_by_reference
-from services.app.favourites import rebuild_profile
-from services.app.sessions import GuardedSessions
+from services.app.database import GuardedSessions
+from services.app.taste.favourites import rebuild_profile
 
 VISITOR_ID_LIMIT = 2**62  # a visitor's id is at most -VISITOR_ID_LIMIT
 LINK_CODE_VALID = timedelta(minutes=15)

@@ -22,7 +22,7 @@ from core.language.request import (
     wine_type_from_word,
 )
 from core.spreadsheet import looks_like_formula
-from services.app.catalog_import.rows import Problem, RawRow
+from services.app.catalog.importer.rows import Problem, RawRow
 
 _TEXT_FIELDS = (
     "name",

@@ -13,7 +13,7 @@ from core.errors import SommelierError
 from repositories.facts import record_catalog_sync
 from repositories.wines import WineRepository
 from seeds.loader import DEFAULT_SEED_FILE, load_seed_file
-from services.app.catalog_import import ImportReport, import_catalog
+from services.app.catalog.importer import ImportReport, import_catalog
 from services.llm.embeddings import EmbeddingService, EmbedReport
 
 log = logging.getLogger(__name__)

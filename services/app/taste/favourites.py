@@ -21,7 +21,7 @@ from repositories.favourites import FavouriteRepository
 from repositories.models import Wine
 from repositories.users import FeedbackRepository, UserRepository
 from repositories.wines import WineRepository
-from services.app.sessions import GuardedSessions
+from services.app.database import GuardedSessions
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,8 @@ import time
 
 from core.errors import DatabaseUnavailableError
 from repositories.facts import use_console_link
-from services.app.sessions import DATABASE_ERRORS, GuardedSessions
-from services.app.web_key import Clock, Signer
+from services.app.database import DATABASE_ERRORS, GuardedSessions
+from services.app.signing import Clock, Signer
 
 LINK_MINUTES = 10
 LINK_PURPOSE = "console-link"

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from repositories.facts import use_console_link
-from services.app.console import ConsoleService, window
-from services.app.png import bar_png
+from services.app.console.png import bar_png
+from services.app.console.reports import ConsoleService, window
 
 log = logging.getLogger(__name__)
 
