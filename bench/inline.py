@@ -30,7 +30,10 @@ from core.settings import Settings, load_settings
 from repositories.models import Wine
 from services.agent.loop import SommelierService
 from services.agent.welcome import WelcomeWriter
+from services.app.database import Database
+from services.app.facts.recorder import FactRecorder
 from services.app.picks.inline import QuickPicks
+from services.app.taste.profiles import TasteProfiles
 from services.llm.client import LLMClient
 from services.llm.embeddings import EmbeddingService
 
@@ -80,7 +83,10 @@ async def run_inline(db: BenchDatabase, settings: Settings, rounds: int = 5) -> 
     sommelier = SommelierService(
         settings, db.sessions, LLMClient(settings), EmbeddingService(settings)
     )
-    quick = QuickPicks(db.sessions, WelcomeWriter(sommelier))
+    database = Database(db.sessions)
+    quick = QuickPicks(
+        database, WelcomeWriter(sommelier), TasteProfiles(database), FactRecorder("bench-key")
+    )
     async with db.sessions() as session:
         some = list((await session.scalars(select(Wine.id).limit(20))).all())
     for query in QUERIES:  # warm-up: vocabulary and connection pool

@@ -11,12 +11,12 @@ from aiogram import BaseMiddleware, Bot
 from aiogram.dispatcher.event.bases import UNHANDLED, CancelHandler, SkipHandler
 from aiogram.types import ErrorEvent, Message, TelegramObject, Update
 
+from bot.coordination import Coordinator, Delivery
 from bot.delivery import send_planned
-from bot.texts import T
 from core.errors import DatabaseUnavailableError, LeaseLostError
 from core.failpoints import failpoint
-from services.app.coordination import Coordinator, Delivery, current_delivery
-from services.app.ops.rate_limits import RateLimiter
+from services.app.ops.rate_limits import RateLimits
+from services.app.texts import T
 
 log = logging.getLogger(__name__)
 Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
@@ -59,11 +59,7 @@ class ChatOrderMiddleware(BaseMiddleware):
         delivery = data.get(DELIVERY_KEY)
         if not isinstance(event, Update) or not isinstance(delivery, Delivery):
             return await _with_error_handlers(handler, event, data)
-        token = current_delivery.set(delivery)
-        try:
-            return await self._in_turn(handler, event, data, delivery)
-        finally:
-            current_delivery.reset(token)
+        return await self._in_turn(handler, event, data, delivery)
 
     async def _in_turn(
         self, handler: Handler, update: Update, data: dict[str, Any], delivery: Delivery
@@ -148,12 +144,12 @@ async def _with_error_handlers(handler: Handler, update: Update, data: dict[str,
 class RateLimitMiddleware(BaseMiddleware):
     """At most N messages per user per minute reach the sommelier; the rest get a polite note."""
 
-    def __init__(self, limiter: RateLimiter) -> None:
-        self.limiter = limiter
+    def __init__(self, limits: RateLimits) -> None:
+        self.limits = limits
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         user = event.from_user if isinstance(event, Message) else None
-        if user is not None and not await self.limiter.allow(f"tg:{user.id}"):
+        if user is not None and not await self.limits.allow(f"tg:{user.id}"):
             await event.answer(T.rate_limited)  # type: ignore[union-attr]
             return None
         return await handler(event, data)

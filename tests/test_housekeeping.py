@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from bot.texts import T
-from services.app.chat import TelegramUser
 from services.app.container import build_services
 from services.app.ops.housekeeping import Housekeeping
+from services.app.people.people import UserDetails
 from services.app.runtime import Runtime, open_runtime
+from services.app.texts import T
 from tests.bot_harness import ADMIN_ID, running_bot
 from tests.bot_helpers import adult, ask, cards
 from tests.conftest import make_settings
@@ -74,8 +74,8 @@ async def test_scheduled_backups_one_per_round_across_replicas_and_the_newest_ke
 async def test_the_daily_retention_job_purges_old_conversations_at_once(seeded: Runtime) -> None:
     services = build_services(seeded)
     try:
-        await services.chat.register(TelegramUser(PERSON))
-        await services.chat.answer(PERSON, "красное сухое")
+        await services.people.register(UserDetails(PERSON))
+        await services.turns.answer(PERSON, "красное сухое")
     finally:
         await services.close()
     async with seeded.sessions() as s:

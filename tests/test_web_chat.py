@@ -64,7 +64,7 @@ async def test_a_visitor_confirms_age_then_gets_white_wines_and_cheaper_ones(
             {"vote": 1, "changed": False},
         )
         assert (await v.post("favourite", {"wine_id": wine}))[1]["added"] is True
-        assert (await site.services.chat.profile(user_id)).liked_styles  # the taste profile
+        assert (await site.services.taste.summary(user_id)).liked_styles  # the taste profile
         status, similar = await v.post("similar", {"wine_id": wine})
         assert (
             status == 200 and similar["wines"] and wine not in {w["id"] for w in similar["wines"]}

@@ -7,46 +7,47 @@ from aiogram.enums import ChatType
 from aiogram.filters import Command
 from aiogram.types import Message
 
+from bot.coordination import Delivery
 from bot.delivery import send_recommendation
 from bot.drafts import DraftProgress
 from bot.filters import InLoop
-from bot.texts import T
 from core.recommendation import Recommendation
-from core.settings import Settings
-from core.text import clean_user_text
 from services.agent.events import Final
-from services.app.chat import ChatService
+from services.app.people.people import People
+from services.app.texts import T
+from services.app.turns.turns import Turns
 
 
-async def new_conversation(message: Message, chat: ChatService) -> None:
+async def new_conversation(message: Message, people: People) -> None:
     if message.from_user is None:
         return
-    await chat.new_conversation(message.from_user.id)
+    await people.new_conversation(message.from_user.id)
     await message.answer(T.new_conversation)
 
 
-async def question(message: Message, chat: ChatService, bot: Bot, settings: Settings) -> None:
+async def question(
+    message: Message, turns: Turns, bot: Bot, delivery: Delivery | None = None
+) -> None:
     if message.from_user is None or message.text is None:
         return
-    text = clean_user_text(message.text)
-    if not text:
-        chat.refused(message.from_user.id, "empty")
-        await message.answer(T.empty_text)
-        return
-    if len(text) > settings.max_message_chars:
-        chat.refused(message.from_user.id, "too_long")
-        await message.answer(T.too_long.format(limit=settings.max_message_chars))
+    admission = turns.admit(message.text, who=message.from_user.id)
+    if not admission.admitted:
+        await message.answer(T.refusal(admission))
         return
     rec: Recommendation | None = None
     private = message.chat.type == ChatType.PRIVATE
+    with_turn = delivery.plan_with_turn if delivery is not None else None
     async with DraftProgress(bot, message.chat.id, enabled=private) as progress:
-        async for event in chat.stream(message.from_user.id, text, stream_answer=private):
+        events = turns.stream(
+            message.from_user.id, admission.text, stream_answer=private, with_turn=with_turn
+        )
+        async for event in events:
             await progress.on_event(event)
             if isinstance(event, Final):
                 rec = event.result
     if rec is None:
         raise RuntimeError("the agent stream ended without a final event")
-    await send_recommendation(bot, message.chat.id, rec)
+    await send_recommendation(bot, message.chat.id, rec, delivery)
 
 
 def build_router() -> Router:

@@ -14,16 +14,17 @@ from aiogram import Bot, F, Router
 from aiogram.enums import ChatType
 from aiogram.types import Message, PhotoSize
 
+from bot.coordination import Delivery
 from bot.delivery import send_recommendation
 from bot.drafts import DraftProgress
 from bot.filters import InLoop
-from bot.texts import T
 from core.errors import MediaUnreadableError
 from core.recommendation import Recommendation
 from core.settings import Settings
-from core.text import clean_user_text
 from services.agent.events import AgentEvent, Final, MediaRead
-from services.app.chat import ChatService
+from services.app.media.questions import MediaQuestions
+from services.app.texts import T
+from services.app.turns.turns import Turns
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +74,11 @@ def _note(event: MediaRead) -> str | None:
 
 
 async def _answer(
-    message: Message, bot: Bot, events: AsyncIterator[AgentEvent], private: bool
+    message: Message,
+    bot: Bot,
+    events: AsyncIterator[AgentEvent],
+    private: bool,
+    delivery: Delivery | None,
 ) -> None:
     rec: Recommendation | None = None
     async with DraftProgress(bot, message.chat.id, enabled=private) as progress:
@@ -88,64 +93,82 @@ async def _answer(
                 rec = event.result
     if rec is None:
         raise RuntimeError("the answer stream ended without a final event")
-    await send_recommendation(bot, message.chat.id, rec)
+    await send_recommendation(bot, message.chat.id, rec, delivery)
 
 
-async def photo(message: Message, chat: ChatService, bot: Bot, settings: Settings) -> None:
+async def photo(
+    message: Message,
+    turns: Turns,
+    media: MediaQuestions,
+    bot: Bot,
+    delivery: Delivery | None = None,
+) -> None:
     if message.from_user is None or not message.photo:
         return
     user_id = message.from_user.id
-    caption = clean_user_text(message.caption or "")
-    if len(caption) > settings.max_message_chars:
-        chat.refused(user_id, "too_long")
-        await message.answer(T.too_long.format(limit=settings.max_message_chars))
+    caption = turns.admit(message.caption or "", who=user_id, caption=True)
+    if not caption.admitted:
+        await message.answer(T.refusal(caption))
         return
-    if not chat.photos_enabled:
-        chat.refused(user_id, "photo_off")
+    if not media.photos_enabled:
+        turns.refused(user_id, "photo_off")
         await message.answer(T.photo_off)
         return
     image = await _download(bot, photo_size_to_send(message.photo).file_id)
     if image is None:
-        chat.refused(user_id, "photo_download")
+        turns.refused(user_id, "photo_download")
         await message.answer(T.photo_unreadable)
         return
     private = message.chat.type == ChatType.PRIVATE
-    events = chat.photo_stream(user_id, image, caption, stream_answer=private)
+    with_turn = delivery.plan_with_turn if delivery is not None else None
+    events = media.photo_stream(
+        user_id, image, caption.text, stream_answer=private, with_turn=with_turn
+    )
     try:
-        await _answer(message, bot, events, private)
+        await _answer(message, bot, events, private, delivery)
     except MediaUnreadableError as exc:
         log.info("photo not read (%s): %s", exc.reason, exc)
-        chat.refused(user_id, f"photo_{exc.reason}")
+        turns.refused(user_id, f"photo_{exc.reason}")
         await message.answer(_PHOTO_REPLIES.get(exc.reason, T.photo_unreadable))
 
 
-async def voice(message: Message, chat: ChatService, bot: Bot, settings: Settings) -> None:
+async def voice(
+    message: Message,
+    turns: Turns,
+    media: MediaQuestions,
+    bot: Bot,
+    settings: Settings,
+    delivery: Delivery | None = None,
+) -> None:
     recording = message.voice or message.video_note
     if message.from_user is None or recording is None:
         return
     user_id = message.from_user.id
     if recording.duration > settings.max_voice_seconds:
-        chat.refused(user_id, "voice_too_long")
+        turns.refused(user_id, "voice_too_long")
         await message.answer(T.voice_too_long.format(limit=settings.max_voice_seconds))
         return
-    if not chat.voice_enabled:
-        chat.refused(user_id, "voice_off")
+    if not media.voice_enabled:
+        turns.refused(user_id, "voice_off")
         await message.answer(T.voice_off)
         return
     audio = await _download(bot, recording.file_id)
     if audio is None:
-        chat.refused(user_id, "voice_download")
+        turns.refused(user_id, "voice_download")
         await message.answer(T.voice_unreadable)
         return
     # The extension tells the transcription API the format: voice is OGG/Opus, a video note MP4.
     filename = "voice.ogg" if message.voice is not None else "video_note.mp4"
     private = message.chat.type == ChatType.PRIVATE
-    events = chat.voice_stream(user_id, audio, filename, stream_answer=private)
+    with_turn = delivery.plan_with_turn if delivery is not None else None
+    events = media.voice_stream(
+        user_id, audio, filename, stream_answer=private, with_turn=with_turn
+    )
     try:
-        await _answer(message, bot, events, private)
+        await _answer(message, bot, events, private, delivery)
     except MediaUnreadableError as exc:
         log.info("voice not read (%s): %s", exc.reason, exc)
-        chat.refused(user_id, f"voice_{exc.reason}")
+        turns.refused(user_id, f"voice_{exc.reason}")
         await message.answer(_VOICE_REPLIES.get(exc.reason, T.voice_unreadable))
 
 

@@ -19,15 +19,14 @@ Notify = Callable[[str], Awaitable[None]]
 
 
 class CatalogSync:
-    def __init__(
-        self, catalog_admin: CatalogAdmin, url: str, interval_hours: float, notify: Notify
-    ) -> None:
+    """`notify` (how the admins are told: the bot's) is given at each run."""
+
+    def __init__(self, catalog_admin: CatalogAdmin, url: str, interval_hours: float) -> None:
         self.catalog_admin = catalog_admin
         self.url = url
         self.interval = interval_hours * 3600
-        self.notify = notify
 
-    async def run_once(self) -> ImportReport | None:
+    async def run_once(self, notify: Notify) -> ImportReport | None:
         """Sync now unless another replica is syncing (then None). Never raises for a bad
         feed: the admins get the reason instead."""
         # A transaction-level lock held by this session's open transaction for the whole sync;
@@ -39,31 +38,33 @@ class CatalogSync:
             if not got:
                 log.info("catalog sync skipped: another replica is syncing")
                 return None
-            return await self._sync()
+            return await self._sync(notify)
 
-    async def _sync(self) -> ImportReport | None:
+    async def _sync(self, notify: Notify) -> ImportReport | None:
         try:
             report = await self.catalog_admin.import_catalog(self.url, sync=True)
         except SommelierError as exc:
             log.warning("catalog sync failed: %s", exc)
-            await self._tell(f"Синхронизация каталога не удалась: {exc}")
+            await _tell(notify, f"Синхронизация каталога не удалась: {exc}")
             return None
         log.info("catalog sync: %s", report.summary())
         if report.skipped:
             lines = "\n".join(str(p) for p in report.skipped[:15])
-            await self._tell(
+            await _tell(
+                notify,
                 "Синхронизация каталога: пропущено строк "
-                f"{len({(p.row, p.id) for p in report.skipped})}.\n{lines}"
+                f"{len({(p.row, p.id) for p in report.skipped})}.\n{lines}",
             )
         return report
 
-    async def _tell(self, message: str) -> None:
-        try:
-            await self.notify(message)
-        except Exception:  # telling the admins must never stop the schedule
-            log.exception("cannot tell the admins about the catalog sync")
-
-    async def run_forever(self) -> None:
+    async def run_forever(self, notify: Notify) -> None:
         while True:
-            await self.run_once()
+            await self.run_once(notify)
             await asyncio.sleep(self.interval)
+
+
+async def _tell(notify: Notify, message: str) -> None:
+    try:
+        await notify(message)
+    except Exception:  # telling the admins must never stop the schedule
+        log.exception("cannot tell the admins about the catalog sync")

@@ -1,16 +1,15 @@
 """Who may open the shop's console: an admin's one-time link (sent by the bot on /console,
-signed, valid for LINK_MINUTES, opening one session only: its nonce is stored when used, so
+signed, valid for LINK_MINUTES, opening the console once: its nonce is stored when used, so
 every replica refuses it afterwards)."""
 
 from __future__ import annotations
 
 import secrets
-import time
 
 from core.errors import DatabaseUnavailableError
 from repositories.facts import use_console_link
-from services.app.database import DATABASE_ERRORS, GuardedSessions
-from services.app.signing import Clock, Signer
+from services.app.database import DATABASE_ERRORS, Database
+from services.app.signing import Signer
 
 LINK_MINUTES = 10
 LINK_PURPOSE = "console-link"
@@ -18,11 +17,9 @@ LOGIN_PATH = "/console/login"
 
 
 class ConsoleAccess:
-    def __init__(
-        self, guarded: GuardedSessions, key: str, base_url: str | None, clock: Clock = time.time
-    ) -> None:
-        self._guarded = guarded
-        self._signer = Signer(key, clock)
+    def __init__(self, database: Database, signer: Signer, base_url: str | None) -> None:
+        self._sessions = database.sessions
+        self._signer = signer
         self.base_url = base_url
 
     def link(self, admin_id: int) -> str | None:
@@ -38,7 +35,7 @@ class ConsoleAccess:
         if not isinstance(value, dict) or not isinstance(value.get("n"), str):
             return None
         try:
-            async with self._guarded() as s:
+            async with self._sessions() as s:
                 fresh = await use_console_link(s, value["n"])
                 await s.commit()
         except (DatabaseUnavailableError, *DATABASE_ERRORS):

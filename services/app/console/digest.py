@@ -38,10 +38,11 @@ def next_send_time(now: datetime) -> datetime:
 
 
 class WeeklyDigest:
-    def __init__(self, console: ConsoleService, admins: frozenset[int], send: Send) -> None:
+    """`send` (how a message reaches an admin: the bot's) is given at each run."""
+
+    def __init__(self, console: ConsoleService, admins: frozenset[int]) -> None:
         self.console = console
         self.admins = admins
-        self.send = send
 
     async def compose(self, now: datetime | None = None) -> Digest:
         w = window(7, now=now)
@@ -64,11 +65,11 @@ class WeeklyDigest:
         image = bar_png([d["answers"] for d in series], [d["unmet"] for d in series])
         return Digest(caption, image)
 
-    async def run_once(self, now: datetime | None = None) -> bool:
+    async def run_once(self, send: Send, now: datetime | None = None) -> bool:
         """Send this week's digest unless a replica already did; True when sent here."""
         now = now or datetime.now(UTC)
         year, week, _ = now.isocalendar()
-        async with self.console.guarded() as s:
+        async with self.console.sessions() as s:
             first = await use_console_link(s, f"digest:{year}-W{week:02d}")
             await s.commit()
         if not first:
@@ -77,16 +78,16 @@ class WeeklyDigest:
         digest = await self.compose(now)
         for admin in sorted(self.admins):
             try:
-                await self.send(admin, digest.image, digest.caption)
+                await send(admin, digest.image, digest.caption)
             except Exception as exc:  # one admin who blocked the bot does not stop the rest
                 log.warning("weekly digest not delivered to %s: %s", admin, exc)
         return True
 
-    async def run_forever(self) -> None:
+    async def run_forever(self, send: Send) -> None:
         while True:
             now = datetime.now(UTC)
             await asyncio.sleep((next_send_time(now) - now).total_seconds())
             try:
-                await self.run_once()
+                await self.run_once(send)
             except Exception:  # logged; next week is tried again
                 log.exception("weekly digest failed")

@@ -17,7 +17,7 @@ from repositories import console as q
 from repositories.console import DIMENSIONS, UNMET_KEYS, Period
 from repositories.fact_rollup import SEPARATOR, refresh
 from services.app.console.estimates import people_estimate, percentile
-from services.app.database import GuardedSessions
+from services.app.database import Database
 
 PERIODS = (7, 30, 90, 365)
 DIMENSION_NAMES = {
@@ -73,8 +73,8 @@ def unmet_outcome(n: int, nothing: int, nearest: int | None) -> str:
 
 
 class ConsoleService:
-    def __init__(self, guarded: GuardedSessions, settings: Settings) -> None:
-        self.guarded = guarded
+    def __init__(self, database: Database, settings: Settings) -> None:
+        self.sessions = database.sessions
         self.settings = settings
         self._today_at = -TODAY_SECONDS
 
@@ -86,7 +86,7 @@ class ConsoleService:
         """Before a view: any day without a final rollup (after /forget, say) and today —
         today at most every TODAY_SECONDS (the views of one page visit share it)."""
         fresh = time.monotonic() - self._today_at < TODAY_SECONDS
-        async with self.guarded() as s:
+        async with self.sessions() as s:
             computed = await refresh(s, today_fresh=fresh)
             await s.commit()
         if computed:
@@ -94,7 +94,7 @@ class ConsoleService:
 
     async def overview(self, w: Window) -> dict[str, Any]:
         await self.refresh()
-        async with self.guarded() as s:
+        async with self.sessions() as s:
             days = await q.daily(s, w.current)
             hll = await q.values(s, w.current, ("hll", "latency"))
             mix = await q.path_mix(s, w.current)
@@ -148,7 +148,7 @@ class ConsoleService:
     async def demand(self, w: Window) -> dict[str, list[dict[str, Any]]]:
         await self.refresh()
         points = min(w.days, TREND_POINTS)
-        async with self.guarded() as s:
+        async with self.sessions() as s:
             now = await q.values(s, w.current, DIMENSIONS, points)
             before = await q.values(s, w.previous, DIMENSIONS)
         current: dict[tuple[str, str], int] = defaultdict(int)
@@ -177,7 +177,7 @@ class ConsoleService:
 
     async def unmet(self, w: Window, limit: int = 50) -> dict[str, list[dict[str, Any]]]:
         await self.refresh()
-        async with self.guarded() as s:
+        async with self.sessions() as s:
             groups = [
                 {"value": value, "n": n, "extra": extra, "low": low}
                 for value, n, extra, low in await q.top_values(s, w.current, "unmet", limit)
@@ -208,7 +208,7 @@ class ConsoleService:
 
     async def wines(self, w: Window) -> dict[str, list[dict[str, Any]]]:
         await self.refresh()
-        async with self.guarded() as s:
+        async with self.sessions() as s:
             rows = await q.wine_rows(s, w.current)
         table = [
             {
@@ -236,7 +236,7 @@ class ConsoleService:
         }
 
     async def catalog(self) -> dict[str, Any]:
-        async with self.guarded() as s:
+        async with self.sessions() as s:
             syncs = await q.catalog_syncs(s)
             state = await q.catalog_state(s, self.settings.embedding_model)
         return {

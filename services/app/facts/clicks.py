@@ -8,7 +8,7 @@ import logging
 from core.errors import DatabaseUnavailableError
 from repositories.facts import record_click
 from repositories.wines import WineRepository
-from services.app.database import DATABASE_ERRORS, GuardedSessions
+from services.app.database import DATABASE_ERRORS, Database
 from services.app.facts.buy_links import BuyLinks
 from services.app.ops.metrics import BUY_CLICKS
 
@@ -16,8 +16,8 @@ log = logging.getLogger(__name__)
 
 
 class BuyClicks:
-    def __init__(self, guarded: GuardedSessions, links: BuyLinks) -> None:
-        self._guarded = guarded
+    def __init__(self, database: Database, links: BuyLinks) -> None:
+        self._sessions = database.sessions
         self.links = links
 
     async def follow(self, token: str) -> str | None:
@@ -27,7 +27,7 @@ class BuyClicks:
         if read is None:
             return None
         wine_id, fact_id = read
-        async with self._guarded() as s:
+        async with self._sessions() as s:
             found = await WineRepository(s).get_by_ids([wine_id])
             url = found[0].url if found else None
             if not url or not url.startswith(("https://", "http://")):

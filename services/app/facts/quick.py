@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from core.errors import DatabaseUnavailableError
 from core.recommendation import Recommendation, RecommendedWine
 from repositories.facts import record_fact
-from services.app.database import DATABASE_ERRORS, GuardedSessions
+from services.app.database import DATABASE_ERRORS, SessionFactory
 from services.app.facts.recorder import FactRecorder, new_fact_id
 from services.app.ops.metrics import observe_answer
 
@@ -18,7 +18,7 @@ log = logging.getLogger(__name__)
 
 
 async def record_quick(
-    guarded: GuardedSessions,
+    sessions: SessionFactory,
     recorder: FactRecorder,
     path: str,
     user_id: int | None,
@@ -32,7 +32,7 @@ async def record_quick(
     fact_id = new_fact_id()
     recorder.track_links(rec, fact_id)  # an inline card's «Купить» goes through /go/ too
     try:
-        async with guarded() as s:
+        async with sessions() as s:
             # A group's messages are not kept (/privacy): its conditions only, not its words.
             values = recorder.values(
                 new_fact_id(), user_id, rec, text, keep_wording=path != "group"

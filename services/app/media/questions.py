@@ -1,10 +1,10 @@
-"""Photos and voice messages as questions: part of the ChatService facade (a mixin, so the
-adapters keep calling one object)."""
+"""Photos and voice messages as questions: a label or a wine list is answered from the catalog
+here; a dish, a caption or what a recording says becomes a text turn."""
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from datetime import timedelta
 
 from core.errors import MediaUnreadableError
@@ -14,22 +14,38 @@ from repositories.users import ConversationRepository, UserRepository
 from repositories.wines import WineRepository
 from services.agent.events import AgentEvent, Final, MediaRead
 from services.agent.run import MAX_STEPS
-from services.app.database import GuardedSessions
+from services.app.database import Database
 from services.app.media.matching import budget_in, dish_request, label_answer, wine_list_answer
+from services.app.turns.store import TurnStore, WithTurn
+from services.app.turns.turns import Turns
 from services.llm.transcription import Transcriber
 from services.llm.vision import ImageReading, VisionClient
 
 
 class MediaQuestions:
-    """Photo and voice questions; the text path (`stream`) and storing a turn (`_store`) are
-    ChatService's."""
+    def __init__(
+        self,
+        database: Database,
+        turns: Turns,
+        store: TurnStore,
+        vision: VisionClient | None,
+        transcriber: Transcriber | None,
+        inactivity: timedelta,
+    ) -> None:
+        self._sessions = database.sessions
+        self._turns = turns
+        self._store = store
+        self.vision = vision
+        self.transcriber = transcriber
+        self._inactivity = inactivity
 
-    vision: VisionClient | None
-    transcriber: Transcriber | None
-    inactivity: timedelta
-    _guarded: GuardedSessions
-    stream: Callable[..., AsyncIterator[AgentEvent]]
-    _store: Callable[[int | None, Thread | None, Recommendation], Awaitable[None]]
+    @property
+    def photos_enabled(self) -> bool:
+        return self.vision is not None and self.vision.enabled
+
+    @property
+    def voice_enabled(self) -> bool:
+        return self.transcriber is not None and self.transcriber.enabled
 
     async def photo_stream(
         self,
@@ -41,6 +57,7 @@ class MediaQuestions:
         max_steps: int = MAX_STEPS,
         request_id: str | None = None,
         stream_answer: bool = False,
+        with_turn: WithTurn | None = None,
     ) -> AsyncIterator[AgentEvent]:
         """A photo (and its caption) as a request: a label, a dish or a wine list.
 
@@ -51,20 +68,21 @@ class MediaQuestions:
         reading = await self.vision.read(image, caption)
         if reading.kind == "dish" and reading.dish:
             yield MediaRead(source="photo", kind="dish", text=reading.dish)
-            async for event in self.stream(
+            async for event in self._turns.stream(
                 user_id,
                 dish_request(reading.dish, caption),
                 tools_allowlist=tools_allowlist,
                 max_steps=max_steps,
                 request_id=request_id,
                 stream_answer=stream_answer,
+                with_turn=with_turn,
             ):
                 yield event
             return
         if _names_wines(reading):
             what = reading.wine.title if reading.kind == "label" else ""
             yield MediaRead(source="photo", kind=reading.kind, text=what)
-            rec = await self._photo_answer(user_id, reading, caption)
+            rec = await self._photo_answer(user_id, reading, caption, with_turn)
             final = Final(
                 recommendation=rec.public_json(),
                 request_id=request_id or uuid.uuid4().hex,
@@ -76,13 +94,14 @@ class MediaQuestions:
             return
         if caption:
             # Nothing about wine on the photo, but the caption asks something: answer that.
-            async for event in self.stream(
+            async for event in self._turns.stream(
                 user_id,
                 caption,
                 tools_allowlist=tools_allowlist,
                 max_steps=max_steps,
                 request_id=request_id,
                 stream_answer=stream_answer,
+                with_turn=with_turn,
             ):
                 yield event
             return
@@ -98,6 +117,7 @@ class MediaQuestions:
         max_steps: int = MAX_STEPS,
         request_id: str | None = None,
         stream_answer: bool = False,
+        with_turn: WithTurn | None = None,
     ) -> AsyncIterator[AgentEvent]:
         """A voice message as the text it says; the first event is what was heard.
 
@@ -109,28 +129,33 @@ class MediaQuestions:
         if not heard:
             raise MediaUnreadableError("nothing", "the recording has no words in it")
         yield MediaRead(source="voice", kind="speech", text=heard)
-        async for event in self.stream(
+        async for event in self._turns.stream(
             user_id,
             heard,
             tools_allowlist=tools_allowlist,
             max_steps=max_steps,
             request_id=request_id,
             stream_answer=stream_answer,
+            with_turn=with_turn,
         ):
             yield event
 
     async def _photo_answer(
-        self, user_id: int | None, reading: ImageReading, caption: str
+        self,
+        user_id: int | None,
+        reading: ImageReading,
+        caption: str,
+        with_turn: WithTurn | None,
     ) -> Recommendation:
         thread: Thread | None = None
         shown: set[uuid.UUID] = set()
-        async with self._guarded() as s:
+        async with self._sessions() as s:
             if user_id is not None:
                 users = UserRepository(s)
                 if await users.get(user_id) is None:
                     await users.upsert(user_id)
                 convs = ConversationRepository(s)
-                conv = await convs.current(user_id, self.inactivity)
+                conv = await convs.current(user_id, self._inactivity)
                 thread = Thread(conv.id)
                 shown = await convs.shown_wine_ids(conv.id)
             repo = WineRepository(s)
@@ -140,7 +165,7 @@ class MediaQuestions:
             else:
                 rec = await wine_list_answer(repo, reading, budget, shown)
             await s.commit()
-        await self._store(user_id, thread, rec)
+        await self._store.store(user_id, thread, rec, with_turn)
         return rec
 
 

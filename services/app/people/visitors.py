@@ -24,8 +24,8 @@ from core.domain import SWEETNESS_RU, WINE_TYPE_RU
 from repositories.quiz import QuizRepository
 from repositories.users import ConversationRepository
 from repositories.visitors import VisitorRepository, merge_person, wine_by_reference
-from services.app.database import GuardedSessions
-from services.app.taste.favourites import rebuild_profile
+from services.app.database import Database
+from services.app.taste.profiles import rebuild_profile
 
 VISITOR_ID_LIMIT = 2**62  # a visitor's id is at most -VISITOR_ID_LIMIT
 LINK_CODE_VALID = timedelta(minutes=15)
@@ -67,18 +67,18 @@ class LinkResult:
 
 
 class Visitors:
-    def __init__(self, guarded: GuardedSessions, inactivity: timedelta) -> None:
-        self._guarded = guarded
+    def __init__(self, database: Database, inactivity: timedelta) -> None:
+        self._sessions = database.sessions
         self.inactivity = inactivity
 
     async def user_of(self, token: str) -> int | None:
         """The user id the token stands for; None for a token never used to talk."""
-        async with self._guarded() as s:
+        async with self._sessions() as s:
             return await VisitorRepository(s).user_of(_hash(token))
 
     async def open(self, token: str) -> int:
         """The token's user id, made on first use (a user row with a new visitor id)."""
-        async with self._guarded() as s:
+        async with self._sessions() as s:
             repo = VisitorRepository(s)
             known = await repo.user_of(_hash(token))
             if known is not None:
@@ -91,7 +91,7 @@ class Visitors:
         """A one-time code for `/link CODE` in the bot; None when the token already stands
         for a Telegram user (linked before) or was never used."""
         code = "".join(secrets.choice(_CODE_ALPHABET) for _ in range(CODE_LENGTH))
-        async with self._guarded() as s:
+        async with self._sessions() as s:
             repo = VisitorRepository(s)
             user_id = await repo.user_of(_hash(token))
             if user_id is None or not is_visitor(user_id):
@@ -103,7 +103,7 @@ class Visitors:
     async def link(self, code: str, telegram_user_id: int) -> LinkResult:
         """Move the visitor's taste (votes, favourites, quiz answers), conversations and
         cookies onto the Telegram user, in one transaction; the code works once."""
-        async with self._guarded() as s:
+        async with self._sessions() as s:
             source = await VisitorRepository(s).take_code(normalize_code(code))
             if source is None:
                 return LinkResult(False, "unknown")
@@ -124,7 +124,7 @@ class Visitors:
         been shown, with its style as what is being looked for: «что-то похожее, но дешевле»
         then means this style, cheaper than this wine (the conversation state reads it like
         any other turn). Once per conversation; False when the shop's id is unknown."""
-        async with self._guarded() as s:
+        async with self._sessions() as s:
             wine = await wine_by_reference(s, reference)
             if wine is None:
                 return False

@@ -8,6 +8,7 @@ the same conversation logic as a private chat's follow-ups moves on from there.
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,6 +22,9 @@ from repositories.wines import WineRepository
 from services.agent.conversation import conversation_state
 from services.agent.offline import explain
 from services.agent.selection import select_wines
+from services.app.database import Database, database_errors_as_unavailable
+from services.app.facts.quick import record_quick
+from services.app.facts.recorder import FactRecorder
 
 MAX_REQUEST_CHARS = 500
 
@@ -37,6 +41,24 @@ class EarlierAnswer:
 class TablePicks:
     request: str  # the request in force (for the answer's first line, read back on a reply)
     wines: list[RecommendedWine]
+
+
+class GroupTable:
+    def __init__(self, database: Database, recorder: FactRecorder) -> None:
+        self._database = database
+        self._recorder = recorder
+
+    async def picks(
+        self, text: str, earlier: EarlierAnswer | None = None, user_id: int | None = None
+    ) -> TablePicks:
+        """Picks for a group's request; its request facts are recorded (its words are not)."""
+        started = time.perf_counter()
+        with database_errors_as_unavailable():
+            picks = await table_picks(self._database.raw, text, earlier)
+        await record_quick(
+            self._database.sessions, self._recorder, "group", user_id, text, picks.wines, started
+        )
+        return picks
 
 
 async def table_picks(

@@ -7,11 +7,10 @@ full-text index; an empty one gets today's picks. Nothing here calls the LLM.
 
 from __future__ import annotations
 
+import time
 import uuid
 from dataclasses import dataclass
 from typing import Any
-
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from core.domain import WINE_TYPE_RU
 from core.language.catalog_terms import query_words
@@ -22,6 +21,10 @@ from repositories.wines import WineRepository
 from services.agent.answer_format import first_sentence
 from services.agent.offline import explain
 from services.agent.welcome import WelcomeWriter
+from services.app.database import Database, database_errors_as_unavailable
+from services.app.facts.quick import record_quick
+from services.app.facts.recorder import FactRecorder
+from services.app.taste.profiles import TasteProfiles
 
 PAGE_SIZE = 10
 # Deeper pages than this are not worth a scan: nobody scrolls 200 inline results.
@@ -57,9 +60,39 @@ def shared_wine_id(query: str) -> uuid.UUID | None:
 
 
 class QuickPicks:
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], welcome: WelcomeWriter) -> None:
-        self.sessions = sessions
+    def __init__(
+        self,
+        database: Database,
+        welcome: WelcomeWriter,
+        taste: TasteProfiles,
+        recorder: FactRecorder,
+    ) -> None:
+        self._database = database
+        self.sessions = database.raw
         self.welcome = welcome
+        self._taste = taste
+        self._recorder = recorder
+
+    async def for_person(self, user_id: int | None, query: str, offset: int = 0) -> QuickPage:
+        """Catalog wines for an inline query: no LLM, nothing stored but the request's facts;
+        an empty query gets today's picks for the person's taste."""
+        profile: dict[str, Any] = {}
+        if user_id is not None and not query.strip():
+            profile = await self._taste.merged(user_id)
+        started = time.perf_counter()
+        with database_errors_as_unavailable():
+            page = await self.for_query(query, offset, profile)
+        if offset == 0 and not query.startswith(SHARE_PREFIX):  # a shared card is no request
+            await record_quick(
+                self._database.sessions,
+                self._recorder,
+                "inline",
+                user_id,
+                query,
+                page.wines,
+                started,
+            )
+        return page
 
     async def for_query(
         self,

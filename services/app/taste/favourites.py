@@ -12,16 +12,14 @@ import uuid
 from dataclasses import dataclass
 from decimal import Decimal
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from core.domain import WineFilters
 from core.recommendation import RecommendedWine
-from core.taste import VotedWine, build_profile
 from repositories.favourites import FavouriteRepository
 from repositories.models import Wine
-from repositories.users import FeedbackRepository, UserRepository
+from repositories.users import UserRepository
 from repositories.wines import WineRepository
-from services.app.database import GuardedSessions
+from services.app.database import Database
+from services.app.taste.profiles import rebuild_profile
 
 
 @dataclass(frozen=True)
@@ -31,25 +29,13 @@ class FavouriteItem:
     closest: RecommendedWine | None = None  # on sale, when this one is not
 
 
-async def rebuild_profile(session: AsyncSession, user_id: int) -> None:
-    """The 👍/👎 profile recomputed from the votes and the favourites (the caller commits)."""
-    votes = await FeedbackRepository(session).votes_with_wines(user_id)
-    voted = {w.id for w, _ in votes}
-    kept = [w for w in await FavouriteRepository(session).wines(user_id) if w.id not in voted]
-    profile = build_profile(
-        VotedWine(w.wine_type, w.sweetness, w.grape_varieties, w.country, w.price_rub, v)
-        for w, v in [*votes, *((w, 1) for w in kept)]
-    )
-    await UserRepository(session).set_profile(user_id, profile)
-
-
 class Favourites:
-    def __init__(self, guarded: GuardedSessions) -> None:
-        self._guarded = guarded
+    def __init__(self, database: Database) -> None:
+        self._sessions = database.sessions
 
     async def add(self, user_id: int, wine_id: uuid.UUID) -> bool | None:
         """True: added; False: it was already there; None: no such wine."""
-        async with self._guarded() as s:
+        async with self._sessions() as s:
             if not await WineRepository(s).get_by_ids([wine_id]):
                 return None
             users = UserRepository(s)
@@ -62,7 +48,7 @@ class Favourites:
             return added
 
     async def remove(self, user_id: int, wine_id: uuid.UUID) -> bool:
-        async with self._guarded() as s:
+        async with self._sessions() as s:
             removed = await FavouriteRepository(s).remove(user_id, wine_id)
             if removed:
                 await rebuild_profile(s, user_id)
@@ -70,11 +56,11 @@ class Favourites:
             return removed
 
     async def contains(self, user_id: int, wine_id: uuid.UUID) -> bool:
-        async with self._guarded() as s:
+        async with self._sessions() as s:
             return await FavouriteRepository(s).contains(user_id, wine_id)
 
     async def list(self, user_id: int) -> list[FavouriteItem]:
-        async with self._guarded() as s:
+        async with self._sessions() as s:
             repo = WineRepository(s)
             items: list[FavouriteItem] = []
             for wine in await FavouriteRepository(s).wines(user_id):

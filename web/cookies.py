@@ -1,16 +1,11 @@
-"""Signed values the web layer hands out: one-time links, session cookies, visitor ids.
-
-Signed with itsdangerous (timed, URL-safe), each purpose under its own key derived from one
-every replica shares: `WEB_SECRET` when set, else one derived from the bot's token or API token,
-else a random key kept in DATA_DIR (services/app/signing.py)."""
+"""The cookies the web pages set (the web chat's visitor, the console's login), signed by the
+services' `Signer`: each purpose under its own key derived from one every replica shares —
+`WEB_SECRET` when set, else one derived from the bot's token or API token, else a random key
+kept in DATA_DIR (services/app/signing.py)."""
 
 from __future__ import annotations
 
 from aiohttp import web
-
-from services.app.signing import Signer, signing_key
-
-__all__ = ["Signer", "set_cookie", "signing_key"]
 
 
 def set_cookie(

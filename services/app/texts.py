@@ -1,8 +1,17 @@
-"""The bot's own Russian interface texts (the agent answers in the user's language)."""
+"""Every text the interfaces show a person, in one place: the bot's, the web chat's and the
+terminal's own Russian words, and the admin's (the agent answers in the user's language and
+writes its own answers). A text two interfaces show alike is here once; where they word a
+thing differently today (how long is too long), each wording is here under its own name.
+
+The shop console's pages keep their headings in their templates and views (web/console/).
+"""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
+
+if TYPE_CHECKING:
+    from services.app.turns.admission import Admission
 
 
 class T:
@@ -241,3 +250,131 @@ class T:
     )
     voice_heard = "🎙 Услышал: «{text}»"
     photo_dish = "📷 На фото: {dish}. Подбираю вино к нему…"
+
+    # --- Refusals of a message, as each interface words them ---------------------------------
+
+    @classmethod
+    def refusal(cls, admission: Admission) -> str:
+        """The bot's reply to words that may not go on (empty, too long)."""
+        if admission.refusal == "too_long":
+            return cls.too_long.format(limit=admission.limit)
+        return cls.empty_text
+
+    web_too_long = "Сообщение слишком длинное: сократите его, пожалуйста, до {limit} символов."
+    web_age_refused = "Извините, я могу общаться о вине только с совершеннолетними."
+    web_not_from_page = "Запрос не со страницы чата."
+    web_no_visitor = "Обновите страницу, пожалуйста: сессия чата не найдена."
+    terminal_prompt = "\nвы › "
+    terminal_too_long = "Пожалуйста, короче: до {limit} символов."
+    terminal_goodbye = "\nДо встречи!"
+    ask_empty = "sommelier: the question is empty"
+    ask_too_long = "sommelier: the question is longer than {limit} characters"
+
+    @staticmethod
+    def terminal_greeting(*, llm: bool) -> str:
+        mode = "с ИИ" if llm else "без ИИ (LLM_API_KEY не задан)"
+        return f"Сомелье слушает ({mode}). Спросите о вине; пустая строка или Ctrl+D — выход."
+
+    # --- Progress while the sommelier searches (bot drafts, web chat status) ----------------
+
+    type_plural: ClassVar[dict[str, str]] = {
+        "red": "красные",
+        "white": "белые",
+        "rose": "розовые",
+        "sparkling": "игристые",
+        "dessert": "десертные",
+        "fortified": "крепленые",
+    }
+    sweetness_plural: ClassVar[dict[str, str]] = {
+        "dry": "сухие",
+        "semi_dry": "полусухие",
+        "semi_sweet": "полусладкие",
+        "sweet": "сладкие",
+    }
+    searching = "Ищу {what}"
+    searching_wines = "вина"
+    searching_described = "Ищу по описанию…"
+    searching_described_as = "Ищу по описанию: «{query}»…"
+    searching_grape = "из сорта {grape}"
+    searching_country = "({country})"
+    searching_dish = "к блюду «{dish}»"
+    searching_budget = "до {amount} ₽"
+
+    # --- «Похожие» ---------------------------------------------------------------------------
+    similar_intro = "Похожие на «{name}»:"
+    similar_closing = "Оцените их 👍/👎 — я запомню ваш вкус."
+    similar_none_intro = "Больше похожих на «{name}» в каталоге нет — все уже показаны."
+    similar_none_closing = "Попробуйте описать, чего хочется, своими словами."
+
+    # --- The bot's menu of commands ----------------------------------------------------------
+    commands: ClassVar[list[tuple[str, str]]] = [
+        ("start", "Начать"),
+        ("help", "Что умеет бот"),
+        ("profile", "Мой вкусовой профиль"),
+        ("favorites", "Избранные вина"),
+        ("quiz", "Анкета вкуса"),
+        ("new", "Новый разговор"),
+        ("privacy", "Что бот хранит и как удалить"),
+    ]
+
+    # --- /profile and /forget ------------------------------------------------------------------
+    profile_title = "<b>Ваш вкусовой профиль</b>"
+    profile_liked = "👍 Нравится: {what}"
+    profile_grapes = "🍇 Любимые сорта: {what}"
+    profile_countries = "🌍 Страны: {what}"
+    profile_disliked = "👎 Не понравилось: {what}"
+    profile_prices = "💰 Цены понравившихся вин: {low}–{high} ₽"
+    forgotten_tables: ClassVar[dict[str, str]] = {
+        "messages": "сообщения",
+        "conversations": "разговоры",
+        "feedback": "оценки",
+        "quiz_answers": "ответы анкеты вкуса",
+        "favourites": "избранное",
+        "users": "профиль",
+        "answers": "привязка ответов",
+        "telegram_updates": "служебные записи",
+        "rate_counters": "счетчики лимита",
+        "visitors": "связь с веб-чатом",
+        "answer_facts": "статистика запросов",
+        "buy_clicks": "переходы «Купить»",
+    }
+
+    # --- Admins: /seed, /backup, /embed, /stats, /import, /console -----------------------------
+    seed_failed = "Каталог не обновлен:\n<pre>{error}</pre>"
+    seed_done = (
+        "Каталог обновлен: добавлено {inserted}, обновлено {updated}, без изменений "
+        "{unchanged}. Всего вин: {total}."
+    )
+    backup_failed = "Резервная копия не сделана: {error}"
+    backup_done = "Резервная копия готова: {path}\n{counts}"
+    embed_off = "Эмбеддинги не настроены: задайте EMBEDDING_API_KEY."
+    embed_started = "Считаю эмбеддинги…"
+    embed_progress = "Эмбеддинги: {done}/{total}…"
+    embed_failed = "Эмбеддинги не посчитаны: {error}"
+    embed_done = "Готово: посчитано {embedded}, без актуального вектора {remaining}."
+    stats = (
+        "<b>Статистика</b>\n"
+        "Пользователей: {users}\n"
+        "Активных сегодня: {active_today}\n"
+        "Сообщений сегодня: {messages_today}\n"
+        "Ответы по путям: {paths}\n"
+        "Время ответа: медиана {median}, p95 {p95}\n"
+        "Обновлений в работе: {backlog}\n"
+        "Отложено после сбоев: {parked}"
+    )
+    stats_parked = "\n• #{update_id}: {error}"
+    seconds = "{value:.1f} с"
+    nothing = "—"
+    import_format = "Формат: {format}, строк: {rows}"
+    import_counts = "Добавлено: {inserted}, обновлено: {updated}, без изменений: {unchanged}"
+    import_dropped = "Снято с продажи: {unavailable}, пропущено строк: {skipped}"
+    import_more = "\n… и еще {more}"
+    import_too_big = "файл больше 20 МБ — загрузите его по ссылке: /import URL"
+    console_no_public_url = (
+        "Консоль открывается на HTTP-сервере бота, а у него нет публичного адреса: "
+        "задайте PUBLIC_URL (или запустите бота с WEBHOOK_URL)."
+    )
+    console_link = (
+        '<a href="{link}">Открыть консоль магазина</a>\n'
+        "Ссылка одноразовая и действует {minutes} минут; не пересылайте ее."
+    )

@@ -13,87 +13,42 @@
 - **Order.** Updates of one chat are answered in update_id order: a handler waits while an
   earlier update of its chat is unanswered. Nothing holds a database connection while waiting
   or while the LLM works, so a thousand chats in flight need only a handful of connections.
-- **One answer.** The answer planned for an update is stored with the turn, and each part is
+- **One answer.** The answer planned for an update is stored in the turn's own transaction
+  (`Delivery.plan_with_turn`, which the handlers hand to the turn's store), and each part is
   recorded as it goes out: a takeover sends only what is missing — and the part in flight
   when the process died, which Telegram may or may not have accepted, once more.
 - **Poison.** An update taken over `max_attempts` times (its handler keeps dying) is parked
   with its reason instead of being retried forever.
-- Rate limits are counted per one-minute window with the previous window weighted in (a
-  sliding-window estimate), so every replica sees the same count.
+
+What is stored, and how, is the ledger's (services/app/ops/ledger.py); the policy is here.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import logging
 import os
-import random
 import socket
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
-from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
+from bot.delivery_plan import delivery_plan
 from core.errors import DatabaseUnavailableError, LeaseLostError
-from repositories.coordination import (
-    Executor,
-    Intake,
-    LeasedUpdate,
-    Processes,
-    RateCounter,
-    UpdateLedger,
-)
+from core.recommendation import Recommendation
+from services.app.database import Transaction
+from services.app.ops.ledger import Intake, LeasedUpdate, Ledger
 
 log = logging.getLogger(__name__)
 
 POLL_SECONDS = 0.05
 LEASE = timedelta(seconds=30)
 PROCESS_TIMEOUT = timedelta(seconds=5)
-LEDGER_RETENTION = timedelta(days=2)
 
-__all__ = ["Coordinator", "Delivery", "Intake", "LeasedUpdate", "current_delivery"]
-
-
-@dataclass
-class Delivery:
-    """One update being answered by this process: the parts of its answer already sent (by
-    this process or a dead one) and the answer planned for it, if one was."""
-
-    update_id: int
-    attempts: int = 1
-    plan: dict[str, Any] | None = None
-    sent_parts: int = 0
-    coordinator: Coordinator | None = field(default=None, repr=False)
-
-    @property
-    def is_takeover(self) -> bool:
-        return self.attempts > 1
-
-    async def mark_sent(self, parts: int) -> None:
-        """Record that the first `parts` parts of the answer went out. Best effort: with the
-        database away the answer still goes out whole (a process taking it over later might
-        resend a part, which beats leaving the rest unsent now). Raises LeaseLostError when
-        another process has taken the update over: the rest is its to send."""
-        self.sent_parts = parts
-        if self.coordinator is None:
-            return
-        try:
-            held = await self.coordinator.mark_sent(self.update_id, parts)
-        except DatabaseUnavailableError:
-            log.warning("update %s: part %d sent but not recorded", self.update_id, parts)
-            return
-        if not held:
-            raise LeaseLostError(f"update {self.update_id} was taken over after part {parts}")
-
-
-#: The update the current task answers: the facade stores the answer's plan with the turn.
-current_delivery: contextvars.ContextVar[Delivery | None] = contextvars.ContextVar(
-    "current_delivery", default=None
-)
+__all__ = ["Coordinator", "Delivery", "Intake", "LeasedUpdate"]
 
 
 def process_name() -> str:
@@ -103,13 +58,13 @@ def process_name() -> str:
 class Coordinator:
     def __init__(
         self,
-        sessions: Callable[[], AbstractAsyncContextManager[Executor]],
+        ledger: Ledger,
         lease: timedelta = LEASE,
         max_attempts: int = 3,
         owner: str | None = None,
         process_timeout: timedelta = PROCESS_TIMEOUT,
     ) -> None:
-        self.sessions = sessions
+        self.ledger = ledger
         self.lease = lease
         self.max_attempts = max_attempts
         self.owner = owner or process_name()
@@ -125,14 +80,7 @@ class Coordinator:
     async def intake(self, updates: Sequence[Intake]) -> tuple[set[int], set[int]]:
         """Store updates leased to this process, in one round trip: (stored now, those whose
         chat has an earlier unanswered update). Ids not stored were delivered before."""
-        if not updates:
-            return set(), set()
-        async with self.sessions() as s:
-            stored, behind = await UpdateLedger(s).intake(updates, self.owner, self.lease)
-            if stored:
-                await _sometimes_forget_old_rows(s)
-            await s.commit()
-        return stored, behind
+        return await self.ledger.intake(updates, self.owner, self.lease)
 
     async def wait_turn(
         self,
@@ -151,25 +99,17 @@ class Coordinator:
         while True:
             if before_each_check is not None:
                 await before_each_check()
-            async with self.sessions() as s:
-                if not await UpdateLedger(s).earlier_pending(update_id, chat_id):
-                    return
+            if not await self.ledger.earlier_pending(update_id, chat_id):
+                return
             await asyncio.sleep(delay)
             delay = min(delay * 1.5, 0.5)
 
     async def renew(self, update_ids: Sequence[int]) -> set[int]:
-        if not update_ids:
-            return set()
-        async with self.sessions() as s:
-            held = await UpdateLedger(s).renew(update_ids, self.owner, self.lease)
-            await s.commit()
-        return held
+        return await self.ledger.renew(update_ids, self.owner, self.lease)
 
     async def heartbeat(self) -> None:
         """Tell the other processes this one is alive."""
-        async with self.sessions() as s:
-            await Processes(s).beat(self.owner)
-            await s.commit()
+        await self.ledger.beat(self.owner)
         now = time.monotonic()
         if self._last_beat is None or now - self._last_beat > 2 * self.beat_every:
             self._beating_since = now  # a gap (outage, stall): others may have one too
@@ -187,45 +127,26 @@ class Coordinator:
         )
 
     async def leave(self) -> None:
-        async with self.sessions() as s:
-            await Processes(s).leave(self.owner)
-            await s.commit()
+        await self.ledger.leave(self.owner)
 
     async def take_expired(self, held: Sequence[int] = (), limit: int = 50) -> list[LeasedUpdate]:
         """Updates whose lease expired or whose process died, never this process's `held`."""
         dead_after = self.process_timeout if self.judges_heartbeats() else None
-        async with self.sessions() as s:
-            taken = await UpdateLedger(s).take_expired(
-                self.owner, self.lease, limit, held, dead_after
-            )
-            await s.commit()
-        return taken
+        return await self.ledger.take_expired(self.owner, self.lease, limit, held, dead_after)
 
     async def claim_notice(self, update_id: int) -> bool:
         """True for the first takeover that would tell the person their answer is late."""
-        async with self.sessions() as s:
-            claimed = await UpdateLedger(s).claim_notice(update_id)
-            await s.commit()
-        return claimed
+        return await self.ledger.claim_notice(update_id)
 
     async def release(self, update_ids: Sequence[int]) -> None:
-        if not update_ids:
-            return
-        async with self.sessions() as s:
-            await UpdateLedger(s).release(update_ids, self.owner)
-            await s.commit()
+        await self.ledger.release(update_ids, self.owner)
 
     async def mark_sent(self, update_id: int, parts: int) -> bool:
         """False when the update is no longer this process's (taken over meanwhile)."""
-        async with self.sessions() as s:
-            held = await UpdateLedger(s).mark_sent(update_id, parts, self.owner)
-            await s.commit()
-        return held
+        return await self.ledger.mark_sent(update_id, parts, self.owner)
 
     async def finish(self, update_id: int) -> None:
-        async with self.sessions() as s:
-            await UpdateLedger(s).finish(update_id)
-            await s.commit()
+        await self.ledger.finish(update_id)
 
     async def finish_unfinished(self) -> None:
         for update_id in sorted(self.unfinished):
@@ -236,43 +157,45 @@ class Coordinator:
             self.unfinished.discard(update_id)
 
     async def park(self, update_id: int, error: str) -> None:
-        async with self.sessions() as s:
-            await UpdateLedger(s).park(update_id, error)
-            await s.commit()
-
-    async def parked(self, limit: int = 5) -> tuple[int, list[tuple[int, str]]]:
-        async with self.sessions() as s:
-            return await UpdateLedger(s).parked(limit)
-
-    async def backlog(self) -> int:
-        async with self.sessions() as s:
-            return await UpdateLedger(s).backlog()
-
-    async def allow(self, key: str, limit: int, window: timedelta = timedelta(minutes=1)) -> bool:
-        async with self.sessions() as s:
-            hits = await RateCounter(s).hit(key, window)
-            await s.commit()
-        return hits <= limit
+        await self.ledger.park(update_id, error)
 
 
-async def save_plan_with_turn(session: Executor, plan: dict[str, Any]) -> None:
-    """Inside the transaction that stores a turn: the answer planned for the update being
-    answered (if any), so a takeover resends this answer instead of writing another. Raises
-    LeaseLostError (the turn is rolled back) when another process has taken the update over
-    meanwhile: its answer is the one the person gets."""
-    delivery = current_delivery.get()
-    if delivery is None:
-        return
-    owner = delivery.coordinator.owner if delivery.coordinator is not None else None
-    if not await UpdateLedger(session).save_plan(delivery.update_id, plan, owner):
-        raise LeaseLostError(f"update {delivery.update_id} was taken over before its answer")
-    delivery.plan = plan
+@dataclass
+class Delivery:
+    """One update being answered by this process: the parts of its answer already sent (by
+    this process or a dead one) and the answer planned for it, if one was."""
 
+    update_id: int
+    coordinator: Coordinator = field(repr=False)
+    attempts: int = 1
+    plan: dict[str, Any] | None = None
+    sent_parts: int = 0
 
-async def _sometimes_forget_old_rows(session: Executor) -> None:
-    """About once per thousand intakes: drop ledger rows, rate counters and processes nobody
-    reads."""
-    if random.random() < 0.001:
-        await UpdateLedger(session).forget_older_than(LEDGER_RETENTION)
-        await RateCounter(session).forget_older_than(timedelta(hours=1))
-        await Processes(session).forget_older_than(LEDGER_RETENTION)
+    @property
+    def is_takeover(self) -> bool:
+        return self.attempts > 1
+
+    async def plan_with_turn(self, tx: Transaction, rec: Recommendation) -> None:
+        """Inside the transaction that stores the turn (`TurnStore`'s `with_turn`): the answer
+        planned for this update, so a takeover resends this answer instead of writing another.
+        Raises LeaseLostError (the turn is rolled back) when another process has taken the
+        update over meanwhile: its answer is the one the person gets."""
+        plan = delivery_plan(rec)
+        coordinator = self.coordinator
+        if not await coordinator.ledger.save_plan(tx, self.update_id, plan, coordinator.owner):
+            raise LeaseLostError(f"update {self.update_id} was taken over before its answer")
+        self.plan = plan
+
+    async def mark_sent(self, parts: int) -> None:
+        """Record that the first `parts` parts of the answer went out. Best effort: with the
+        database away the answer still goes out whole (a process taking it over later might
+        resend a part, which beats leaving the rest unsent now). Raises LeaseLostError when
+        another process has taken the update over: the rest is its to send."""
+        self.sent_parts = parts
+        try:
+            held = await self.coordinator.mark_sent(self.update_id, parts)
+        except DatabaseUnavailableError:
+            log.warning("update %s: part %d sent but not recorded", self.update_id, parts)
+            return
+        if not held:
+            raise LeaseLostError(f"update {self.update_id} was taken over after part {parts}")
