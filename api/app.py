@@ -169,14 +169,14 @@ async def _parse(request: web.Request) -> tuple[AgentRequest, Media | None] | we
     media = _media(parsed)
     if isinstance(media, web.Response):
         return media
-    turns = request.app[SERVICES_KEY].turns
-    admission = turns.admit(parsed.query, who=parsed.user_id, caption=media is not None)
-    if admission.refusal == "empty":
+    services = request.app[SERVICES_KEY]
+    admitted = services.admission.admit(parsed.query, who=parsed.user_id, caption=media is not None)
+    if admitted.refusal == "empty":
         return _error(422, "query: must not be blank", field="query")
-    if admission.refusal == "too_long":
-        return _error(422, f"query: at most {admission.limit} characters", field="query")
-    parsed.query = admission.text
-    known = set(turns.tool_names())
+    if admitted.refusal == "too_long":
+        return _error(422, f"query: at most {admitted.limit} characters", field="query")
+    parsed.query = admitted.text
+    known = set(services.turns.tool_names())
     unknown = [t for t in parsed.tools_allowlist or [] if t not in known]
     if unknown:
         return _error(422, f"tools_allowlist: unknown tools {unknown}", field="tools_allowlist")

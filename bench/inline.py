@@ -1,8 +1,8 @@
 """Inline-mode latency: how long the bot takes to build an answer to `@bot <query>`.
 
 Telegram waits a few seconds for an inline answer; the target is server-side p95 ≤ 300 ms on
-100k wines. Measured per query: the facade's catalog lookup (`QuickPicks.for_query`, the same
-call the inline handler makes) plus building the results exactly as the handler does and
+100k wines. Measured per query: the catalog lookup (`QuickPicks.for_query`, what the inline
+handler's `for_person` runs) plus building the results exactly as the handler does and
 serialising them as they go to the Bot API. Network time to Telegram is not included.
 
     python -m bench.inline --sizes 10000,100000 --reuse [--rounds 5] [--output BENCHMARKS.md]

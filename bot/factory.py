@@ -108,6 +108,7 @@ def create_dispatcher(
         settings=settings,
         people=services.people,
         visitors=services.visitors,
+        admission=services.admission,
         turns=services.turns,
         media=services.media,
         taste=services.taste,

@@ -41,13 +41,13 @@ def format_recommendation(rec: Recommendation) -> str:
 async def ask(rt: Runtime, text: str, as_json: bool, user_id: int | None) -> int:
     services = build_services(rt)
     try:
-        admission = services.turns.admit(text, who=user_id)
-        if not admission.admitted:
-            refusal = T.ask_empty if admission.refusal == "empty" else T.ask_too_long
-            print(refusal.format(limit=admission.limit), file=sys.stderr)
+        admitted = services.admission.admit(text, who=user_id)
+        if not admitted.ok:
+            refusal = T.ask_empty if admitted.refusal == "empty" else T.ask_too_long
+            print(refusal.format(limit=admitted.limit), file=sys.stderr)
             return 2
         await rt.ensure_ready()
-        rec = await services.turns.answer(user_id, admission.text, remember=False)
+        rec = await services.turns.answer(user_id, admitted.text, remember=False)
     finally:
         await services.close()
     if as_json:
@@ -83,12 +83,12 @@ async def chat(rt: Runtime) -> int:
                 break
             if not said.strip():
                 break  # an empty line ends the conversation
-            admission = turns.admit(said, who=TERMINAL_USER_ID)
-            if admission.refusal == "too_long":
-                print(T.terminal_too_long.format(limit=admission.limit))
-            if not admission.admitted:
+            admitted = services.admission.admit(said, who=TERMINAL_USER_ID)
+            if admitted.refusal == "too_long":
+                print(T.terminal_too_long.format(limit=admitted.limit))
+            if not admitted.ok:
                 continue
-            async for event in turns.stream(TERMINAL_USER_ID, admission.text):
+            async for event in turns.stream(TERMINAL_USER_ID, admitted.text):
                 line = _describe_event(event)
                 if line:
                     print(line)

@@ -15,6 +15,7 @@ from core.recommendation import Recommendation
 from services.agent.events import Final
 from services.app.people.people import People
 from services.app.texts import T
+from services.app.turns.admission import Admission
 from services.app.turns.turns import Turns
 
 
@@ -26,20 +27,24 @@ async def new_conversation(message: Message, people: People) -> None:
 
 
 async def question(
-    message: Message, turns: Turns, bot: Bot, delivery: Delivery | None = None
+    message: Message,
+    admission: Admission,
+    turns: Turns,
+    bot: Bot,
+    delivery: Delivery | None = None,
 ) -> None:
     if message.from_user is None or message.text is None:
         return
-    admission = turns.admit(message.text, who=message.from_user.id)
-    if not admission.admitted:
-        await message.answer(T.refusal(admission))
+    admitted = admission.admit(message.text, who=message.from_user.id)
+    if not admitted.ok:
+        await message.answer(T.refusal(admitted))
         return
     rec: Recommendation | None = None
     private = message.chat.type == ChatType.PRIVATE
     with_turn = delivery.plan_with_turn if delivery is not None else None
     async with DraftProgress(bot, message.chat.id, enabled=private) as progress:
         events = turns.stream(
-            message.from_user.id, admission.text, stream_answer=private, with_turn=with_turn
+            message.from_user.id, admitted.text, stream_answer=private, with_turn=with_turn
         )
         async for event in events:
             await progress.on_event(event)

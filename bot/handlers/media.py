@@ -24,6 +24,7 @@ from core.settings import Settings
 from services.agent.events import AgentEvent, Final, MediaRead
 from services.app.media.questions import MediaQuestions
 from services.app.texts import T
+from services.app.turns.admission import Admission
 from services.app.turns.turns import Turns
 
 log = logging.getLogger(__name__)
@@ -98,6 +99,7 @@ async def _answer(
 
 async def photo(
     message: Message,
+    admission: Admission,
     turns: Turns,
     media: MediaQuestions,
     bot: Bot,
@@ -106,8 +108,8 @@ async def photo(
     if message.from_user is None or not message.photo:
         return
     user_id = message.from_user.id
-    caption = turns.admit(message.caption or "", who=user_id, caption=True)
-    if not caption.admitted:
+    caption = admission.admit(message.caption or "", who=user_id, caption=True)
+    if not caption.ok:
         await message.answer(T.refusal(caption))
         return
     if not media.photos_enabled:

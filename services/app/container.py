@@ -37,6 +37,7 @@ from services.app.taste.favourites import Favourites
 from services.app.taste.profiles import TasteProfiles
 from services.app.taste.quiz import Quiz
 from services.app.taste.similar import SimilarWines
+from services.app.turns.admission import Admission
 from services.app.turns.store import TurnStore
 from services.app.turns.turns import Turns
 from services.llm.client import LLMClient
@@ -62,6 +63,7 @@ class Services:
     # People and their turns.
     people: People
     visitors: Visitors
+    admission: Admission
     turns: Turns
     media: MediaQuestions
     # Taste.
@@ -112,9 +114,7 @@ def build_services(rt: Runtime) -> Services:
     store = TurnStore(database, recorder)
 
     taste = TasteProfiles(database)
-    turns = Turns(
-        database, sommelier, store, inactivity=inactivity, max_chars=settings.max_message_chars
-    )
+    turns = Turns(database, sommelier, store, inactivity)
     console = ConsoleService(database, settings)
     catalog_admin = CatalogAdmin(rt.maintenance_sessions, embeddings)
     sync = (
@@ -135,6 +135,7 @@ def build_services(rt: Runtime) -> Services:
         store=store,
         people=People(database, inactivity),
         visitors=Visitors(database, inactivity),
+        admission=Admission(settings.max_message_chars),
         turns=turns,
         media=MediaQuestions(database, turns, store, vision, transcriber, inactivity),
         taste=taste,

@@ -2,9 +2,9 @@
 the console's person hashes: `WEB_SECRET` when set, else one derived from the bot's token or
 API token, else a random key kept in DATA_DIR (a single process on the embedded database).
 Every replica must derive the same key. (Here, below the adapters, so the bot's /console
-command and the facade's buy links sign with the key the web pages check.)
+command and the answers' buy links sign with the key the web pages check.)
 
-`Signer` signs each purpose (a visitor's cookie, a console link, a console session) under a key
+`Signer` signs each purpose (a visitor's cookie, a console link, a console login) under a key
 of its own, an HMAC of the purpose under that master key: a token made for one purpose can never
 pass for another, and the same WEB_SECRET gives every replica the same keys."""
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
-    from services.app.turns.admission import Admission
+    from services.app.turns.admission import Admitted
 
 
 class T:
@@ -254,10 +254,10 @@ class T:
     # --- Refusals of a message, as each interface words them ---------------------------------
 
     @classmethod
-    def refusal(cls, admission: Admission) -> str:
+    def refusal(cls, admitted: Admitted) -> str:
         """The bot's reply to words that may not go on (empty, too long)."""
-        if admission.refusal == "too_long":
-            return cls.too_long.format(limit=admission.limit)
+        if admitted.refusal == "too_long":
+            return cls.too_long.format(limit=admitted.limit)
         return cls.empty_text
 
     web_too_long = "Сообщение слишком длинное: сократите его, пожалуйста, до {limit} символов."

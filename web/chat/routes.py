@@ -161,18 +161,18 @@ async def message(
     user_id = await _adult(services, token)
     if user_id is None:
         return _error(403, "age")
-    admission = services.turns.admit(str(body.get("text") or ""), who=user_id)
-    if admission.refusal == "empty":
+    admitted = services.admission.admit(str(body.get("text") or ""), who=user_id)
+    if admitted.refusal == "empty":
         return _error(422, "empty")
-    if admission.refusal == "too_long":
-        message = T.web_too_long.format(limit=admission.limit)
+    if admitted.refusal == "too_long":
+        message = T.web_too_long.format(limit=admitted.limit)
         return web.json_response({"error": "too_long", "message": message}, status=422)
     if not await services.rate_limits.allow(f"web:{user_id}"):
         return _error(429, "rate_limited")
     wine = parse_wine_reference(str(body.get("wine") or ""))
     if wine is not None:
         await services.visitors.view_wine(user_id, wine)
-    return await _stream(request, services, user_id, admission.text)
+    return await _stream(request, services, user_id, admitted.text)
 
 
 async def _stream(

@@ -1,5 +1,5 @@
 """Prometheus metrics (`/metrics`), on a registry of their own (the client library's global
-one would collect across test apps). Incremented where the events happen: the facade for
+one would collect across test apps). Incremented where the events happen: the turn store for
 answers, LLM use and tools, the rate limiter for refusals, the bot's request middleware for
 Telegram API errors; the update backlog is read at scrape time."""
 

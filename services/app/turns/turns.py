@@ -1,5 +1,6 @@
-"""A text turn: the person's words, admitted, answered by the agent with their conversation and
-taste, and stored whole before the answer's final event is passed on."""
+"""A text turn: the person's words (once admitted: turns/admission.py), answered by the agent
+with their conversation and taste, and stored whole before the answer's final event is passed
+on."""
 
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ from services.agent.events import AgentEvent, Final
 from services.agent.loop import SommelierService
 from services.agent.run import MAX_STEPS, UserContext
 from services.app.database import Database, database_errors_as_unavailable
-from services.app.turns.admission import Admission, admit
 from services.app.turns.answer_log import log_refusal
 from services.app.turns.store import TurnStore, WithTurn
 
@@ -26,19 +26,12 @@ class Turns:
         database: Database,
         sommelier: SommelierService,
         store: TurnStore,
-        *,
         inactivity: timedelta,
-        max_chars: int,
     ) -> None:
         self._database = database
         self._sommelier = sommelier
         self._store = store
         self._inactivity = inactivity
-        self._max_chars = max_chars
-
-    def admit(self, text: str, *, who: int | None = None, caption: bool = False) -> Admission:
-        """Whether these words may be a turn (cleaned; empty or too long is refused)."""
-        return admit(text, self._max_chars, who=who, caption=caption)
 
     def refused(self, who: int | None, reason: str) -> None:
         """A message answered with a refusal of another kind (a photo that cannot be read, the
