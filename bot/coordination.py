@@ -41,6 +41,7 @@ from core.errors import DatabaseUnavailableError, LeaseLostError
 from core.recommendation import Recommendation
 from services.app.database import Transaction
 from services.app.ops.ledger import Intake, LeasedUpdate, Ledger
+from services.app.turns.store import WithTurn
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +49,7 @@ POLL_SECONDS = 0.05
 LEASE = timedelta(seconds=30)
 PROCESS_TIMEOUT = timedelta(seconds=5)
 
-__all__ = ["Coordinator", "Delivery", "Intake", "LeasedUpdate"]
+__all__ = ["Coordinator", "Delivery", "Intake", "LeasedUpdate", "plan_with_turn"]
 
 
 def process_name() -> str:
@@ -199,3 +200,9 @@ class Delivery:
             return
         if not held:
             raise LeaseLostError(f"update {self.update_id} was taken over after part {parts}")
+
+
+def plan_with_turn(delivery: Delivery | None) -> WithTurn | None:
+    """What a handler hands the service that stores its turn: the update's plan, written in
+    the turn's own transaction (None for an update the ledger does not hold)."""
+    return delivery.plan_with_turn if delivery is not None else None

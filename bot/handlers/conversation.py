@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 from aiogram import Bot, F, Router
-from aiogram.enums import ChatType
 from aiogram.filters import Command
 from aiogram.types import Message
 
-from bot.coordination import Delivery
-from bot.delivery import send_recommendation
-from bot.drafts import DraftProgress
+from bot.answering import answer, is_private
+from bot.coordination import Delivery, plan_with_turn
 from bot.filters import InLoop
-from core.recommendation import Recommendation
-from services.agent.events import Final
 from services.app.people.people import People
 from services.app.texts import T
 from services.app.turns.admission import Admission
@@ -39,20 +35,13 @@ async def question(
     if not admitted.ok:
         await message.answer(T.refusal(admitted))
         return
-    rec: Recommendation | None = None
-    private = message.chat.type == ChatType.PRIVATE
-    with_turn = delivery.plan_with_turn if delivery is not None else None
-    async with DraftProgress(bot, message.chat.id, enabled=private) as progress:
-        events = turns.stream(
-            message.from_user.id, admitted.text, stream_answer=private, with_turn=with_turn
-        )
-        async for event in events:
-            await progress.on_event(event)
-            if isinstance(event, Final):
-                rec = event.result
-    if rec is None:
-        raise RuntimeError("the agent stream ended without a final event")
-    await send_recommendation(bot, message.chat.id, rec, delivery)
+    events = turns.stream(
+        message.from_user.id,
+        admitted.text,
+        stream_answer=is_private(message),
+        with_turn=plan_with_turn(delivery),
+    )
+    await answer(message, bot, events, delivery)
 
 
 def build_router() -> Router:

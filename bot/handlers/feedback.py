@@ -9,7 +9,7 @@ from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import SimilarCallback, VoteCallback
-from bot.coordination import Delivery
+from bot.coordination import Delivery, plan_with_turn
 from bot.delivery import send_recommendation
 from bot.drafts import typing_indicator
 from bot.keyboards import card_kept, card_url, wine_card
@@ -61,7 +61,7 @@ async def similar(
     if query.message is None:
         return
     chat_id = query.message.chat.id
-    with_turn = delivery.plan_with_turn if delivery is not None else None
+    with_turn = plan_with_turn(delivery)
     async with typing_indicator(bot, chat_id):
         rec = await similar.similar(query.from_user.id, callback_data.wine_id, with_turn)
     if rec is None:

@@ -7,21 +7,16 @@ Files are downloaded into memory and dropped after reading: only the text derive
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Sequence
-from html import escape
+from collections.abc import Sequence
 
 from aiogram import Bot, F, Router
-from aiogram.enums import ChatType
 from aiogram.types import Message, PhotoSize
 
-from bot.coordination import Delivery
-from bot.delivery import send_recommendation
-from bot.drafts import DraftProgress
+from bot.answering import answer, is_private
+from bot.coordination import Delivery, plan_with_turn
 from bot.filters import InLoop
 from core.errors import MediaUnreadableError
-from core.recommendation import Recommendation
 from core.settings import Settings
-from services.agent.events import AgentEvent, Final, MediaRead
 from services.app.media.questions import MediaQuestions
 from services.app.texts import T
 from services.app.turns.admission import Admission
@@ -30,7 +25,6 @@ from services.app.turns.turns import Turns
 log = logging.getLogger(__name__)
 
 MAX_PHOTO_SIDE = 1600  # enough to read a label; the original is never fetched
-MAX_HEARD_CHARS = 200  # «Услышал» stays one short line
 
 _PHOTO_REPLIES = {
     "off": T.photo_off,
@@ -63,40 +57,6 @@ async def _download(bot: Bot, file_id: str) -> bytes | None:
     return data.read() if data is not None else None
 
 
-def _note(event: MediaRead) -> str | None:
-    if event.source == "voice":
-        heard = event.text
-        if len(heard) > MAX_HEARD_CHARS:
-            heard = heard[: MAX_HEARD_CHARS - 1].rstrip() + "…"
-        return T.voice_heard.format(text=escape(heard))
-    if event.kind == "dish":
-        return T.photo_dish.format(dish=escape(event.text))
-    return None
-
-
-async def _answer(
-    message: Message,
-    bot: Bot,
-    events: AsyncIterator[AgentEvent],
-    private: bool,
-    delivery: Delivery | None,
-) -> None:
-    rec: Recommendation | None = None
-    async with DraftProgress(bot, message.chat.id, enabled=private) as progress:
-        async for event in events:
-            if isinstance(event, MediaRead):
-                note = _note(event)
-                if note:
-                    await message.answer(note)
-                continue
-            await progress.on_event(event)
-            if isinstance(event, Final):
-                rec = event.result
-    if rec is None:
-        raise RuntimeError("the answer stream ended without a final event")
-    await send_recommendation(bot, message.chat.id, rec, delivery)
-
-
 async def photo(
     message: Message,
     admission: Admission,
@@ -121,13 +81,15 @@ async def photo(
         turns.refused(user_id, "photo_download")
         await message.answer(T.photo_unreadable)
         return
-    private = message.chat.type == ChatType.PRIVATE
-    with_turn = delivery.plan_with_turn if delivery is not None else None
     events = media.photo_stream(
-        user_id, image, caption.text, stream_answer=private, with_turn=with_turn
+        user_id,
+        image,
+        caption.text,
+        stream_answer=is_private(message),
+        with_turn=plan_with_turn(delivery),
     )
     try:
-        await _answer(message, bot, events, private, delivery)
+        await answer(message, bot, events, delivery)
     except MediaUnreadableError as exc:
         log.info("photo not read (%s): %s", exc.reason, exc)
         turns.refused(user_id, f"photo_{exc.reason}")
@@ -161,13 +123,15 @@ async def voice(
         return
     # The extension tells the transcription API the format: voice is OGG/Opus, a video note MP4.
     filename = "voice.ogg" if message.voice is not None else "video_note.mp4"
-    private = message.chat.type == ChatType.PRIVATE
-    with_turn = delivery.plan_with_turn if delivery is not None else None
     events = media.voice_stream(
-        user_id, audio, filename, stream_answer=private, with_turn=with_turn
+        user_id,
+        audio,
+        filename,
+        stream_answer=is_private(message),
+        with_turn=plan_with_turn(delivery),
     )
     try:
-        await _answer(message, bot, events, private, delivery)
+        await answer(message, bot, events, delivery)
     except MediaUnreadableError as exc:
         log.info("voice not read (%s): %s", exc.reason, exc)
         turns.refused(user_id, f"voice_{exc.reason}")
