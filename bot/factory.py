@@ -37,7 +37,13 @@ from bot.handlers import (
 )
 from bot.heartbeat import Heartbeat
 from bot.keyboards import age_gate
-from bot.middlewares import ChatOrderMiddleware, RateLimitMiddleware, chat_id_of, user_id_of
+from bot.middlewares import (
+    AdmissionMiddleware,
+    ChatOrderMiddleware,
+    RateLimitMiddleware,
+    chat_id_of,
+    user_id_of,
+)
 from bot.telegram_session import JsonBodySession
 from core.errors import DatabaseUnavailableError, SettingsError
 from core.settings import Settings
@@ -132,9 +138,12 @@ def create_dispatcher(
     # (with the rate limiter's state) must not pile up on shared module-level routers.
     questions = _gated(conversation.build_router())
     questions.message.middleware(RateLimitMiddleware(services.rate_limits))
-    # Photos and voice are questions too: the same 18+ gate and the same per-user limit.
+    questions.message.middleware(AdmissionMiddleware(services.admission))
+    # Photos and voice are questions too: the same 18+ gate, the same per-user limit, and a
+    # photo's caption is admitted like a message's words.
     media_questions = _gated(media.build_router())
     media_questions.message.middleware(RateLimitMiddleware(services.rate_limits))
+    media_questions.message.middleware(AdmissionMiddleware(services.admission))
     # Link codes are guessed only as fast as a person may write.
     linking = _gated(link.build_router())
     linking.message.middleware(RateLimitMiddleware(services.rate_limits))

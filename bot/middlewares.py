@@ -1,4 +1,5 @@
-"""Dispatcher middlewares: per-chat ordering, in-flight tracking and the per-user rate limit."""
+"""Dispatcher middlewares: per-chat ordering, in-flight tracking, the per-user rate limit and
+the admission of a question's words."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 
 from aiogram import BaseMiddleware, Bot
 from aiogram.dispatcher.event.bases import UNHANDLED, CancelHandler, SkipHandler
+from aiogram.dispatcher.flags import get_flag
 from aiogram.types import ErrorEvent, Message, TelegramObject, Update
 
 from bot.coordination import Coordinator, Delivery
@@ -17,6 +19,7 @@ from core.errors import DatabaseUnavailableError, LeaseLostError
 from core.failpoints import failpoint
 from services.app.ops.rate_limits import RateLimits
 from services.app.texts import T
+from services.app.turns.admission import Admission
 
 log = logging.getLogger(__name__)
 Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
@@ -152,4 +155,28 @@ class RateLimitMiddleware(BaseMiddleware):
         if user is not None and not await self.limits.allow(f"tg:{user.id}"):
             await event.answer(T.rate_limited)  # type: ignore[union-attr]
             return None
+        return await handler(event, data)
+
+
+ADMIT_FLAG = "admit"  # a handler's flag: "text" (a message's text) or "caption" (a photo's)
+
+
+class AdmissionMiddleware(BaseMiddleware):
+    """A question's words admitted before its handler runs (the handlers that ask for it with
+    the flag `admit`): empty or too long words get the refusal here, and the handler gets
+    `admitted`, the words cleaned."""
+
+    def __init__(self, admission: Admission) -> None:
+        self.admission = admission
+
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
+        what = get_flag(data, ADMIT_FLAG)
+        if what is None or not isinstance(event, Message) or event.from_user is None:
+            return await handler(event, data)
+        words = (event.caption if what == "caption" else event.text) or ""
+        admitted = self.admission.admit(words, who=event.from_user.id, caption=what == "caption")
+        if not admitted.ok:
+            await event.answer(T.refusal(admitted))
+            return None
+        data["admitted"] = admitted
         return await handler(event, data)

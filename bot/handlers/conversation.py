@@ -9,9 +9,10 @@ from aiogram.types import Message
 from bot.answering import answer, is_private
 from bot.coordination import Delivery, plan_with_turn
 from bot.filters import InLoop
+from bot.middlewares import ADMIT_FLAG
 from services.app.people.people import People
 from services.app.texts import T
-from services.app.turns.admission import Admission
+from services.app.turns.admission import Admitted
 from services.app.turns.turns import Turns
 
 
@@ -24,16 +25,13 @@ async def new_conversation(message: Message, people: People) -> None:
 
 async def question(
     message: Message,
-    admission: Admission,
+    admitted: Admitted,
     turns: Turns,
     bot: Bot,
     delivery: Delivery | None = None,
 ) -> None:
-    if message.from_user is None or message.text is None:
-        return
-    admitted = admission.admit(message.text, who=message.from_user.id)
-    if not admitted.ok:
-        await message.answer(T.refusal(admitted))
+    """The words reach here admitted (bot/middlewares.py, AdmissionMiddleware)."""
+    if message.from_user is None:
         return
     events = turns.stream(
         message.from_user.id,
@@ -48,5 +46,7 @@ def build_router() -> Router:
     """A fresh router per Dispatcher: an aiogram router can belong to one parent only."""
     router = Router(name="conversation")
     router.message.register(new_conversation, Command("new"))
-    router.message.register(question, InLoop(F.text & ~F.text.startswith("/")))
+    router.message.register(
+        question, InLoop(F.text & ~F.text.startswith("/")), flags={ADMIT_FLAG: "text"}
+    )
     return router

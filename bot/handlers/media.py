@@ -7,7 +7,8 @@ Files are downloaded into memory and dropped after reading: only the text derive
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from html import escape
 
 from aiogram import Bot, F, Router
 from aiogram.types import Message, PhotoSize
@@ -15,16 +16,19 @@ from aiogram.types import Message, PhotoSize
 from bot.answering import answer, is_private
 from bot.coordination import Delivery, plan_with_turn
 from bot.filters import InLoop
+from bot.middlewares import ADMIT_FLAG
 from core.errors import MediaUnreadableError
 from core.settings import Settings
+from services.agent.events import AgentEvent, MediaRead
 from services.app.media.questions import MediaQuestions
 from services.app.texts import T
-from services.app.turns.admission import Admission
+from services.app.turns.admission import Admitted
 from services.app.turns.turns import Turns
 
 log = logging.getLogger(__name__)
 
 MAX_PHOTO_SIDE = 1600  # enough to read a label; the original is never fetched
+MAX_HEARD_CHARS = 200  # «Услышал» stays one short line
 
 _PHOTO_REPLIES = {
     "off": T.photo_off,
@@ -57,21 +61,42 @@ async def _download(bot: Bot, file_id: str) -> bytes | None:
     return data.read() if data is not None else None
 
 
+async def _with_notes(
+    message: Message, events: AsyncIterator[AgentEvent]
+) -> AsyncIterator[AgentEvent]:
+    """The answer's events, with what the photo or the recording was read as told first."""
+    async for event in events:
+        if isinstance(event, MediaRead):
+            note = _note(event)
+            if note:
+                await message.answer(note)
+            continue
+        yield event
+
+
+def _note(event: MediaRead) -> str | None:
+    if event.source == "voice":
+        heard = event.text
+        if len(heard) > MAX_HEARD_CHARS:
+            heard = heard[: MAX_HEARD_CHARS - 1].rstrip() + "…"
+        return T.voice_heard.format(text=escape(heard))
+    if event.kind == "dish":
+        return T.photo_dish.format(dish=escape(event.text))
+    return None
+
+
 async def photo(
     message: Message,
-    admission: Admission,
+    admitted: Admitted,
     turns: Turns,
     media: MediaQuestions,
     bot: Bot,
     delivery: Delivery | None = None,
 ) -> None:
+    """The caption reaches here admitted (bot/middlewares.py, AdmissionMiddleware)."""
     if message.from_user is None or not message.photo:
         return
     user_id = message.from_user.id
-    caption = admission.admit(message.caption or "", who=user_id, caption=True)
-    if not caption.ok:
-        await message.answer(T.refusal(caption))
-        return
     if not media.photos_enabled:
         turns.refused(user_id, "photo_off")
         await message.answer(T.photo_off)
@@ -84,12 +109,12 @@ async def photo(
     events = media.photo_stream(
         user_id,
         image,
-        caption.text,
+        admitted.text,
         stream_answer=is_private(message),
         with_turn=plan_with_turn(delivery),
     )
     try:
-        await answer(message, bot, events, delivery)
+        await answer(message, bot, _with_notes(message, events), delivery)
     except MediaUnreadableError as exc:
         log.info("photo not read (%s): %s", exc.reason, exc)
         turns.refused(user_id, f"photo_{exc.reason}")
@@ -131,7 +156,7 @@ async def voice(
         with_turn=plan_with_turn(delivery),
     )
     try:
-        await answer(message, bot, events, delivery)
+        await answer(message, bot, _with_notes(message, events), delivery)
     except MediaUnreadableError as exc:
         log.info("voice not read (%s): %s", exc.reason, exc)
         turns.refused(user_id, f"voice_{exc.reason}")
@@ -141,6 +166,6 @@ async def voice(
 def build_router() -> Router:
     """A fresh router per Dispatcher: an aiogram router can belong to one parent only."""
     router = Router(name="media")
-    router.message.register(photo, InLoop(F.photo))
+    router.message.register(photo, InLoop(F.photo), flags={ADMIT_FLAG: "caption"})
     router.message.register(voice, InLoop(F.voice | F.video_note))
     return router
