@@ -68,8 +68,8 @@ class QuickPicks:
         recorder: FactRecorder,
     ) -> None:
         self._database = database
-        self.sessions = database.raw
-        self.welcome = welcome
+        self._sessions = database.raw
+        self._welcome = welcome
         self._taste = taste
         self._recorder = recorder
 
@@ -110,7 +110,7 @@ class QuickPicks:
             return await self.today(profile or {}) if offset == 0 else QuickPage([], "picks")
         parsed = parse_query(text)
         filters = parsed.filters
-        async with self.sessions() as session:
+        async with self._sessions() as session:
             repo = WineRepository(session)
             if not filters.is_empty():
                 found = await repo.search(filters, limit=limit + 1, offset=offset)
@@ -128,13 +128,13 @@ class QuickPicks:
         )
 
     async def one(self, wine_id: uuid.UUID) -> QuickPage:
-        async with self.sessions() as session:
+        async with self._sessions() as session:
             found = await WineRepository(session).get_by_ids([wine_id])
         wines = [RecommendedWine.from_wine(w, _style_why(w)) for w in found if w.available]
         return QuickPage(wines, "wine" if wines else "none")
 
     async def today(self, profile: dict[str, Any]) -> QuickPage:
-        wines = await self.welcome.picks(self.welcome.day(), profile)
+        wines = await self._welcome.picks(self._welcome.day(), profile)
         picks = [RecommendedWine.from_wine(w, _style_why(w)) for w in wines]
         return QuickPage(picks, "picks" if picks else "none", personal=bool(profile))
 
