@@ -15,8 +15,8 @@ from core.settings import Settings, get_settings
 from repositories.database import resolve_location
 from repositories.migrations import migrate
 from seeds.loader import DEFAULT_SEED_FILE, load_seed_file
-from services.app.backup import backup, default_backup_path, restore
-from services.app.catalog_admin import catalog_size, seed_catalog
+from services.app.catalog.admin import catalog_size, seed_catalog
+from services.app.ops.backup import backup, default_backup_path, restore
 from services.app.runtime import open_runtime
 from services.llm.embeddings import EmbeddingService
 from sommelier import event_loop, terminal

@@ -20,12 +20,12 @@ import pytest
 from sqlalchemy import func, select, text
 
 from bot.callbacks import AgeCallback
-from bot.texts import T
 from fakes.database import PostgresControl, history_problems
 from fakes.openai_server import Step, responder
 from fakes.telegram_server import SentCall
 from repositories.models import Message, User
 from services.app.runtime import Runtime, open_runtime
+from services.app.texts import T
 from tests.bot_harness import BotHarness, running_bot
 from tests.bot_helpers import adult, cards, fake_llm, llm_settings, messages
 from tests.conftest import PEOPLE_TABLES, make_settings

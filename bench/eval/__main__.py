@@ -1,7 +1,7 @@
 """`python -m bench.eval` (also `sommelier eval`): every language set, its development and its
 frozen test part side by side.
 
-- message kinds: single messages through ChatService, offline (kind, cards, entry);
+- message kinds: single messages through the turn service, offline (kind, cards, entry);
 - knowledge questions: several wordings each (the right entry, or an honest «no checked answer»);
 - dialogs: multi-turn conversations on the offline and agent paths;
 - claims: sentences under a wine's card through the grounded-prose check.

@@ -1,4 +1,4 @@
-"""The message-kind set: single messages, hand-labelled, answered through ChatService.
+"""The message-kind set: single messages, hand-labelled, answered through `Turns`.
 
 Each message is answered on its own (a fresh user, offline path) and checked: the kind the
 answer was given for; cards only where they belong (none for off-topic, manipulation, small
@@ -123,7 +123,7 @@ async def run_kinds(
     user_base = 7_100_000_000_000 + int(time.time() * 1000) % 1_000_000_000 * 1000
     try:
         for number, message in enumerate(messages or load_kinds(part)):
-            rec = await services.chat.answer(user_base + number, message["say"])
+            rec = await services.turns.answer(user_base + number, message["say"])
             cards = len(rec.wines)
             failures = check(message, rec.kind, rec.intro, rec.closing, cards, rec.entry)
             report.results.append(
