@@ -373,8 +373,9 @@ class CatalogIndex:
 
     def _spelt(self, term: str, word: str) -> bool:
         """Does a Russian word name what a term stands for: a Latin name it sounds like, whole
-        («шабли» — Chablis, «каву» — Cava), the same Russian word or one made of it («мускатом» — Мускат,
-        «провансальское» — Прованс), not another one that sounds alike («раза» — Рача)?"""
+        («шабли» — Chablis, «каву» — Cava), the same Russian word or one made of it
+        («мускатом» — Мускат, «провансальское» — Прованс), not another one that sounds alike
+        («раза» — Рача)?"""
         if term in self.latin_terms:  # the whole word, in some case: not «делать» for «della»
             forms = skeletons(word)
             return any(term.startswith(f) for f in forms) or _inflected(forms, term)
