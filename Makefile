@@ -9,9 +9,14 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	# Bytecode compiled on every core at once, not file by file inside pip (33 s -> 24 s here);
-	# left to first imports instead, four test workers would each compile the same libraries.
+	# Bytecode compiled on every core at once, not file by file inside pip (faster: the run in
+	# bench/runs/2026-11-27-suite-speed.md); left to first imports instead, four test workers
+	# would each compile the same libraries.
 	$(BIN)/pip install --quiet --no-compile -e '.[dev]'
+	# The wheel leaves out the test kit and the benchmarks (`fakes/`, `bench/`): the checkout on
+	# this virtualenv's path lets the tests, `sommelier bench` and `sommelier eval` import them.
+	$(BIN)/python -c 'import pathlib, sysconfig; pathlib.Path(sysconfig.get_paths()["purelib"], \
+		"sommelier-checkout.pth").write_text("$(CURDIR)\n")'
 	$(BIN)/python -m compileall -q -j 0 $(VENV)/lib > /dev/null
 	touch $(STAMP)
 

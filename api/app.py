@@ -21,18 +21,13 @@ from aiohttp import BodyPartReader, web
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from core.errors import DatabaseUnavailableError, MediaUnreadableError
-from core.settings import Settings
-from core.text import clean_user_text
 from services.agent import MAX_STEPS, AgentEvent, ErrorEvent, Final
-from services.app.chat import ChatService
 from services.app.container import Services
-from services.app.rate_limit import RateLimiter
+from services.app.turns.events import server_sent_agent_event
 
 log = logging.getLogger(__name__)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-CHAT_KEY = web.AppKey("chat", ChatService)
-SETTINGS_KEY = web.AppKey("settings", Settings)
-LIMITER_KEY = web.AppKey("limiter", RateLimiter)
+SERVICES_KEY = web.AppKey("services", Services)
 
 
 AUDIO_FILENAME = r"^[^/\\]{1,100}\.(flac|m4a|mp3|mp4|mpeg|mpga|oga|ogg|wav|webm)$"
@@ -170,16 +165,17 @@ async def _parse(request: web.Request) -> tuple[AgentRequest, Media | None] | we
         first = exc.errors()[0]
         field = ".".join(str(p) for p in first["loc"]) or "body"
         return _error(422, f"{field}: {first['msg']}", field=field)
-    parsed.query = clean_user_text(parsed.query)
     media = _media(parsed)
     if isinstance(media, web.Response):
         return media
-    if not parsed.query and media is None:
+    services = request.app[SERVICES_KEY]
+    admitted = services.admission.admit(parsed.query, who=parsed.user_id, caption=media is not None)
+    if admitted.refusal == "empty":
         return _error(422, "query: must not be blank", field="query")
-    limit = request.app[SETTINGS_KEY].max_message_chars
-    if len(parsed.query) > limit:
-        return _error(422, f"query: at most {limit} characters", field="query")
-    known = set(request.app[CHAT_KEY].tool_names())
+    if admitted.refusal == "too_long":
+        return _error(422, f"query: at most {admitted.limit} characters", field="query")
+    parsed.query = admitted.text
+    known = set(services.turns.tool_names())
     unknown = [t for t in parsed.tools_allowlist or [] if t not in known]
     if unknown:
         return _error(422, f"tools_allowlist: unknown tools {unknown}", field="tools_allowlist")
@@ -187,7 +183,7 @@ async def _parse(request: web.Request) -> tuple[AgentRequest, Media | None] | we
 
 
 def _events(
-    chat: ChatService, parsed: AgentRequest, media: Media | None, *, stream_answer: bool
+    services: Services, parsed: AgentRequest, media: Media | None, *, stream_answer: bool
 ) -> AsyncIterator[AgentEvent]:
     """The agent's events for a text question, a photo (query = caption) or a recording."""
     options: dict[str, Any] = {
@@ -196,10 +192,10 @@ def _events(
         "stream_answer": stream_answer,
     }
     if media is not None and media.kind == "image":
-        return chat.photo_stream(parsed.user_id, media.data, parsed.query, **options)
+        return services.media.photo_stream(parsed.user_id, media.data, parsed.query, **options)
     if media is not None:
-        return chat.voice_stream(parsed.user_id, media.data, media.filename, **options)
-    return chat.stream(parsed.user_id, parsed.query, **options)
+        return services.media.voice_stream(parsed.user_id, media.data, media.filename, **options)
+    return services.turns.stream(parsed.user_id, parsed.query, **options)
 
 
 def _unreadable(exc: MediaUnreadableError, media: Media | None) -> str:
@@ -216,11 +212,11 @@ def _client_key(request: web.Request) -> str:
 
 
 @web.middleware
-async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
+async def api_access(request: web.Request, handler: Handler) -> web.StreamResponse:
     """Bearer token (when API_TOKEN is set) and the per-client rate limit on /v1/ routes."""
     if not request.path.startswith("/v1/"):
         return await handler(request)
-    token = request.app[SETTINGS_KEY].api_token
+    token = request.app[SERVICES_KEY].settings.api_token
     if token:
         given = request.headers.get("Authorization", "")
         expected = f"Bearer {token}"
@@ -229,7 +225,7 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
             return _error(401, "unauthorized")
     if request.method == "POST":
         try:
-            allowed = await request.app[LIMITER_KEY].allow(_client_key(request))
+            allowed = await request.app[SERVICES_KEY].rate_limits.allow(_client_key(request))
         except DatabaseUnavailableError:
             return _error(503, "service temporarily unavailable")
         if not allowed:
@@ -237,17 +233,11 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
     return await handler(request)
 
 
-def _sse(event: AgentEvent) -> bytes:
-    data = event.model_dump(mode="json", exclude={"event"})
-    return f"event: {event.event}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
-
-
 async def stream(request: web.Request) -> web.StreamResponse:
     checked = await _parse(request)
     if isinstance(checked, web.Response):
         return checked
     parsed, media = checked
-    chat = request.app[CHAT_KEY]
     response = web.StreamResponse(
         headers={
             "Content-Type": "text/event-stream",
@@ -256,22 +246,24 @@ async def stream(request: web.Request) -> web.StreamResponse:
         }
     )
     await response.prepare(request)
-    events = _events(chat, parsed, media, stream_answer=True)
+    events = _events(request.app[SERVICES_KEY], parsed, media, stream_answer=True)
     try:
         async for event in events:
-            await response.write(_sse(event))
+            await response.write(server_sent_agent_event(event))
     except (ConnectionResetError, asyncio.CancelledError):
         # The client went away: stop the run, so no LLM call continues for nobody.
         log.info("client disconnected; agent run cancelled")
         await events.aclose()
         raise
     except DatabaseUnavailableError:
-        await response.write(_sse(ErrorEvent(message="service temporarily unavailable")))
+        await response.write(
+            server_sent_agent_event(ErrorEvent(message="service temporarily unavailable"))
+        )
     except MediaUnreadableError as exc:
-        await response.write(_sse(ErrorEvent(message=_unreadable(exc, media))))
+        await response.write(server_sent_agent_event(ErrorEvent(message=_unreadable(exc, media))))
     except Exception:
         log.exception("agent stream failed")
-        await response.write(_sse(ErrorEvent(message="internal error")))
+        await response.write(server_sent_agent_event(ErrorEvent(message="internal error")))
     await response.write_eof()
     return response
 
@@ -281,9 +273,8 @@ async def ask(request: web.Request) -> web.Response:
     if isinstance(checked, web.Response):
         return checked
     parsed, media = checked
-    chat = request.app[CHAT_KEY]
     try:
-        async for event in _events(chat, parsed, media, stream_answer=False):
+        async for event in _events(request.app[SERVICES_KEY], parsed, media, stream_answer=False):
             if isinstance(event, Final):
                 return web.json_response(event.model_dump(mode="json", exclude={"event"}))
     except DatabaseUnavailableError:
@@ -295,15 +286,15 @@ async def ask(request: web.Request) -> web.Response:
 
 
 async def tools(request: web.Request) -> web.Response:
-    specs = request.app[CHAT_KEY].tool_specs()
+    specs = request.app[SERVICES_KEY].turns.tool_specs()
     return web.json_response({"tools": specs, "total": len(specs)})
 
 
 async def status(request: web.Request) -> web.Response:
-    chat = request.app[CHAT_KEY]
-    settings = request.app[SETTINGS_KEY]
+    services = request.app[SERVICES_KEY]
+    settings = services.settings
     try:
-        catalog = await chat.catalog_counts(settings.embedding_model)
+        catalog = await services.health.catalog_counts(settings.embedding_model)
     except DatabaseUnavailableError:
         return _error(503, "database unavailable")
     return web.json_response(
@@ -315,41 +306,40 @@ async def status(request: web.Request) -> web.Response:
             "embedding_dim": settings.embedding_dim,
             "catalog_size": catalog[0],
             "wines_with_embeddings": catalog[1],
-            "answers_by_path": dict(chat.answers_since_start),
+            "answers_by_path": services.health.answers_by_path(),
         }
     )
 
 
 async def forget_user(request: web.Request) -> web.Response:
     """DELETE /v1/users/{id}: everything stored about the person (answers stay anonymous)."""
-    if not request.app[SETTINGS_KEY].api_token:
+    if not request.app[SERVICES_KEY].settings.api_token:
         return _error(403, "deleting a user needs API_TOKEN to be set")
     try:
         user_id = int(request.match_info["user_id"])
     except ValueError:
         return _error(422, "user id: must be an integer", field="user_id")
     try:
-        removed = await request.app[CHAT_KEY].forget(user_id)
+        removed = await request.app[SERVICES_KEY].people.forget(user_id)
     except DatabaseUnavailableError:
         return _error(503, "service temporarily unavailable")
     return web.json_response({"user_id": user_id, "deleted": removed})
 
 
 async def healthz(request: web.Request) -> web.Response:
-    ok = await request.app[CHAT_KEY].database_ok()
+    services = request.app[SERVICES_KEY]
+    ok = await services.health.database_ok()
     body = {
         "database": "ok" if ok else "unavailable",
-        "llm_configured": request.app[SETTINGS_KEY].llm_configured,
+        "llm_configured": services.settings.llm_configured,
     }
     return web.json_response(body, status=200 if ok else 503)
 
 
 def build_app(services: Services, *, api: bool = True) -> web.Application:
     """The aiohttp application: `/healthz` always, the `/v1/` API unless `api` is False."""
-    app = web.Application(middlewares=[guard], client_max_size=64 * 1024)
-    app[CHAT_KEY] = services.chat
-    app[SETTINGS_KEY] = services.settings
-    app[LIMITER_KEY] = services.rate_limiter
+    app = web.Application(middlewares=[api_access], client_max_size=64 * 1024)
+    app[SERVICES_KEY] = services
     app.router.add_get("/healthz", healthz)
     if api:
         app.router.add_post("/v1/agent/stream", stream)

@@ -1,6 +1,7 @@
 """Benchmarks: catalog scale, search, agent overhead, prompt economy and concurrent chats.
 
-Run with `sommelier bench [--quick]` (or `python -m bench`); results are appended to
-BENCHMARKS.md in the current directory. The harness uses the fake OpenAI and Telegram servers of
-the `fakes` package, so it runs from any install, editable or not.
+Run with `sommelier bench [--quick]` (or `python -m bench`) in the repository checkout; each
+run's report is a file of its own in bench/runs/ (BENCHMARKS.md links it). The harness uses the
+fake OpenAI and Telegram servers of `fakes/`. Neither package is in the wheel: `make` puts the
+checkout on its virtualenv's path (docs/benchmarks.md).
 """

@@ -269,7 +269,7 @@ def _count(
     """Per question, what its chat was shown for its update against the parts the ledger says
     were sent: the intro and the closing (two texts, whatever the ledger says) and a card for
     each of the rest. Fewer means a part is missing; one message shown twice is a duplicate."""
-    from bot.texts import T
+    from services.app.texts import T
 
     replies = Replies()
     for server in servers:

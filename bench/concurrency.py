@@ -31,11 +31,11 @@ from bench import llm_script
 from bench.db import BenchDatabase, add_users
 from bench.stats import Summary
 from bench.workload import QUESTIONS
-from bot.texts import T
 from core.settings import Settings
 from fakes.openai_server import FakeOpenAIServer
 from fakes.telegram_server import FakeTelegramServer, SentCall
 from repositories.database import serving_connections
+from services.app.texts import T
 
 #: The checkout this bench belongs to: its bot runs this product code.
 CHECKOUT = Path(__file__).resolve().parents[1]

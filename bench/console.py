@@ -34,12 +34,12 @@ from repositories.database import create_database_if_missing
 from repositories.fact_rollup import refresh
 from repositories.facts import record_fact
 from repositories.migrations import migrate
-from services.app.catalog_admin import seed_catalog
-from services.app.console import TODAY_SECONDS, ConsoleService
+from services.app.catalog.admin import seed_catalog
+from services.app.console.reports import TODAY_SECONDS, ConsoleService
 from services.app.container import build_services
-from services.app.facts import FactRecorder, new_fact_id
+from services.app.database import Database
+from services.app.facts.recorder import FactRecorder, new_fact_id
 from services.app.runtime import open_runtime
-from services.app.sessions import GuardedSessions
 from sommelier.serve import build_served_app
 
 DATABASE = "sommelier_bench_console"
@@ -133,7 +133,7 @@ async def run(facts: int, repeat: int, answers: int, reuse: bool) -> int:
         async with rt.maintenance.begin() as conn:  # built afresh: their build is measured
             await conn.execute(text("TRUNCATE fact_days, fact_day_values"))
         started = time.perf_counter()
-        console = ConsoleService(GuardedSessions(rt.maintenance_sessions), settings)
+        console = ConsoleService(Database(rt.maintenance_sessions), settings)
         await console.refresh()  # the rollups, once for the whole year (later: today only)
         print(f"rollups of every day computed in {time.perf_counter() - started:.1f} s")
         today = []

@@ -1,8 +1,8 @@
 """Inline-mode latency: how long the bot takes to build an answer to `@bot <query>`.
 
 Telegram waits a few seconds for an inline answer; the target is server-side p95 ≤ 300 ms on
-100k wines. Measured per query: the facade's catalog lookup (`QuickPicks.for_query`, the same
-call the inline handler makes) plus building the results exactly as the handler does and
+100k wines. Measured per query: the catalog lookup (`QuickPicks.for_query`, what the inline
+handler's `for_person` runs) plus building the results exactly as the handler does and
 serialising them as they go to the Bot API. Network time to Telegram is not included.
 
     python -m bench.inline --sizes 10000,100000 --reuse [--rounds 5] [--output BENCHMARKS.md]
@@ -29,7 +29,10 @@ from bot.handlers.inline import inline_result
 from core.settings import Settings, load_settings
 from repositories.models import Wine
 from services.agent import SommelierService, WelcomeWriter
-from services.app.quick_picks import QuickPicks
+from services.app.database import Database
+from services.app.facts.recorder import FactRecorder
+from services.app.picks.inline import QuickPicks
+from services.app.taste.profiles import TasteProfiles
 from services.llm.client import LLMClient
 from services.llm.embeddings import EmbeddingService
 
@@ -79,7 +82,10 @@ async def run_inline(db: BenchDatabase, settings: Settings, rounds: int = 5) -> 
     sommelier = SommelierService(
         settings, db.sessions, LLMClient(settings), EmbeddingService(settings)
     )
-    quick = QuickPicks(db.sessions, WelcomeWriter(sommelier))
+    database = Database(db.sessions)
+    quick = QuickPicks(
+        database, WelcomeWriter(sommelier), TasteProfiles(database), FactRecorder("bench-key")
+    )
     async with db.sessions() as session:
         some = list((await session.scalars(select(Wine.id).limit(20))).all())
     for query in QUERIES:  # warm-up: vocabulary and connection pool

@@ -9,7 +9,7 @@ One embedded PostgreSQL; each engine runs the same two workloads in it:
 - sustained: 40 updates/s from distinct chats for 15 s, the same handling.
 
 Engines:
-- ledger: `services.app.coordination.Coordinator` as the bot uses it (bot/intake.py): the
+- ledger: `bot.coordination.Coordinator` as the bot uses it (bot/intake.py): the
   process that stores an update works on it; one `renew` for all held ids every 10 s, a
   `take_expired` every 2 s, `finish` after the handler;
 - pgqueuer: one job per update (payload: the update's JSON, dedupe key: its update_id), stored
@@ -198,13 +198,14 @@ async def _result(
 
 
 async def run_ledger(rt: Any, dsn: str, workload: Workload, first_uid: int) -> Result:
-    from services.app.coordination import Coordinator, Intake
-    from services.app.sessions import GuardedSessions
+    from bot.coordination import Coordinator, Intake
+    from services.app.database import Database
+    from services.app.ops.ledger import Ledger
 
     for engine in {rt.engine, rt.maintenance}:
         await engine.dispose()
     before = await settled_xacts(dsn)
-    coordinator = Coordinator(GuardedSessions(rt.sessions))
+    coordinator = Coordinator(Ledger(Database(rt.sessions)))
     probe = Probe(workload.updates)
     slots = asyncio.Semaphore(IN_FLIGHT)
     held: set[int] = set()

@@ -678,7 +678,7 @@ def _judge(
 ) -> None:
     """Each update by what its chat was shown for it: an answer, the refusal, only the
     apology, or nothing (lost); and whether any message was shown twice (duplicated)."""
-    from bot.texts import T
+    from services.app.texts import T
 
     refusal, apology = f"sendMessage: {T.unavailable}", f"sendMessage: {T.apology}"
     for update_id in pushed:

@@ -10,7 +10,6 @@ from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError
 
 from core.settings import Settings
-from services.app.catalog_sync import CatalogSync
 from services.app.container import Services
 
 log = logging.getLogger(__name__)
@@ -19,7 +18,8 @@ log = logging.getLogger(__name__)
 def start_catalog_sync(
     bot: Bot, settings: Settings, services: Services
 ) -> asyncio.Task[None] | None:
-    if not settings.catalog_feed_url:
+    sync = services.catalog_sync
+    if sync is None:
         return None
 
     async def notify(message: str) -> None:
@@ -29,10 +29,7 @@ def start_catalog_sync(
             except TelegramAPIError as exc:
                 log.warning("cannot message admin %s: %s", admin_id, exc)
 
-    sync = CatalogSync(
-        services.catalog_admin, settings.catalog_feed_url, settings.catalog_sync_hours, notify
-    )
-    return asyncio.create_task(sync.run_forever(), name="catalog-sync")
+    return asyncio.create_task(sync.run_forever(notify), name="catalog-sync")
 
 
 async def stop_catalog_sync(task: asyncio.Task[None] | None) -> None:

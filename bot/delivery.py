@@ -30,13 +30,14 @@ from aiogram.methods import (
 )
 from aiogram.methods.base import TelegramType
 
+from bot.coordination import Delivery
+from bot.delivery_plan import planned_answer
 from bot.keyboards import wine_card
 from bot.rendering import render_card
 from bot.telegram_html import escape, html_to_plain, plan_card_messages, split_text
 from core.failpoints import failpoint
 from core.recommendation import Recommendation, RecommendedWine
-from services.app.coordination import Delivery, current_delivery
-from services.app.metrics import TELEGRAM_ERRORS
+from services.app.ops.metrics import TELEGRAM_ERRORS
 
 log = logging.getLogger(__name__)
 
@@ -164,10 +165,11 @@ async def send_card(bot: Bot, chat_id: int, wine: RecommendedWine) -> None:
         await bot.send_message(chat_id, part, reply_markup=keyboard if last else None)
 
 
-async def send_recommendation(bot: Bot, chat_id: int, rec: Recommendation) -> None:
+async def send_recommendation(
+    bot: Bot, chat_id: int, rec: Recommendation, delivery: Delivery | None = None
+) -> None:
     """Intro, one card per wine, closing — each part recorded in the update's ledger row as it
     goes out, so that a process taking over after a crash sends only the parts still missing."""
-    delivery = current_delivery.get()
     if delivery is not None and delivery.plan is None:
         delivery = None  # nothing planned (stored) for this update: nothing to resume
     done = delivery.sent_parts if delivery is not None else 0
@@ -196,4 +198,4 @@ def _parts(bot: Bot, chat_id: int, rec: Recommendation) -> list[Callable[[], Awa
 async def send_planned(bot: Bot, chat_id: int, delivery: Delivery) -> None:
     """The rest of an answer a process that died had planned (and stored with the turn)."""
     assert delivery.plan is not None
-    await send_recommendation(bot, chat_id, Recommendation.from_delivery_plan(delivery.plan))
+    await send_recommendation(bot, chat_id, planned_answer(delivery.plan), delivery)

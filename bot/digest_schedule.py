@@ -8,13 +8,13 @@ from aiogram import Bot
 from aiogram.types import BufferedInputFile
 
 from core.settings import Settings
-from services.app.console import ConsoleService
+from services.app.console.digest import Send
 from services.app.container import Services
-from services.app.digest import WeeklyDigest
-from services.app.sessions import GuardedSessions
 
 
-def weekly_digest(bot: Bot, settings: Settings, services: Services) -> WeeklyDigest:
+def digest_sender(bot: Bot) -> Send:
+    """How the digest reaches an admin: one photo with its caption."""
+
     async def send(admin_id: int, image: bytes, caption: str) -> None:
         await bot.send_photo(
             admin_id,
@@ -23,12 +23,12 @@ def weekly_digest(bot: Bot, settings: Settings, services: Services) -> WeeklyDig
             parse_mode=None,
         )
 
-    console = ConsoleService(GuardedSessions(services.chat.sessions), settings)
-    return WeeklyDigest(console, settings.admin_id_set, send)
+    return send
 
 
 def start_digest(bot: Bot, settings: Settings, services: Services) -> asyncio.Task[None] | None:
     if not settings.weekly_digest or not settings.admin_id_set:
         return None
-    digest = weekly_digest(bot, settings, services)
-    return asyncio.create_task(digest.run_forever(), name="weekly-digest")
+    return asyncio.create_task(
+        services.digest.run_forever(digest_sender(bot)), name="weekly-digest"
+    )

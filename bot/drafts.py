@@ -20,45 +20,32 @@ from aiogram import Bot
 from aiogram.utils.chat_action import ChatActionSender
 
 from services.agent import AgentEvent, AnswerDelta, ToolInvoked, without_links
+from services.app.texts import T
 
 log = logging.getLogger(__name__)
 
 MIN_INTERVAL_SECONDS = 1.0
 MAX_DRAFT_CHARS = 1000
-TYPE_PLURAL = {
-    "red": "красные",
-    "white": "белые",
-    "rose": "розовые",
-    "sparkling": "игристые",
-    "dessert": "десертные",
-    "fortified": "крепленые",
-}
-SWEETNESS_PLURAL = {
-    "dry": "сухие",
-    "semi_dry": "полусухие",
-    "semi_sweet": "полусладкие",
-    "sweet": "сладкие",
-}
 
 
 def status_line(tool: str, args: dict[str, Any]) -> str:
     """«Ищу красные сухие до 2000 ₽…» from a tool call's arguments."""
     if tool == "semantic_search" and args.get("query"):
-        return f"Ищу по описанию: «{str(args['query'])[:80]}»…"
+        return T.searching_described_as.format(query=str(args["query"])[:80])
     words = [
-        TYPE_PLURAL.get(str(args.get("wine_type")), ""),
-        SWEETNESS_PLURAL.get(str(args.get("sweetness")), ""),
+        T.type_plural.get(str(args.get("wine_type")), ""),
+        T.sweetness_plural.get(str(args.get("sweetness")), ""),
     ]
-    what = " ".join(w for w in words if w) or "вина"
-    parts = [f"Ищу {what}"]
+    what = " ".join(w for w in words if w) or T.searching_wines
+    parts = [T.searching.format(what=what)]
     if args.get("grape_variety"):
-        parts.append(f"из сорта {args['grape_variety']}")
+        parts.append(T.searching_grape.format(grape=args["grape_variety"]))
     if args.get("country"):
-        parts.append(f"({args['country']})")
+        parts.append(T.searching_country.format(country=args["country"]))
     if args.get("food_pairing"):
-        parts.append(f"к блюду «{args['food_pairing']}»")
+        parts.append(T.searching_dish.format(dish=args["food_pairing"]))
     if args.get("price_max"):
-        parts.append(f"до {_amount(args['price_max'])} ₽")
+        parts.append(T.searching_budget.format(amount=_amount(args["price_max"])))
     return " ".join(parts) + "…"
 
 

@@ -15,6 +15,7 @@ from aiogram.exceptions import TelegramForbiddenError
 from aiogram.types import CallbackQuery, ErrorEvent, Message, TelegramObject
 
 import bot.responses  # noqa: F401  (keeps the Bot API reply models built)
+from bot.coordination import Coordinator
 from bot.delivery import ReliableRequests
 from bot.handlers import (
     admin,
@@ -36,13 +37,20 @@ from bot.handlers import (
 )
 from bot.heartbeat import Heartbeat
 from bot.keyboards import age_gate
-from bot.middlewares import ChatOrderMiddleware, RateLimitMiddleware, chat_id_of, user_id_of
+from bot.middlewares import (
+    AdmissionMiddleware,
+    ChatOrderMiddleware,
+    RateLimitMiddleware,
+    chat_id_of,
+    user_id_of,
+)
 from bot.telegram_session import JsonBodySession
-from bot.texts import T
 from core.errors import DatabaseUnavailableError, SettingsError
 from core.settings import Settings
-from services.app.chat import ChatService
 from services.app.container import Services
+from services.app.people.people import People
+from services.app.texts import T
+from services.app.turns.turns import Turns
 
 log = logging.getLogger(__name__)
 Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
@@ -77,9 +85,9 @@ class AgeGateMiddleware(BaseMiddleware):
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         user = getattr(event, "from_user", None)
-        chat: ChatService = data["chat"]
+        people: People = data["people"]
         if user is not None:
-            state = await chat.state(user.id)
+            state = await people.state(user.id)
             if state is None or not state.age_confirmed:
                 if isinstance(event, CallbackQuery):
                     await event.answer(T.age_required)
@@ -96,46 +104,64 @@ def _gated(router: Router) -> Router:
 
 
 def create_dispatcher(
-    settings: Settings, services: Services
+    settings: Settings, services: Services, coordinator: Coordinator
 ) -> tuple[Dispatcher, ChatOrderMiddleware]:
     # No FSM: nothing here uses states, and aiogram's in-memory FSM storage keeps a record for
     # every user it ever sees, for the life of the process.
+    # Each service under its own name: a handler names the ones it needs as parameters.
     dp = Dispatcher(
         disable_fsm=True,
-        chat=services.chat,
+        settings=settings,
+        people=services.people,
+        visitors=services.visitors,
+        admission=services.admission,
+        turns=services.turns,
+        media=services.media,
+        taste=services.taste,
+        quiz=services.quiz,
+        favourites=services.favourites,
+        similar=services.similar,
+        welcome=services.welcome,
+        quick_picks=services.quick_picks,
+        group_table=services.group_table,
+        console_access=services.console_access,
+        health=services.health,
+        rate_limits=services.rate_limits,
+        ledger=services.ledger,
         catalog_admin=services.catalog_admin,
         housekeeping=services.housekeeping,
-        coordinator=services.coordinator,
-        settings=settings,
     )
-    order = ChatOrderMiddleware(services.coordinator)
+    order = ChatOrderMiddleware(coordinator)
     dp.update.outer_middleware(order)
 
     # Fresh routers for every Dispatcher: a router joins one parent only, and the middlewares
     # (with the rate limiter's state) must not pile up on shared module-level routers.
     questions = _gated(conversation.build_router())
-    questions.message.middleware(RateLimitMiddleware(services.rate_limiter))
-    # Photos and voice are questions too: the same 18+ gate and the same per-user limit.
+    questions.message.middleware(RateLimitMiddleware(services.rate_limits))
+    questions.message.middleware(AdmissionMiddleware(services.admission))
+    # Photos and voice are questions too: the same 18+ gate, the same per-user limit, and a
+    # photo's caption is admitted like a message's words.
     media_questions = _gated(media.build_router())
-    media_questions.message.middleware(RateLimitMiddleware(services.rate_limiter))
+    media_questions.message.middleware(RateLimitMiddleware(services.rate_limits))
+    media_questions.message.middleware(AdmissionMiddleware(services.admission))
     # Link codes are guessed only as fast as a person may write.
     linking = _gated(link.build_router())
-    linking.message.middleware(RateLimitMiddleware(services.rate_limiter))
+    linking.message.middleware(RateLimitMiddleware(services.rate_limits))
     dp.include_routers(
-        group.build_router(services.rate_limiter),
+        group.build_router(),
         privacy.build_router(),
         start.build_router(),
         _gated(help.build_router()),
         admin.build_admin_router(settings.admin_id_set),
         catalog_import.build_import_router(settings.admin_id_set),
-        console.build_console_router(settings, services),
+        console.build_console_router(settings.admin_id_set),
         _gated(profile.build_router()),
         _gated(quiz.build_router()),
         _gated(feedback.build_router()),
         _gated(favourites.build_router()),
         linking,
         questions,
-        inline.build_router(services.rate_limiter),
+        inline.build_router(),
         media_questions,
         fallback.build_router(),
     )
@@ -143,7 +169,7 @@ def create_dispatcher(
     return dp, order
 
 
-async def _on_error(event: ErrorEvent, chat: ChatService, bot: Bot) -> bool:
+async def _on_error(event: ErrorEvent, people: People, turns: Turns, bot: Bot) -> bool:
     update = event.update
     chat_id = chat_id_of(update)
     exc = event.exception
@@ -152,7 +178,7 @@ async def _on_error(event: ErrorEvent, chat: ChatService, bot: Bot) -> bool:
         log.info("user %s blocked the bot; marking inactive (update %s)", user_id, update.update_id)
         if user_id is not None:
             with contextlib.suppress(Exception):
-                await chat.set_active(user_id, False)
+                await people.set_active(user_id, False)
         return True
     if isinstance(exc, DatabaseUnavailableError):
         log.warning(
@@ -161,7 +187,7 @@ async def _on_error(event: ErrorEvent, chat: ChatService, bot: Bot) -> bool:
             type(exc).__name__,
         )
         reply = T.unavailable
-        chat.refused(user_id_of(update), "database_unavailable")
+        turns.refused(user_id_of(update), "database_unavailable")
     else:
         log.error("error handling update %s", update.update_id, exc_info=exc)
         reply = T.apology

@@ -21,11 +21,11 @@ from aiogram.exceptions import TelegramUnauthorizedError
 from aiogram.methods import GetUpdates, TelegramMethod
 from aiogram.types import Update
 
+from bot.coordination import Coordinator, Delivery, Intake, LeasedUpdate
 from bot.middlewares import DELIVERY_KEY, MUST_WAIT_KEY, chat_id_of, user_id_of
-from bot.texts import T
 from core.errors import DatabaseUnavailableError, SettingsError
 from core.failpoints import failpoint
-from services.app.coordination import Coordinator, Delivery, Intake, LeasedUpdate
+from services.app.texts import T
 
 log = logging.getLogger(__name__)
 

@@ -16,7 +16,7 @@ from bot.callbacks import (
     SimilarCallback,
     VoteCallback,
 )
-from bot.texts import T
+from services.app.texts import T
 
 
 def forget_confirmation() -> InlineKeyboardMarkup:

@@ -1,4 +1,5 @@
-"""Dispatcher middlewares: per-chat ordering, in-flight tracking and the per-user rate limit."""
+"""Dispatcher middlewares: per-chat ordering, in-flight tracking, the per-user rate limit and
+the admission of a question's words."""
 
 from __future__ import annotations
 
@@ -9,14 +10,16 @@ from typing import Any
 
 from aiogram import BaseMiddleware, Bot
 from aiogram.dispatcher.event.bases import UNHANDLED, CancelHandler, SkipHandler
+from aiogram.dispatcher.flags import get_flag
 from aiogram.types import ErrorEvent, Message, TelegramObject, Update
 
+from bot.coordination import Coordinator, Delivery
 from bot.delivery import send_planned
-from bot.texts import T
 from core.errors import DatabaseUnavailableError, LeaseLostError
 from core.failpoints import failpoint
-from services.app.coordination import Coordinator, Delivery, current_delivery
-from services.app.rate_limit import RateLimiter
+from services.app.ops.rate_limits import RateLimits
+from services.app.texts import T
+from services.app.turns.admission import Admission
 
 log = logging.getLogger(__name__)
 Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
@@ -59,11 +62,7 @@ class ChatOrderMiddleware(BaseMiddleware):
         delivery = data.get(DELIVERY_KEY)
         if not isinstance(event, Update) or not isinstance(delivery, Delivery):
             return await _with_error_handlers(handler, event, data)
-        token = current_delivery.set(delivery)
-        try:
-            return await self._in_turn(handler, event, data, delivery)
-        finally:
-            current_delivery.reset(token)
+        return await self._in_turn(handler, event, data, delivery)
 
     async def _in_turn(
         self, handler: Handler, update: Update, data: dict[str, Any], delivery: Delivery
@@ -148,12 +147,36 @@ async def _with_error_handlers(handler: Handler, update: Update, data: dict[str,
 class RateLimitMiddleware(BaseMiddleware):
     """At most N messages per user per minute reach the sommelier; the rest get a polite note."""
 
-    def __init__(self, limiter: RateLimiter) -> None:
-        self.limiter = limiter
+    def __init__(self, limits: RateLimits) -> None:
+        self.limits = limits
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         user = event.from_user if isinstance(event, Message) else None
-        if user is not None and not await self.limiter.allow(f"tg:{user.id}"):
+        if user is not None and not await self.limits.allow(f"tg:{user.id}"):
             await event.answer(T.rate_limited)  # type: ignore[union-attr]
             return None
+        return await handler(event, data)
+
+
+ADMIT_FLAG = "admit"  # a handler's flag: "text" (a message's text) or "caption" (a photo's)
+
+
+class AdmissionMiddleware(BaseMiddleware):
+    """A question's words admitted before its handler runs (the handlers that ask for it with
+    the flag `admit`): empty or too long words get the refusal here, and the handler gets
+    `admitted`, the words cleaned."""
+
+    def __init__(self, admission: Admission) -> None:
+        self.admission = admission
+
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
+        what = get_flag(data, ADMIT_FLAG)
+        if what is None or not isinstance(event, Message) or event.from_user is None:
+            return await handler(event, data)
+        words = (event.caption if what == "caption" else event.text) or ""
+        admitted = self.admission.admit(words, who=event.from_user.id, caption=what == "caption")
+        if not admitted.ok:
+            await event.answer(T.refusal(admitted))
+            return None
+        data["admitted"] = admitted
         return await handler(event, data)

@@ -7,6 +7,7 @@ import contextlib
 import logging
 import signal
 from collections.abc import Awaitable, Callable
+from datetime import timedelta
 
 from aiogram import Bot, Dispatcher
 from aiogram.exceptions import (
@@ -19,6 +20,7 @@ from aiogram.types import BotCommand
 from aiohttp import web
 
 from bot.catalog_schedule import start_catalog_sync, stop_catalog_sync
+from bot.coordination import Coordinator
 from bot.digest_schedule import start_digest
 from bot.factory import create_bot, create_dispatcher
 from bot.intake import UpdateWorker
@@ -26,18 +28,11 @@ from bot.webhook import add_webhook, webhook_path
 from core.errors import SettingsError
 from core.settings import Settings
 from services.app.container import Services
+from services.app.texts import T
 
 log = logging.getLogger(__name__)
 
-COMMANDS = [
-    BotCommand(command="start", description="Начать"),
-    BotCommand(command="help", description="Что умеет бот"),
-    BotCommand(command="profile", description="Мой вкусовой профиль"),
-    BotCommand(command="favorites", description="Избранные вина"),
-    BotCommand(command="quiz", description="Анкета вкуса"),
-    BotCommand(command="new", description="Новый разговор"),
-    BotCommand(command="privacy", description="Что бот хранит и как удалить"),
-]
+COMMANDS = [BotCommand(command=command, description=what) for command, what in T.commands]
 
 
 class TelegramWebhook:
@@ -133,8 +128,16 @@ async def run_polling(settings: Settings, services: Services) -> None:
 def create_worker(
     bot: Bot, settings: Settings, services: Services
 ) -> tuple[Dispatcher, UpdateWorker]:
-    dp, _ = create_dispatcher(settings, services)
-    return dp, UpdateWorker(bot, dp, services.coordinator, settings.max_concurrent_updates)
+    """The dispatcher and the worker that feeds it, around this process's coordination over
+    the shared ledger."""
+    coordinator = Coordinator(
+        services.ledger,
+        lease=timedelta(seconds=settings.update_lease_seconds),
+        max_attempts=settings.update_max_attempts,
+        process_timeout=timedelta(seconds=settings.process_timeout_seconds),
+    )
+    dp, _ = create_dispatcher(settings, services, coordinator)
+    return dp, UpdateWorker(bot, dp, coordinator, settings.max_concurrent_updates)
 
 
 async def until_telegram_answers(

@@ -1,11 +1,11 @@
-"""Telegram user objects → the service's plain user record."""
+"""Telegram user objects → what the services know of a person."""
 
 from __future__ import annotations
 
 from aiogram.types import User
 
-from services.app.chat import TelegramUser
+from services.app.people.people import UserDetails
 
 
-def telegram_user(user: User) -> TelegramUser:
-    return TelegramUser(user.id, user.first_name, user.last_name, user.username, user.language_code)
+def user_details(user: User) -> UserDetails:
+    return UserDetails(user.id, user.first_name, user.last_name, user.username, user.language_code)

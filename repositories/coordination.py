@@ -210,7 +210,8 @@ class UpdateLedger:
         may still be stored by the intake the server reads once it wakes, possibly after this
         mark; that late intake then finds it delivered, instead of storing it unanswered to
         hold its chat back for a whole lease and be answered a second time. (The insert that
-        finds the row costs what the update did: 0.18 ms a round trip either way.)"""
+        finds the row costs what the update did: bench/runs/2026-11-27-bot-cpu-second-round.md.)
+        """
         await driver_execute(
             self.session,
             "INSERT INTO telegram_updates (update_id, finished_at) VALUES ($1, now())"

@@ -245,8 +245,8 @@ async def driver_execute(executor: Executor, sql: str, *args: Any) -> int:
     """One statement written for the driver ($1, $2 …), passed to it as written: no SQL
     construct to build, cache-key and compile. On the executor's connection, in whatever
     transaction it is in; errors and dropped connections are handled by SQLAlchemy as for
-    every statement (asyncpg itself, under the pool, saves about 0.6 ms of an answer's 34:
-    not worth a second error path, see the 11-27 second-round run). Returns the rows it
+    every statement (asyncpg itself, under the pool, is a little cheaper again, but not worth
+    a second error path: bench/runs/2026-11-27-bot-cpu-second-round.md). Returns the rows it
     touched."""
     result = await (await _connection_of(executor)).exec_driver_sql(sql, args)
     return int(result.rowcount)

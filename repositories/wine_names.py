@@ -7,7 +7,7 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import bindparam, func, literal_column, select
+from sqlalchemy import Text, bindparam, case, cast, func, literal_column, select
 
 from core.domain import WineFilters
 from core.language.catalog_terms import CatalogEntry
@@ -107,7 +107,14 @@ class WineNames(FilteredWines):
         )
         after = bindparam("after", type_=Wine.__table__.c.id.type)
         dishes = func.array_to_string(Wine.food_pairings, "|")
-        style = func.concat_ws("|", Wine.wine_type, Wine.sweetness)
+        # type|sweetness|the grape of a single-grape wine|price: what «похожее на …, но
+        # дешевле» keeps of it and measures against
+        single_grape = case(
+            (func.cardinality(Wine.grape_varieties) == 1, Wine.grape_varieties[1]), else_=""
+        )
+        style = func.concat_ws(
+            "|", Wine.wine_type, Wine.sweetness, single_grape, cast(Wine.price_rub, Text)
+        )
         page = (
             select(Wine.id, naming, dishes, style)
             .where(Wine.id > after)

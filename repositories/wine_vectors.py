@@ -94,7 +94,7 @@ class WineVectors(FilteredWines):
         changed with their previous values (to put back once the walk is done).
 
         A filtered walk also needs custom plans (after five runs asyncpg's prepared statement
-        gets a generic plan that no longer sees the query vector and scans 10× slower) and no
+        gets a generic plan that no longer sees the query vector and scans far slower) and no
         sort (for filters matching a few thousand wines the planner otherwise prefers sorting
         every matching vector to walking the index).
         """

@@ -6,16 +6,17 @@ import argparse
 import os
 import sys
 from collections.abc import Awaitable, Callable
+from importlib.machinery import PathFinder
+from importlib.util import find_spec
 from pathlib import Path
-from typing import NoReturn
 
 from core.errors import SettingsError, SommelierError
 from core.settings import Settings, get_settings
 from repositories.database import resolve_location
 from repositories.migrations import migrate
 from seeds.loader import DEFAULT_SEED_FILE, load_seed_file
-from services.app.backup import backup, default_backup_path, restore
-from services.app.catalog_admin import catalog_size, seed_catalog
+from services.app.catalog.admin import catalog_size, seed_catalog
+from services.app.ops.backup import backup, default_backup_path, restore
 from services.app.runtime import open_runtime
 from services.llm.embeddings import EmbeddingService
 from sommelier import event_loop, terminal
@@ -121,17 +122,29 @@ async def cmd_bot(args: argparse.Namespace, settings: Settings) -> int:
 
 async def cmd_bench(args: argparse.Namespace, settings: Settings) -> int:
     """Reached only through options before `bench` (e.g. `sommelier -v bench`)."""
-    _exec_bench([])
+    return _exec_bench("bench", [])
 
 
-def _exec_bench(arguments: list[str], module: str = "bench") -> NoReturn:
-    """The benchmarks are a program of their own: hand the process over with its arguments."""
+def _exec_bench(command: str, arguments: list[str]) -> int:
+    """The benchmarks and the evaluation are programs of their own in the repository's `bench/`:
+    hand the process over with its arguments. The wheel does not ship them, so from an
+    installed wheel this says where they are instead of failing on an import."""
+    module = "bench.eval" if command == "eval" else "bench"
+    # `python -m` looks in the working directory first, then on the path.
+    if find_spec("bench") is None and PathFinder.find_spec("bench", [os.getcwd()]) is None:
+        print(
+            f"sommelier: `sommelier {command}` needs the repository checkout: the benchmarks "
+            "and the evaluation sets (bench/) are not part of the installed package. In a clone "
+            f"of the repository, after `make test`, run `.venv/bin/sommelier {command}`.",
+            file=sys.stderr,
+        )
+        return 2
     os.execv(sys.executable, [sys.executable, "-m", module, *arguments])
 
 
 async def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     """Reached only through options before `eval` (e.g. `sommelier -v eval`)."""
-    _exec_bench([], "bench.eval")
+    return _exec_bench("eval", [])
 
 
 async def cmd_backup(args: argparse.Namespace, settings: Settings) -> int:
@@ -253,10 +266,8 @@ def chat_log_file(args: argparse.Namespace, settings: Settings) -> Path | None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["bench"]:
-        _exec_bench(argv[1:])
-    if argv[:1] == ["eval"]:
-        _exec_bench(argv[1:], "bench.eval")
+    if argv[:1] in (["bench"], ["eval"]):
+        return _exec_bench(argv[0], argv[1:])
     args = build_parser().parse_args(argv)
     try:
         settings = get_settings()

@@ -1,4 +1,4 @@
-"""`sommelier import`: the CLI face of services.app.catalog_import."""
+"""`sommelier import`: the CLI face of services.app.catalog.importer."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 from core.errors import CatalogFileError
 from core.settings import Settings
-from services.app.catalog_import import import_catalog, load_mapping
+from services.app.catalog.importer import import_catalog, load_mapping
 from services.app.runtime import open_runtime
 from services.llm.embeddings import EmbeddingService
 

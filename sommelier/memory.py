@@ -5,9 +5,10 @@ and glibc's bytes in use stay level — while RSS kept creeping up: after every 
 the freed memory (fragmented between live allocations, so it never shrinks the heap by itself).
 `malloc_trim(0)` returns those pages; doing it once a minute costs a few milliseconds.
 
-The objects made at start-up (modules, models, the catalog's indexes: about 350,000) live as
-long as the process. `freeze_start_up` moves them out of the cyclic collector's sight, so a
-full collection while serving scans what serving made instead of everything.
+The objects made at start-up (modules, models, the catalog's indexes: most of the process's
+objects) live as long as the process. `freeze_start_up` moves them out of the cyclic
+collector's sight, so a full collection while serving scans what serving made instead of
+everything.
 """
 
 from __future__ import annotations
@@ -40,8 +41,8 @@ GLIBC = _libc()  # None off glibc
 
 def freeze_start_up() -> None:
     """Once, when the process is ready to serve: start-up's garbage collected, the rest
-    frozen. A full collection during the turn-cost bench took 0.35 s of CPU before, which is
-    most of a millisecond per answer at 400 answers a collection (BENCHMARKS.md)."""
+    frozen. Otherwise every full collection scans start-up's objects again, a cost spread over
+    the answers between collections (bench/runs/2026-11-27-bot-cpu-second-round.md)."""
     gc.collect()
     gc.freeze()
 

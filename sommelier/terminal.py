@@ -12,6 +12,7 @@ from core.recommendation import Recommendation
 from services.agent import Final, Observation, Thought, ToolInvoked
 from services.app.container import build_services
 from services.app.runtime import Runtime
+from services.app.texts import T
 
 DIM = "\033[2m"
 BOLD = "\033[1m"
@@ -38,18 +39,15 @@ def format_recommendation(rec: Recommendation) -> str:
 
 
 async def ask(rt: Runtime, text: str, as_json: bool, user_id: int | None) -> int:
-    text = text.strip()
-    if not text:
-        print("sommelier: the question is empty", file=sys.stderr)
-        return 2
-    limit = rt.settings.max_message_chars
-    if len(text) > limit:
-        print(f"sommelier: the question is longer than {limit} characters", file=sys.stderr)
-        return 2
-    await rt.ensure_ready()
     services = build_services(rt)
     try:
-        rec = await services.chat.answer(user_id, text, remember=False)
+        admitted = services.admission.admit(text, who=user_id)
+        if not admitted.ok:
+            refusal = T.ask_empty if admitted.refusal == "empty" else T.ask_too_long
+            print(refusal.format(limit=admitted.limit), file=sys.stderr)
+            return 2
+        await rt.ensure_ready()
+        rec = await services.turns.answer(user_id, admitted.text, remember=False)
     finally:
         await services.close()
     if as_json:
@@ -74,23 +72,23 @@ def _describe_event(event: Any) -> str | None:
 async def chat(rt: Runtime) -> int:
     await rt.ensure_ready()
     services = build_services(rt)
-    chat_service = services.chat
-    limit = rt.settings.max_message_chars
-    await chat_service.new_conversation(TERMINAL_USER_ID)
-    mode = "с ИИ" if chat_service.llm_configured else "без ИИ (LLM_API_KEY не задан)"
-    print(f"Сомелье слушает ({mode}). Спросите о вине; пустая строка или Ctrl+D — выход.")
+    turns = services.turns
+    await services.people.new_conversation(TERMINAL_USER_ID)
+    print(T.terminal_greeting(llm=services.llm.configured))
     try:
         while True:
             try:
-                text = (await asyncio.to_thread(input, "\nвы › ")).strip()
+                said = await asyncio.to_thread(input, T.terminal_prompt)
             except EOFError:
                 break
-            if not text:
-                break
-            if len(text) > limit:
-                print(f"Пожалуйста, короче: до {limit} символов.")
+            if not said.strip():
+                break  # an empty line ends the conversation
+            admitted = services.admission.admit(said, who=TERMINAL_USER_ID)
+            if admitted.refusal == "too_long":
+                print(T.terminal_too_long.format(limit=admitted.limit))
+            if not admitted.ok:
                 continue
-            async for event in chat_service.stream(TERMINAL_USER_ID, text):
+            async for event in turns.stream(TERMINAL_USER_ID, admitted.text):
                 line = _describe_event(event)
                 if line:
                     print(line)
@@ -101,5 +99,5 @@ async def chat(rt: Runtime) -> int:
         pass
     finally:
         await services.close()
-    print("\nДо встречи!")
+    print(T.terminal_goodbye)
     return 0

@@ -9,7 +9,6 @@ from typing import Any
 
 from api.app import build_app
 from core.settings import Settings
-from services.app.chat import ChatService
 from services.app.container import Services, build_services
 from services.app.runtime import Runtime
 from tests.conftest import make_settings
@@ -19,7 +18,6 @@ from tests.serving import serving, with_settings
 @dataclass
 class ApiHarness:
     base_url: str
-    chat: ChatService
     services: Services
     settings: Settings
 
@@ -28,9 +26,8 @@ class ApiHarness:
 async def running_api(runtime: Runtime, **overrides: Any) -> AsyncIterator[ApiHarness]:
     settings = make_settings(**overrides)
     services = build_services(with_settings(runtime, settings))
-    chat = services.chat
     try:
         async with serving(build_app(services), handler_cancellation=True) as base:
-            yield ApiHarness(base, chat, services, settings)
+            yield ApiHarness(base, services, settings)
     finally:
         await services.close()

@@ -16,7 +16,6 @@ from bot.intake import UpdateWorker
 from bot.runner import create_worker
 from core.settings import Settings
 from fakes.telegram_server import FakeTelegramServer, SentCall
-from services.app.chat import ChatService
 from services.app.container import Services, build_services
 from services.app.runtime import Runtime
 from tests.conftest import make_settings
@@ -32,7 +31,6 @@ class BotHarness:
     bot: Bot
     dp: Dispatcher
     order: UpdateWorker
-    chat: ChatService
     services: Services
 
     def texts(self, chat_id: int) -> list[str]:
@@ -94,7 +92,6 @@ async def running_bot(
         values.update(overrides)
         settings = make_settings(**values)
         services = build_services(with_settings(runtime, settings))
-        chat = services.chat
         bot = create_bot(settings)
         dp, worker = create_worker(bot, settings, services)
         stop = asyncio.Event()
@@ -103,7 +100,7 @@ async def running_bot(
             worker.poll(stop, polling_timeout=1, allowed_updates=dp.resolve_used_update_types())
         )
         leases = asyncio.create_task(worker.keep_leases(stop))
-        harness = BotHarness(tg, settings, bot, dp, worker, chat, services)
+        harness = BotHarness(tg, settings, bot, dp, worker, services)
         try:
             yield harness
         finally:

@@ -21,7 +21,7 @@ from fakes.openai_server import FakeOpenAIServer, Step, call, reply, tool_calls
 from fakes.telegram_server import SentCall
 from repositories.models import Feedback, User, Wine
 from repositories.wines import WineRepository
-from services.app.chat import TelegramUser
+from services.app.people.people import UserDetails
 from services.app.runtime import Runtime
 from tests.agent_fixtures import formatted
 from tests.bot_harness import BotHarness
@@ -187,8 +187,8 @@ async def inline(h: BotHarness, user_id: int, query: str, offset: str = "") -> d
 
 async def adult(h: BotHarness, chat_id: int) -> None:
     """A registered user who has already passed the 18+ gate (without the welcome)."""
-    await h.chat.register(TelegramUser(chat_id, "Ivan", language_code="ru"))
-    await h.chat.confirm_age(chat_id)
+    await h.services.people.register(UserDetails(chat_id, "Ivan", language_code="ru"))
+    await h.services.people.confirm_age(chat_id)
 
 
 async def wines_by_id(runtime: Runtime, ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, Wine]:

@@ -40,6 +40,7 @@ LONGEST_FIRST = (
     "test_faults_llm.py",
     "test_cli.py",
     "test_soak.py",
+    "test_packaging.py",
     "test_web_chat_browser.py",
     "test_input_attacks.py",
     "test_faults_telegram.py",

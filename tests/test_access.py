@@ -20,11 +20,11 @@ from sqlalchemy import text
 
 from bot.callbacks import AgeCallback
 from bot.runner import TelegramWebhook
-from bot.texts import T
 from fakes.openai_server import FakeOpenAIServer, error, responder
 from fakes.telegram_server import FakeTelegramServer
 from services.app.container import Services
 from services.app.runtime import Runtime
+from services.app.texts import T
 from tests.bot_harness import ADMIN_ID, running_bot
 from tests.bot_helpers import adult, ask
 from tests.conftest import TEST_EMBEDDING_DIM, make_settings

@@ -8,9 +8,9 @@ import logging
 
 import pytest
 
-from bot.texts import T
 from fakes.openai_server import FakeOpenAIServer, reply
 from services.app.runtime import Runtime
+from services.app.texts import T
 from services.llm.client import LLMClient
 from sommelier.logs import JsonFormatter, configure_logging
 from tests.agent_fixtures import agent_settings

@@ -119,7 +119,7 @@ async def test_client_disconnect_cancels_the_run(
         settings = {**llm(server.base_url), "llm_timeout_seconds": 120}
         async with running_api(seeded, **settings) as api:
             run_ended = asyncio.Event()  # the run behind the stream is over, however it ended
-            stream = api.chat.stream
+            stream = api.services.turns.stream
 
             async def watched(*args: Any, **kwargs: Any) -> AsyncIterator[AgentEvent]:
                 try:
@@ -128,7 +128,7 @@ async def test_client_disconnect_cancels_the_run(
                 finally:
                     run_ended.set()
 
-            monkeypatch.setattr(api.chat, "stream", watched)
+            monkeypatch.setattr(api.services.turns, "stream", watched)
             async with aiohttp.ClientSession() as http:
                 resp = await http.post(
                     f"{api.base_url}/v1/agent/stream", json={"query": "красное к мясу"}
@@ -149,7 +149,7 @@ async def test_client_disconnect_cancels_the_run(
             # The run is over: whatever it was going to ask the model, it has asked.
             assert server.pending_steps == 1  # «never requested» stayed in the script
             assert len(server.requests) == 1
-            assert api.chat.answers_since_start == {}
+            assert api.services.health.answers_by_path() == {}
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from core.errors import BackupError
-from services.app.backup import backup, pick_tool
+from services.app.ops.backup import backup, pick_tool
 from services.app.runtime import Runtime
 
 

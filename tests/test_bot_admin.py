@@ -6,11 +6,11 @@ import re
 
 from sqlalchemy import delete, func, select
 
-from bot.texts import T
 from repositories.models import User, Wine
 from repositories.wines import WineRepository
 from seeds.loader import DEFAULT_SEED_FILE, load_seed_file
 from services.app.runtime import Runtime
+from services.app.texts import T
 from tests.bot_harness import ADMIN_ID, running_bot
 from tests.bot_helpers import API_KEY, adult, ask, cards, fake_llm, wine_count
 

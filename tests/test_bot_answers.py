@@ -11,11 +11,11 @@ import pytest
 from sqlalchemy import text
 
 from bot.callbacks import ProfileResetCallback
-from bot.texts import T
 from core.domain import SWEETNESS_RU, WINE_TYPE_RU
 from fakes.openai_server import responder
 from repositories.models import Wine
 from services.app.runtime import Runtime
+from services.app.texts import T
 from tests.agent_fixtures import system_text
 from tests.bot_harness import BotHarness, running_bot
 from tests.bot_helpers import (

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from bot.telegram_html import html_to_plain
-from bot.texts import T
 from services.app.runtime import Runtime
+from services.app.texts import T
 from tests.bot_harness import running_bot
 from tests.bot_helpers import adult, ask, cards, messages, user_row
 
@@ -76,7 +76,7 @@ async def test_a_failing_handler_apologizes_and_the_next_message_is_served(
 ) -> None:
     async with running_bot(seeded) as h:
         await adult(h, CHAT)
-        sommelier = h.chat.sommelier
+        sommelier = h.services.sommelier
         original = sommelier.stream
         failures = [RuntimeError("the agent broke")]
 

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from aiogram import Router
 from aiogram.dispatcher.event.handler import CallableObject
 
+from bot.coordination import Coordinator
 from bot.factory import create_dispatcher
 from services.app.container import build_services
 from services.app.runtime import Runtime
@@ -36,7 +37,7 @@ async def test_no_filter_or_handler_runs_in_a_worker_thread(runtime: Runtime) ->
     settings = make_settings(admin_ids="1")
     services = build_services(with_settings(runtime, settings))
     try:
-        dp, _ = create_dispatcher(settings, services)
+        dp, _ = create_dispatcher(settings, services, Coordinator(services.ledger))
         found = list(_callables(dp))
     finally:
         await services.close()

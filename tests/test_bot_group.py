@@ -9,11 +9,11 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from bot.texts import T
 from core.domain import Sweetness, WineType
 from core.recommendation import MAX_WINES
 from repositories.models import Answer, Conversation, Message, User
 from services.app.runtime import Runtime
+from services.app.texts import T
 from tests.bot_harness import BotHarness, running_bot
 from tests.bot_helpers import adult, count_on_sale, wines_by_id
 

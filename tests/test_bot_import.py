@@ -5,10 +5,10 @@ from __future__ import annotations
 from aiohttp import web
 from sqlalchemy import select, update
 
-from bot.texts import T
 from fakes.telegram_server import SentCall
 from repositories.models import Wine
 from services.app.runtime import Runtime
+from services.app.texts import T
 from tests.bot_harness import ADMIN_ID, BotHarness, running_bot
 from tests.bot_helpers import adult, ask, buttons, callback_answer, cards, press, similar_data
 from tests.catalog_feeds import csv_cp1251, yml_feed

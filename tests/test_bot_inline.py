@@ -6,10 +6,10 @@ import uuid
 from decimal import Decimal
 from typing import Any
 
-from bot.texts import T
 from core.domain import Sweetness, WineType
 from core.recommendation import MAX_WINES
 from services.app.runtime import Runtime
+from services.app.texts import T
 from tests.bot_harness import running_bot
 from tests.bot_helpers import adult, card_wine_id, cards, count_on_sale, inline, wines_by_id
 
@@ -145,7 +145,7 @@ async def test_empty_query_gives_todays_picks_that_follow_the_taste_profile(
     async with running_bot(seeded) as h:
         await adult(h, PERSON)
         for question, value in (("colour", "red"), ("sweetness", "dry"), ("budget", "2000")):
-            await h.chat.answer_quiz(PERSON, question, value)
+            await h.services.quiz.answer(PERSON, question, value)
         picks = await inline(h, PERSON, "")
         assert picks["is_personal"] and picks["cache_time"] == 0
         wines = await wines_by_id(seeded, result_ids(picks))

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.texts import T
 from services.app.runtime import Runtime
+from services.app.texts import T
 from tests.bot_harness import running_bot
 from tests.bot_helpers import adult, ask, fake_llm, last_user_text, llm_settings
 

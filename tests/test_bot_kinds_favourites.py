@@ -11,9 +11,9 @@ import pytest
 from sqlalchemy import func, select, update
 
 from bot.callbacks import FavouriteCallback
-from bot.texts import T
 from repositories.models import Favourite, Wine
 from services.app.runtime import Runtime
+from services.app.texts import T
 from tests.bot_harness import running_bot
 from tests.bot_helpers import (
     adult,
@@ -122,7 +122,7 @@ async def test_favourites_through_the_bot(seeded: Runtime) -> None:
         assert row is not None and row.taste_profile.get("votes") == 1
 
         # /forget deletes them with everything else.
-        removed = await h.chat.forget(CHAT)
+        removed = await h.services.people.forget(CHAT)
         assert removed.get("favourites") == 1
     async with seeded.sessions() as s:
         left = await s.scalar(

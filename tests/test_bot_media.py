@@ -8,9 +8,9 @@ from typing import Any
 
 from sqlalchemy import text
 
-from bot.texts import T
 from fakes.openai_server import responder
 from services.app.runtime import Runtime
+from services.app.texts import T
 from tests.bot_harness import BotHarness, running_bot
 from tests.bot_helpers import (
     adult,

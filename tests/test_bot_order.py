@@ -9,14 +9,15 @@ from typing import Any
 import pytest
 from aiogram.types import Chat, Message, TelegramObject, Update
 
+from bot.coordination import Coordinator, Delivery, Intake
 from bot.intake import body_of
 from bot.middlewares import DELIVERY_KEY, ChatOrderMiddleware
 from core.domain import WINE_TYPE_RU, WineType
 from core.errors import DatabaseUnavailableError
 from fakes.openai_server import Step, responder
-from services.app.coordination import Coordinator, Delivery, Intake
+from services.app.database import Database
+from services.app.ops.ledger import Ledger
 from services.app.runtime import Runtime
-from services.app.sessions import GuardedSessions
 from tests.bot_harness import running_bot
 from tests.bot_helpers import (
     JSONDict,
@@ -156,7 +157,7 @@ class _DatabaseAwayForFinishes(Coordinator):
     """The ledger's "finished" marks fail `failures` times, as while the database restarts."""
 
     def __init__(self, coordinator: Coordinator, failures: int) -> None:
-        super().__init__(coordinator.sessions, coordinator.lease)
+        super().__init__(coordinator.ledger, coordinator.lease)
         self.failures = failures
 
     async def finish(self, update_id: int) -> None:
@@ -172,7 +173,7 @@ async def test_an_update_left_unfinished_by_an_outage_does_not_hold_its_chat_bac
     """Update 1 is handled while the database is away, so it cannot be marked finished; the
     first retry fails too. Update 2 of the same chat must still be answered once the database
     is back — not after its lease runs out and another process takes it over."""
-    coordinator = _DatabaseAwayForFinishes(Coordinator(GuardedSessions(clean_db.sessions)), 2)
+    coordinator = _DatabaseAwayForFinishes(Coordinator(Ledger(Database(clean_db.sessions))), 2)
     order = ChatOrderMiddleware(coordinator)
     handled: list[int] = []
     first, second = _text_update(9_100_001), _text_update(9_100_002)
@@ -195,7 +196,7 @@ async def test_an_update_stored_late_by_a_database_that_hung_does_not_hold_its_c
     after the bot (which told the person «unavailable») has marked that update finished. The
     person's next question must be answered at once — not after the late row's lease runs out,
     and without the old question answered a second time."""
-    coordinator = Coordinator(GuardedSessions(clean_db.sessions))
+    coordinator = Coordinator(Ledger(Database(clean_db.sessions)))
     order = ChatOrderMiddleware(coordinator)
     handled: list[int] = []
     answered_while_away, next_question = _text_update(9_200_001), _text_update(9_200_002)

@@ -8,13 +8,13 @@ from decimal import Decimal
 from sqlalchemy import select
 
 from bot.callbacks import AgeCallback
-from bot.texts import T
 from core.domain import Sweetness, WineType
 from fakes.openai_server import JSONDict, Step, call, reply, responder, tool_calls
 from fakes.telegram_server import SentCall
 from repositories.models import QuizAnswers, Wine
 from services.agent._day_context import MOSCOW_TZ
 from services.app.runtime import Runtime
+from services.app.texts import T
 from tests.agent_fixtures import catalog_ids, formatted
 from tests.bot_harness import BotHarness, running_bot
 from tests.bot_helpers import (
@@ -160,13 +160,13 @@ async def test_quiz_steers_the_llm_path_too(seeded: Runtime) -> None:
 
         await take_quiz(h, PERSON, (*RED_DRY_FULL_2000[:-1], T.quiz_stop))
         # /start with the model: the picks it is given follow the quiz.
-        await h.chat.new_conversation(PERSON)
+        await h.services.people.new_conversation(PERSON)
         llm.script(responder(_welcome_model))
         welcome = await _prices_and_styles(seeded, cards(await ask(h, PERSON, "/start")))
         assert len(welcome) == 3 and _red_dry_within(welcome[0])
         assert all(w.price_rub <= 2000 for w in welcome)
 
-        await h.chat.new_conversation(PERSON)
+        await h.services.people.new_conversation(PERSON)
         llm.script(*[responder(_taste_following_model)] * 2)
         steered = await _prices_and_styles(seeded, cards(await ask(h, PERSON, EVENING)))
         assert steered and all(_red_dry_within(w) for w in steered)
@@ -206,11 +206,11 @@ async def test_skipping_every_question_stores_nothing_and_forget_removes_answers
         await adult(h, PERSON)
         message_id = await take_quiz(h, PERSON, (T.quiz_skip,) * 6)
         assert _current(h, PERSON, message_id)["text"] == T.quiz_done_empty
-        assert await h.chat.quiz_answers(PERSON) == {}
+        assert await h.services.quiz.answers(PERSON) == {}
 
         await take_quiz(h, PERSON, ("🥂 Белое", T.quiz_stop))
-        assert await h.chat.quiz_answers(PERSON) == {"colour": "white"}
-        removed = await h.chat.forget(PERSON)
+        assert await h.services.quiz.answers(PERSON) == {"colour": "white"}
+        removed = await h.services.people.forget(PERSON)
         assert removed.get("quiz_answers") == 1
         async with seeded.sessions() as s:
             assert await s.get(QuizAnswers, PERSON) is None

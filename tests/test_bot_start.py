@@ -7,12 +7,12 @@ from datetime import datetime
 from sqlalchemy import select
 
 from bot.callbacks import AgeCallback
-from bot.texts import T
 from core.domain import WINE_TYPE_RU
 from fakes.openai_server import JSONDict, Step, reply, responder
 from repositories.models import Wine
 from services.agent._day_context import MOSCOW_TZ, build_day_context
 from services.app.runtime import Runtime
+from services.app.texts import T
 from tests.agent_fixtures import catalog_ids
 from tests.bot_harness import running_bot
 from tests.bot_helpers import (
@@ -100,7 +100,7 @@ async def test_age_gate_shows_nothing_about_wine_until_confirmed(seeded: Runtime
         assert T.apology not in h.texts(MINOR)
         user = await user_row(seeded, MINOR)
         assert user is not None and user.age_confirmed and user.age_confirmed_at is not None
-        state = await h.chat.state(MINOR)
+        state = await h.services.people.state(MINOR)
         assert state is not None and state.age_confirmed
         assert len(cards(h.tg.sent(chat_id=MINOR))) == 3
         # The second taps re-edited messages already showing that text; nothing else failed.

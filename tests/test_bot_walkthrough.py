@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from bot.texts import T
 from fakes.telegram_server import SentCall
 from services.app.runtime import Runtime
+from services.app.texts import T
 from tests.bot_harness import running_bot
 
 CHAT = 424242

@@ -7,9 +7,9 @@ import json
 import aiohttp
 from sqlalchemy import text
 
-from bot.texts import T
 from fakes.telegram_server import FakeTelegramServer
 from services.app.runtime import Runtime
+from services.app.texts import T
 from tests.bot_helpers import user_row
 from tests.conftest import make_settings
 from tests.serving import serving_with_webhook

@@ -15,8 +15,8 @@ from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent._catalog_tools import build_catalog_tools
 from services.agent._offline_picks import catalog_picks
-from services.app.catalog_import import import_catalog
-from services.app.catalog_import.fetch import read_source
+from services.app.catalog.importer import import_catalog
+from services.app.catalog.importer.fetch import read_source
 from services.app.runtime import Runtime
 from services.llm.embeddings import EmbeddingService
 from tests.catalog_feeds import OFFERS, XML_BOMB, csv_cp1251, xlsx_file, yml_feed

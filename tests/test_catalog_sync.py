@@ -8,7 +8,7 @@ from sqlalchemy import select, text
 
 from bot.catalog_schedule import start_catalog_sync, stop_catalog_sync
 from repositories.models import Wine
-from services.app.catalog_sync import SYNC_LOCK_KEY, CatalogSync
+from services.app.catalog.sync import SYNC_LOCK_KEY, CatalogSync
 from services.app.container import build_services
 from services.app.runtime import Runtime
 from tests.bot_harness import ADMIN_ID, running_bot
@@ -40,21 +40,21 @@ async def test_one_sync_at_a_time_and_admins_hear_only_about_problems(clean_db: 
     services = build_services(with_settings(clean_db, make_settings()))
     try:
         async with serving(_app(feeds)) as base:
-            sync = CatalogSync(services.catalog_admin, f"{base}/good.xml", 1, notify)
-            report = await sync.run_once()
+            sync = CatalogSync(services.catalog_admin, f"{base}/good.xml", 1)
+            report = await sync.run_once(notify)
             assert report is not None and report.inserted == 4 and told == []
 
             # Another replica holds the lock: this one does nothing.
             async with clean_db.sessions() as other:
                 await other.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": SYNC_LOCK_KEY})
-                assert await sync.run_once() is None
+                assert await sync.run_once(notify) is None
 
             sync.url = f"{base}/missing.xml"
-            assert await sync.run_once() is None
+            assert await sync.run_once(notify) is None
             assert len(told) == 1 and "HTTP 404" in told[0]
 
             sync.url = f"{base}/broken.xml"
-            report = await sync.run_once()
+            report = await sync.run_once(notify)
             assert report is not None and report.unchanged == 4
             assert len(told) == 2 and "E-500" in told[1]
     finally:

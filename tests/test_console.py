@@ -9,7 +9,7 @@ import uuid
 import aiohttp
 from sqlalchemy import text
 
-from bot.digest_schedule import weekly_digest
+from bot.digest_schedule import digest_sender
 from services.app.runtime import Runtime
 from tests.bot_harness import ADMIN_ID
 from tests.bot_helpers import adult, ask, cards
@@ -149,7 +149,7 @@ async def test_forget_removes_the_person_from_everything_the_console_reads(
             return csv_rows(body)[1:]
 
         before = {view: await rows(view, table) for view, table in tables}
-        removed = await stack.bot.chat.forget(CUSTOMER)
+        removed = await stack.bot.services.people.forget(CUSTOMER)
         after = {view: await rows(view, table) for view, table in tables}
     assert removed["answer_facts"] == 2 and removed["buy_clicks"] == 1
     # The day of the conversation counted its two answers; afterwards it counts none.
@@ -189,9 +189,9 @@ async def test_the_weekly_digest_reaches_each_admin_once(seeded: Runtime) -> Non
     async with console_stack(seeded, admin_ids=f"{ADMIN_ID},900002") as stack:
         await converse(stack)
         h = stack.bot
-        digest = weekly_digest(h.bot, h.settings, h.services)
-        assert await digest.run_once() is True
-        assert await digest.run_once() is False  # another replica: already sent this week
+        send = digest_sender(h.bot)
+        assert await h.services.digest.run_once(send) is True
+        assert await h.services.digest.run_once(send) is False  # another replica sent it
     photos = [c for c in h.tg.sent() if c.method == "sendPhoto" and c.chat_id in (ADMIN_ID, 900002)]
     assert sorted(c.chat_id for c in photos) == [ADMIN_ID, 900002]
     caption = str(photos[0].params["caption"])

@@ -7,10 +7,10 @@ import random
 
 from sqlalchemy import text
 
-from services.app.console import ConsoleService, window
-from services.app.facts import person_hash
+from services.app.console.reports import ConsoleService, window
+from services.app.database import Database
+from services.app.facts.recorder import person_hash
 from services.app.runtime import Runtime
-from services.app.sessions import GuardedSessions
 from tests.conftest import make_settings
 
 PEOPLE = 3000
@@ -33,7 +33,7 @@ async def test_people_and_latency_come_back_from_the_rollups(clean_db: Runtime) 
     rng = random.Random(7)
     latencies = [int(rng.lognormvariate(7.5, 0.6)) for _ in range(PEOPLE * 2)]
     await _fill(clean_db, PEOPLE, latencies)
-    console = ConsoleService(GuardedSessions(clean_db.sessions), make_settings())
+    console = ConsoleService(Database(clean_db.sessions), make_settings())
     data = await console.overview(window(7))
     assert data["answers"] == PEOPLE * 2
     assert data["series"][-1]["people"] == PEOPLE  # a day's people: exact
@@ -48,7 +48,7 @@ async def test_a_few_people_are_counted_exactly_and_forget_recomputes_the_day(
     clean_db: Runtime,
 ) -> None:
     await _fill(clean_db, 3, [500] * 6)
-    console = ConsoleService(GuardedSessions(clean_db.sessions), make_settings())
+    console = ConsoleService(Database(clean_db.sessions), make_settings())
     assert (await console.overview(window(30)))["people"] == 3
     async with clean_db.sessions() as s:  # what /forget does before deleting the facts
         from repositories.fact_rollup import forget_days

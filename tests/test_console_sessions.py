@@ -11,11 +11,10 @@ from urllib.parse import parse_qs, urlsplit
 import aiohttp
 from itsdangerous import URLSafeTimedSerializer
 
-from bot.texts import T
-from services.app.console_access import ConsoleAccess
+from services.app.console.access import ConsoleAccess
 from services.app.runtime import Runtime
-from services.app.sessions import GuardedSessions
-from services.app.web_key import Signer, signing_key
+from services.app.signing import Signer, signing_key
+from services.app.texts import T
 from tests.bot_harness import ADMIN_ID
 from tests.bot_helpers import adult, ask, cards
 from tests.console_harness import (
@@ -26,7 +25,7 @@ from tests.console_harness import (
     console_stack,
     http_get,
 )
-from web.console.routes import SESSION_PURPOSE
+from web.console.routes import LOGIN_PURPOSE
 
 MINUTE = 60
 HOUR = 3600
@@ -66,7 +65,7 @@ async def test_no_other_signed_token_passes_for_a_console_session(seeded: Runtim
         go = buy_link(cards(await ask(stack.bot, CUSTOMER, "белое сухое"))[0])
         assert go is not None
         master = signing_key(stack.bot.settings)  # the console's purpose, the shared key
-        legacy = URLSafeTimedSerializer(master, salt=SESSION_PURPOSE).dumps(ADMIN_ID)
+        legacy = URLSafeTimedSerializer(master, salt=LOGIN_PURPOSE).dumps(ADMIN_ID)
         for name, token in (
             ("visitor cookie", visitor),
             ("one-time link", link_token),
@@ -80,16 +79,15 @@ async def test_no_other_signed_token_passes_for_a_console_session(seeded: Runtim
             async with http.post(
                 f"{stack.base}/chat/api/age", json={"adult": True}, headers={"Origin": stack.base}
             ) as r:
-                assert r.status == 401 and (await r.json())["error"] == "session"
+                assert r.status == 401 and (await r.json())["error"] == "visitor"
 
 
 async def test_a_link_lasts_ten_minutes_and_a_session_twelve_hours(seeded: Runtime) -> None:
     async with console_stack(seeded) as stack:
-        guarded = GuardedSessions(stack.bot.services.chat.sessions)
-        key = signing_key(stack.bot.settings)
+        database = stack.bot.services.database
 
         def link_made(ago: float) -> str:
-            access = ConsoleAccess(guarded, key, stack.base, clock=lambda: time.time() - ago)
+            access = ConsoleAccess(database, _signed_ago(stack, ago), stack.base)
             link = access.link(ADMIN_ID)
             assert link is not None
             return link
@@ -99,7 +97,7 @@ async def test_a_link_lasts_ten_minutes_and_a_session_twelve_hours(seeded: Runti
         assert await _opens(stack, await _session(link_made(9 * MINUTE)))
 
         for ago, opens in ((12 * HOUR + 5, False), (12 * HOUR - 5 * MINUTE, True)):
-            session = _signed_ago(stack, ago).sign(ADMIN_ID, SESSION_PURPOSE)
+            session = _signed_ago(stack, ago).sign(ADMIN_ID, LOGIN_PURPOSE)
             assert await _opens(stack, session) is opens, ago
 
 

@@ -1,4 +1,4 @@
-"""Conversations keep their thread (issue 12) on the offline path, through ChatService."""
+"""Conversations keep their thread (issue 12) on the offline path, through the services."""
 
 from __future__ import annotations
 
@@ -7,8 +7,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from core.recommendation import Recommendation
-from services.app.chat import ChatService
-from services.app.container import build_services
+from services.app.container import Services, build_services
 from services.app.runtime import Runtime
 from tests.agent_fixtures import wines_by_id
 from tests.conftest import make_settings
@@ -18,16 +17,16 @@ NEW_WORLD = {"США", "Чили", "Аргентина", "Австралия", "
 
 
 @asynccontextmanager
-async def offline_chat(runtime: Runtime) -> AsyncIterator[ChatService]:
+async def offline_chat(runtime: Runtime) -> AsyncIterator[Services]:
     services = build_services(with_settings(runtime, make_settings(llm_api_key=None)))
     try:
-        yield services.chat
+        yield services
     finally:
         await services.close()
 
 
-async def _ask(chat: ChatService, user_id: int, text: str) -> Recommendation:
-    rec = await chat.answer(user_id, text)
+async def _ask(chat: Services, user_id: int, text: str) -> Recommendation:
+    rec = await chat.turns.answer(user_id, text)
     assert rec.path == "offline"
     return rec
 
@@ -139,7 +138,7 @@ async def test_the_taste_profile_shapes_open_requests(seeded: Runtime) -> None:
     async with offline_chat(seeded) as chat:
         first = await _ask(chat, 180, "красное сухое")
         for wine in first.wines:
-            await chat.vote(180, wine.id, 1)
-        await chat.new_conversation(180)
+            await chat.taste.vote(180, wine.id, 1)
+        await chat.people.new_conversation(180)
         rec = await _ask(chat, 180, "что-нибудь на вечер")
     assert rec.wines and all(w.wine_type == "red" and w.sweetness == "dry" for w in rec.wines)

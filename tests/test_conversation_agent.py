@@ -48,9 +48,9 @@ async def test_nothing_cheaper_is_said_with_the_nearest_real_wines(seeded: Runti
         services = build_services(with_settings(seeded, settings))
         try:
             server.script(*(responder(cheapest_reds) for _ in range(3)))
-            first = await services.chat.answer(201, "самое дешевое красное сухое")
+            first = await services.turns.answer(201, "самое дешевое красное сухое")
             server.script(*(responder(cheapest_reds) for _ in range(3)))
-            second = await services.chat.answer(201, "а есть что-то подешевле?")
+            second = await services.turns.answer(201, "а есть что-то подешевле?")
         finally:
             await services.close()
     assert first.path == "agent" and len(first.wines) == 3
@@ -91,7 +91,7 @@ async def test_turn_one_is_still_in_the_history_of_turn_seven(seeded: Runtime) -
             for text in texts:
                 server.requests.clear()
                 server.script(*(responder(search_then_pick) for _ in range(3)))
-                rec = await services.chat.answer(202, text)
+                rec = await services.turns.answer(202, text)
                 assert rec.path == "agent" and rec.wines
         finally:
             await services.close()
@@ -112,7 +112,7 @@ async def test_a_refused_recitation_still_leaves_wines(seeded: Runtime) -> None:
         services = build_services(with_settings(seeded, settings))
         try:
             server.script(*(responder(recite) for _ in range(4)))
-            rec = await services.chat.answer(203, "красное сухое к стейку до 3000")
+            rec = await services.turns.answer(203, "красное сухое к стейку до 3000")
         finally:
             await services.close()
     assert rec.intro != REFUSAL

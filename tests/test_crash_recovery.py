@@ -23,12 +23,13 @@ import aiohttp
 import pytest
 from sqlalchemy import text
 
-from bot.texts import T
+from bot.coordination import Coordinator
 from fakes.openai_server import responder
 from fakes.telegram_server import FakeTelegramServer, SentCall
-from services.app.chat import TelegramUser
 from services.app.container import build_services
+from services.app.people.people import UserDetails
 from services.app.runtime import Runtime
+from services.app.texts import T
 from tests.bot_helpers import API_KEY, JSONDict, cards, fake_llm, messages
 from tests.conftest import TEST_EMBEDDING_DIM, make_settings
 from tests.fault_helpers import good_agent
@@ -135,8 +136,8 @@ async def post_update(url: str, update: dict[str, object]) -> int:
 async def confirm_age(runtime: Runtime, user_id: int) -> None:
     services = build_services(with_settings(runtime, make_settings()))
     try:
-        await services.chat.register(TelegramUser(user_id, "Ivan"))
-        await services.chat.confirm_age(user_id)
+        await services.people.register(UserDetails(user_id, "Ivan"))
+        await services.people.confirm_age(user_id)
     finally:
         await services.close()
 
@@ -268,7 +269,7 @@ async def test_an_unreadable_stored_update_is_parked_once_and_its_chat_answered_
             await tg.wait_for(lambda _: bool(messages(tg.sent(chat_id=admin))), 30)
             services = build_services(with_settings(seeded, make_settings()))
             try:  # what any process finds to take over now: not this update again
-                assert await services.coordinator.take_expired() == []
+                assert await Coordinator(services.ledger).take_expired() == []
             finally:
                 await services.close()
             await survivor.stop()

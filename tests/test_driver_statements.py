@@ -15,8 +15,8 @@ from core.errors import DatabaseUnavailableError
 from repositories.coordination import RateCounter, UpdateLedger
 from repositories.database import core_connections
 from repositories.users import UserRepository, read_access
+from services.app.database import DatabaseSessions
 from services.app.runtime import Runtime
-from services.app.sessions import GuardedSessions
 from tests.test_crash_recovery import ledger_row
 
 
@@ -61,16 +61,16 @@ async def test_a_connection_the_server_ended_is_the_database_being_away(
 ) -> None:
     connections = core_connections(clean_db.sessions, autocommit=True)
     assert connections is not None
-    guarded = GuardedSessions(connections)
+    statements = DatabaseSessions(connections)
     with pytest.raises(DatabaseUnavailableError):
-        async with guarded() as conn:
+        async with statements() as conn:
             pid = (await conn.execute(text("SELECT pg_backend_pid()"))).scalar_one()
             async with clean_db.engine.connect() as other:
                 await other.execute(text("SELECT pg_terminate_backend(:p)"), {"p": pid})
                 await _gone(other, pid)
             await read_access(conn, 501)
     # The pool hands out a working connection next time.
-    async with guarded() as conn:
+    async with statements() as conn:
         assert await read_access(conn, 501) is None
 
 

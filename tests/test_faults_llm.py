@@ -36,9 +36,9 @@ from fakes.openai_server import (
     stream_cut,
     tool_calls,
 )
-from services.agent._events import Final
-from services.app.chat import ChatService
+from services.agent import Final
 from services.app.runtime import Runtime
+from services.app.turns.turns import Turns
 from tests.agent_fixtures import formatted, why_for
 from tests.bot_harness import running_bot
 from tests.bot_helpers import adult, fake_llm, llm_settings
@@ -94,8 +94,8 @@ def with_control_characters(found: list[JSONDict]) -> Step:
     return reply(good_answer(found).replace("\n", "\x00\n").replace("Вот", "\x1b[31mВот\x07"))
 
 
-async def plain_answer(chat: ChatService, user_id: int) -> Recommendation:
-    async for event in chat.stream(user_id, QUESTION):
+async def plain_answer(turns: Turns, user_id: int) -> Recommendation:
+    async for event in turns.stream(user_id, QUESTION):
         if isinstance(event, Final):
             return event.result
     raise AssertionError("no final event")
@@ -248,7 +248,9 @@ async def test_llm_fault(seeded: Runtime, caplog: pytest.LogCaptureFixture, kind
                 h.tg.push_update(h.tg.message_update(chat_id, QUESTION))
                 await h.idle(timeout=30)
             else:
-                await send_recommendation(h.bot, chat_id, await plain_answer(h.chat, chat_id))
+                await send_recommendation(
+                    h.bot, chat_id, await plain_answer(h.services.turns, chat_id)
+                )
             sent = [
                 c
                 for c in h.tg.sent(chat_id=chat_id)[before:]

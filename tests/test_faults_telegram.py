@@ -14,9 +14,9 @@ from collections.abc import Callable
 import pytest
 
 from bot.callbacks import AgeCallback
-from bot.texts import T
 from fakes.telegram_server import FakeTelegramServer, SentCall
 from services.app.runtime import Runtime
+from services.app.texts import T
 from tests.bot_harness import BotHarness, running_bot
 from tests.bot_helpers import adult, ask, cards, feedback_rows, messages, user_row
 
@@ -63,10 +63,10 @@ async def test_a_fault_on_a_card_still_delivers_the_whole_answer(
         await adult(h, chat_id)
         reference = _texts(await ask(h, chat_id, QUESTION))
         # A conversation does not show a wine twice: each repeat starts a new conversation.
-        await h.chat.new_conversation(chat_id)
+        await h.services.people.new_conversation(chat_id)
         assert len(reference) == 5 and len(cards(await ask(h, chat_id, QUESTION))) == 3
 
-        await h.chat.new_conversation(chat_id)
+        await h.services.people.new_conversation(chat_id)
         calls = await _fault_on_first_card(h, chat_id, lambda after: FAULTS[kind](h.tg, after))
         got = _texts(calls)
         if kind == "timeout":
@@ -132,7 +132,8 @@ async def test_typing_and_drafts_failing_never_break_an_answer(
         reference = _texts(await ask(h, chat_id, QUESTION))
         h.tg.fail_next("sendChatAction", 403, "Forbidden: bot was blocked by the user")
         h.tg.fail_next("sendMessageDraft", 400, "Bad Request: TEXTDRAFT_PEER_INVALID")
-        await h.chat.new_conversation(chat_id)  # the same answer again, not the next wines
+        # The same answer again, not the next wines.
+        await h.services.people.new_conversation(chat_id)
         assert _texts(await ask(h, chat_id, QUESTION)) == reference
         gc.collect()  # a failed background task reports its exception when it is collected
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text

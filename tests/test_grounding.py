@@ -66,7 +66,7 @@ def assert_grounded(why: str, wine: Wine) -> None:
 async def _answer(runtime: Runtime, settings: dict[str, Any], text: str, user: int) -> Any:
     services = build_services(with_settings(runtime, make_settings(**settings)))
     try:
-        return await services.chat.answer(user, text)
+        return await services.turns.answer(user, text)
     finally:
         await services.close()
 

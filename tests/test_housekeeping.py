@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from bot.texts import T
-from services.app.chat import TelegramUser
 from services.app.container import build_services
-from services.app.housekeeping import Housekeeping
+from services.app.ops.housekeeping import Housekeeping
+from services.app.people.people import UserDetails
 from services.app.runtime import Runtime, open_runtime
+from services.app.texts import T
 from tests.bot_harness import ADMIN_ID, running_bot
 from tests.bot_helpers import adult, ask, cards
 from tests.conftest import make_settings
@@ -43,7 +43,7 @@ async def test_scheduled_backups_one_per_round_across_replicas_and_the_newest_ke
     backup (replicas do not start in step). Each backup made is counted (its log line: files
     are named by the second, so two in one second would be one file): never two in one
     round, and rotation keeps the newest two."""
-    caplog.set_level(logging.INFO, logger="services.app.housekeeping")
+    caplog.set_level(logging.INFO, logger="services.app.ops.housekeeping")
     backups = tmp_path / "backups"
     every = 1.5
     settings = make_settings(backup_dir=backups, backup_every_hours=every / 3600, backup_keep=2)
@@ -74,8 +74,8 @@ async def test_scheduled_backups_one_per_round_across_replicas_and_the_newest_ke
 async def test_the_daily_retention_job_purges_old_conversations_at_once(seeded: Runtime) -> None:
     services = build_services(seeded)
     try:
-        await services.chat.register(TelegramUser(PERSON))
-        await services.chat.answer(PERSON, "красное сухое")
+        await services.people.register(UserDetails(PERSON))
+        await services.turns.answer(PERSON, "красное сухое")
     finally:
         await services.close()
     async with seeded.sessions() as s:

@@ -19,7 +19,6 @@ from hypothesis import strategies as st
 from sqlalchemy import text
 
 from bot.delivery import send_recommendation, send_text
-from bot.texts import T
 from core.domain import Sweetness, WineType
 from core.recommendation import Recommendation, RecommendedWine
 from fakes.database import history_problems
@@ -28,6 +27,7 @@ from fakes.telegram_server import HtmlParseError, parse_telegram_html
 from services.agent._answer_format import MAX_CLOSING, MAX_PLAIN, MAX_WHY, parse_answer
 from services.agent._catalog_tools import build_catalog_tools
 from services.app.runtime import Runtime
+from services.app.texts import T
 from services.llm.embeddings import EmbeddingService
 from tests.agent_fixtures import catalog_ids, fake_openai, formatted
 from tests.api_harness import running_api

@@ -1,5 +1,5 @@
 """Each example of «Words the bot has not seen» (issue 40), as a customer meets it: answered
-through ChatService on the offline path (and the agent path where a model's prose is the
+through the turn service on the offline path (and the agent path where a model's prose is the
 point), checked by what the person sees — the kind of answer, the entry it gives, the cards."""
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ async def _dialog(runtime: Runtime, *messages: str) -> list[Recommendation]:
     services = build_services(dataclasses.replace(runtime, settings=offline))
     user = next(_users)
     try:
-        return [await services.chat.answer(user, text) for text in messages]
+        return [await services.turns.answer(user, text) for text in messages]
     finally:
         await services.close()
 

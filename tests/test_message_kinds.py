@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bench.eval.kinds import format_kinds, load_kinds, run_kinds
+from bench.eval.kind_set import format_kinds, load_kinds, run_kinds
 from core.language.knowledge import knowledge_base
 from services.app.runtime import Runtime
 

@@ -12,14 +12,14 @@ import pytest
 from sqlalchemy import text
 
 from bot.callbacks import ForgetCallback
-from bot.texts import T
 from core.errors import BackupError
 from fakes.database import history_problems
 from repositories.ownership import person_columns, purge_conversations
-from services.app.backup import backup, restore
-from services.app.chat import TelegramUser
 from services.app.container import build_services
+from services.app.ops.backup import backup, restore
+from services.app.people.people import UserDetails
 from services.app.runtime import Runtime, open_runtime
+from services.app.texts import T
 from tests.api_harness import running_api
 from tests.bot_harness import running_bot
 from tests.bot_helpers import adult, ask, card_wine_id, cards, inline, vote_data
@@ -83,7 +83,7 @@ async def test_forget_through_the_bot_leaves_no_row_with_the_id(seeded: Runtime)
             data = vote_data(card_wine_id(card), 1)
             await h.press(user, data, card.message_id or 0)
             await h.idle()
-            await h.chat.answer_quiz(user, "colour", "red")
+            await h.services.quiz.answer(user, "colour", "red")
             await inline(h, user, "красное")  # an inline query counts against its own limit
         assert await _rows_carrying(seeded, PERSON)
 
@@ -129,10 +129,10 @@ async def test_privacy_says_what_is_kept_and_for_how_long(seeded: Runtime) -> No
 async def test_retention_purges_exactly_what_is_older_than_the_limit(seeded: Runtime) -> None:
     services = build_services(seeded)
     try:
-        await services.chat.register(TelegramUser(PERSON))
-        await services.chat.answer(PERSON, "красное сухое")  # conversation 1
-        await services.chat.new_conversation(PERSON)
-        await services.chat.answer(PERSON, "белое к рыбе")  # conversation 2
+        await services.people.register(UserDetails(PERSON))
+        await services.turns.answer(PERSON, "красное сухое")  # conversation 1
+        await services.people.new_conversation(PERSON)
+        await services.turns.answer(PERSON, "белое к рыбе")  # conversation 2
         async with seeded.sessions() as s:
             ids = (
                 await s.scalars(
@@ -167,12 +167,12 @@ async def test_backup_then_restore_into_an_empty_database_round_trips(
 ) -> None:
     source = build_services(seeded)
     try:
-        await source.chat.register(TelegramUser(PERSON))
-        await source.chat.answer_quiz(PERSON, "colour", "red")
+        await source.people.register(UserDetails(PERSON))
+        await source.quiz.answer(PERSON, "colour", "red")
 
         async def chatter() -> None:  # writes while the dump runs
             for question in ("красное сухое к стейку", "белое к рыбе", "игристое"):
-                await source.chat.answer(PERSON, question)
+                await source.turns.answer(PERSON, question)
 
         path = tmp_path / "one.dump"
         writes = asyncio.create_task(chatter())
@@ -191,7 +191,7 @@ async def test_backup_then_restore_into_an_empty_database_round_trips(
     assert await history_problems(empty_target.sessions) == []
     target = build_services(empty_target)
     try:
-        rec = await target.chat.answer(OTHER, "красное сухое к стейку до 2000")
+        rec = await target.turns.answer(OTHER, "красное сухое к стейку до 2000")
         assert rec.wines
     finally:
         await target.close()
@@ -201,7 +201,7 @@ async def test_backup_then_restore_into_an_empty_database_round_trips(
 
 async def test_the_api_deletes_a_user_only_with_a_token(seeded: Runtime) -> None:
     async with running_api(seeded) as api, aiohttp.ClientSession() as http:
-        await api.chat.answer(PERSON, "белое к рыбе")
+        await api.services.turns.answer(PERSON, "белое к рыбе")
         async with http.delete(f"{api.base_url}/v1/users/{PERSON}") as r:
             assert r.status == 403
     assert await _rows_carrying(seeded, PERSON)

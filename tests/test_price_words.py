@@ -13,9 +13,9 @@ import pytest
 from sqlalchemy import text
 
 from core.recommendation import Recommendation
-from services.app.chat import ChatService
 from services.app.container import build_services
 from services.app.runtime import Runtime
+from services.app.turns.turns import Turns
 from tests.conftest import make_settings
 from tests.serving import with_settings
 
@@ -34,10 +34,10 @@ BANDS: list[tuple[str, float | None, float | None, str | None]] = [
 
 
 @pytest.fixture
-async def chat(seeded: Runtime) -> AsyncIterator[ChatService]:
+async def chat(seeded: Runtime) -> AsyncIterator[Turns]:
     services = build_services(with_settings(seeded, make_settings(llm_api_key=None)))
     try:
-        yield services.chat
+        yield services.turns
     finally:
         await services.close()
 
@@ -55,7 +55,7 @@ def _percentile(prices: list[Decimal], fraction: float) -> Decimal:
     return prices[math.ceil(fraction * len(prices)) - 1]
 
 
-async def _answer(chat: ChatService, user_id: int, message: str) -> Recommendation:
+async def _answer(chat: Turns, user_id: int, message: str) -> Recommendation:
     rec = await chat.answer(user_id, message)
     assert rec.path == "offline" and len(rec.wines) == 3, (message, rec.wines)
     return rec
@@ -64,7 +64,7 @@ async def _answer(chat: ChatService, user_id: int, message: str) -> Recommendati
 @pytest.mark.parametrize(("message", "low", "high", "wine_type"), BANDS, ids=[b[0] for b in BANDS])
 async def test_a_price_word_offers_wines_within_its_band(
     seeded: Runtime,
-    chat: ChatService,
+    chat: Turns,
     message: str,
     low: float | None,
     high: float | None,
@@ -86,7 +86,7 @@ async def test_a_price_word_offers_wines_within_its_band(
 )
 async def test_a_number_wins_over_a_price_word(
     seeded: Runtime,
-    chat: ChatService,
+    chat: Turns,
     message: str,
     low: Decimal | None,
     high: Decimal | None,

@@ -27,7 +27,6 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 
 from bot.callbacks import SimilarCallback, VoteCallback
-from bot.texts import T
 from fakes.database import history_problems
 from fakes.openai_server import Step, call, reply, responder, tool_calls
 from fakes.telegram_server import SentCall
@@ -36,6 +35,7 @@ from repositories.models import Feedback, Wine
 from services.agent._answer_format import FORMAT_INSTRUCTIONS
 from services.agent._prompt_guard import PromptGuard, StreamGuard
 from services.app.runtime import Runtime
+from services.app.texts import T
 from tests.agent_fixtures import formatted
 from tests.bot_harness import ADMIN_ID, running_bot
 from tests.bot_helpers import adult, ask, callback_answer, fake_llm, last_user_text, llm_settings
@@ -304,7 +304,7 @@ async def test_prompt_injection_attempts(seeded: Runtime) -> None:
     squeezed = [_squeeze(t) for t in texts]
 
     # 1. The instructions never reach the user.
-    windows = secret_windows(h.chat.sommelier.registry.prompt_section())
+    windows = secret_windows(h.services.sommelier.registry.prompt_section())
     leaked = sorted({w for w in windows for t in squeezed if w in t})
     assert leaked == [], leaked[:5]
 
@@ -365,7 +365,7 @@ async def test_a_recited_prompt_is_not_streamed_either(seeded: Runtime) -> None:
         async with running_api(seeded, **settings) as api, aiohttp.ClientSession() as http:
             async with http.post(f"{api.base_url}/v1/agent/stream", json={"query": attempt}) as r:
                 events = await read_events(r)
-            windows = secret_windows(api.chat.sommelier.registry.prompt_section())
+            windows = secret_windows(api.services.sommelier.registry.prompt_section())
     streamed = _squeeze(" ".join(json.dumps(data, ensure_ascii=False) for _, data in events))
     assert not [w for w in windows if w in streamed]
     deltas = "".join(data["text"] for name, data in events if name == "answer_delta")

@@ -15,7 +15,9 @@ from bot.runner import create_worker
 from bot.webhook import add_webhook
 from fakes.telegram_server import FakeTelegramServer
 from services.app.container import build_services
-from services.app.coordination import Coordinator
+from services.app.database import Database
+from services.app.ops.rate_limits import RateLimits
+from services.app.people.people import UserDetails
 from services.app.runtime import Runtime
 from tests.bot_harness import running_bot
 from tests.conftest import make_settings
@@ -60,11 +62,8 @@ async def deliver(
 
 async def confirm_age(runtime: Runtime, user_id: int) -> None:
     services = build_services(with_settings(runtime, make_settings()))
-    chat = services.chat
-    from services.app.chat import TelegramUser
-
-    await chat.register(TelegramUser(user_id, "Ivan"))
-    await chat.confirm_age(user_id)
+    await services.people.register(UserDetails(user_id, "Ivan"))
+    await services.people.confirm_age(user_id)
     await services.close()
 
 
@@ -157,8 +156,8 @@ async def test_rate_limit_is_shared_and_slides_over_the_minute_boundary(clean_db
     """Two replicas count one user's messages together, and a burst at the end of one minute
     still counts at the start of the next (a bare per-minute counter would allow twice the
     limit across the boundary)."""
-    first, second = Coordinator(clean_db.sessions), Coordinator(clean_db.sessions)
-    verdicts = [await c.allow("tg:1", 4) for c in (first, second, first, second, first)]
+    first, second = (RateLimits(Database(clean_db.sessions), 4, 4) for _ in range(2))
+    verdicts = [await c.allow("tg:1") for c in (first, second, first, second, first)]
     assert verdicts == [True, True, True, True, False]
 
     async with clean_db.sessions() as s:
@@ -173,5 +172,5 @@ async def test_rate_limit_is_shared_and_slides_over_the_minute_boundary(clean_db
             )
         )
         await s.commit()
-    assert not await second.allow("tg:2", 4)
-    assert await first.allow("tg:3", 4)  # other users are not affected
+    assert not await second.allow("tg:2")
+    assert await first.allow("tg:3")  # other users are not affected

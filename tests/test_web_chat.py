@@ -14,9 +14,9 @@ from sqlalchemy import text
 from yarl import URL
 
 from fakes.openai_server import FakeOpenAIServer
+from services.app.people.visitors import is_visitor
 from services.app.runtime import Runtime
-from services.app.visitors import is_visitor
-from services.app.web_key import Signer, signing_key
+from services.app.signing import Signer, signing_key
 from tests.agent_fixtures import agent_settings
 from tests.bot_helpers import empty_list_in
 from tests.conftest import make_settings
@@ -64,7 +64,7 @@ async def test_a_visitor_confirms_age_then_gets_white_wines_and_cheaper_ones(
             {"vote": 1, "changed": False},
         )
         assert (await v.post("favourite", {"wine_id": wine}))[1]["added"] is True
-        assert (await site.services.chat.profile(user_id)).liked_styles  # the taste profile
+        assert (await site.services.taste.summary(user_id)).liked_styles  # the taste profile
         status, similar = await v.post("similar", {"wine_id": wine})
         assert (
             status == 200 and similar["wines"] and wine not in {w["id"] for w in similar["wines"]}

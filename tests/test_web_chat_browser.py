@@ -271,7 +271,7 @@ async def test_the_web_chat_and_the_widget_in_a_browser(
             phone = await asyncio.to_thread(phone_widget, shop, float(viewed))
             refused = await asyncio.to_thread(other_site, site.base, evil)
             blank = await asyncio.to_thread(referrer_hidden, site.base, hidden)
-            answers = await site.services.chat.stats()
+            answers = await site.services.health.stats()
     async with seeded.sessions() as s:
         liked = await s.scalar(text("SELECT count(*) FROM feedback WHERE vote = 1 AND user_id < 0"))
     assert blank["chat"] == 0 and not blank["landed"].startswith(site.base), blank

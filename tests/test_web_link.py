@@ -8,8 +8,8 @@ import re
 
 from sqlalchemy import text
 
-from bot.texts import T
 from services.app.runtime import Runtime
+from services.app.texts import T
 from tests.bot_harness import running_bot
 from tests.bot_helpers import adult, ask, feedback_rows, user_row
 from tests.web_chat_harness import final_of, serving_chat, visitor
@@ -27,16 +27,16 @@ async def test_link_moves_the_visitors_taste_to_the_telegram_user(seeded: Runtim
         await v.post("favourite", {"wine_id": wines[1]})
         async with seeded.sessions() as s:
             visitor_id = await s.scalar(text("SELECT user_id FROM visitors"))
-        await site.services.chat.answer_quiz(visitor_id, "colour", "white")
-        await site.services.chat.answer_quiz(visitor_id, "sweetness", "dry")
+        await site.services.quiz.answer(visitor_id, "colour", "white")
+        await site.services.quiz.answer(visitor_id, "sweetness", "dry")
         status, made = await v.post("link")  # …and a new one replaces it
         assert status == 200 and made["minutes"] == 15
         code = made["code"]
         assert re.fullmatch(r"[A-Z2-9]{4}-[A-Z2-9]{4}", code)
 
         await adult(h, CHAT)
-        await site.services.chat.answer_quiz(CHAT, "colour", "red")
-        await site.services.chat.answer_quiz(CHAT, "budget", "2000")
+        await site.services.quiz.answer(CHAT, "colour", "red")
+        await site.services.quiz.answer(CHAT, "budget", "2000")
         assert (await ask(h, CHAT, "/link"))[0].visible_text == T.link_usage
         assert (await ask(h, CHAT, "/link AAAA-2222"))[0].visible_text == T.link_unknown
         assert (await ask(h, CHAT, f"/link {code.lower()}"))[0].visible_text == T.link_done
@@ -44,9 +44,9 @@ async def test_link_moves_the_visitors_taste_to_the_telegram_user(seeded: Runtim
         assert (await ask(h, CHAT, f"/link {code}"))[0].visible_text == T.link_unknown
 
         assert [vote for _, vote in await feedback_rows(seeded, CHAT)] == [1]
-        assert await site.services.chat.favourites.contains(CHAT, wines[1])
+        assert await site.services.favourites.contains(CHAT, wines[1])
         # The quiz: the visitor's answers fill the gaps, the person's own answers in Telegram win.
-        quiz = await site.services.chat.quiz_answers(CHAT)
+        quiz = await site.services.quiz.answers(CHAT)
         assert quiz == {"colour": "red", "sweetness": "dry", "budget": 2000}
         row = await user_row(seeded, CHAT)
         assert row is not None and row.taste_profile.get("votes") == 2
@@ -73,5 +73,5 @@ async def test_an_expired_code_links_nothing(seeded: Runtime) -> None:
         async with seeded.sessions() as s:
             await s.execute(text("UPDATE visitors SET link_expires_at = now() - interval '1 s'"))
             await s.commit()
-        result = await site.services.chat.visitors.link(code, CHAT)
+        result = await site.services.visitors.link(code, CHAT)
         assert not result.linked and result.reason == "unknown"

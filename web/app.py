@@ -8,14 +8,10 @@ from services.app.container import Services
 from web.chat.routes import add_chat
 from web.console.routes import add_console
 from web.pages import add_static
-from web.sessions import Signer, signing_key
-
-SIGNER_KEY = web.AppKey("web_signer", Signer)
 
 
 def add_web(app: web.Application, services: Services) -> None:
-    """The shared assets and signer; each feature adds its routes here."""
-    app[SIGNER_KEY] = Signer(signing_key(services.settings))
+    """The shared assets; each feature adds its routes here."""
     add_static(app)
     add_chat(app, services)
     add_console(app, services)

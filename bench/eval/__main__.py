@@ -1,7 +1,7 @@
 """`python -m bench.eval` (also `sommelier eval`): every language set, its development and its
 frozen test part side by side.
 
-- message kinds: single messages through ChatService, offline (kind, cards, entry);
+- message kinds: single messages through the turn service, offline (kind, cards, entry);
 - knowledge questions: several wordings each (the right entry, or an honest «no checked answer»);
 - dialogs: multi-turn conversations on the offline and agent paths;
 - claims: sentences under a wine's card through the grounded-prose check.
@@ -21,7 +21,7 @@ import sys
 from typing import Any
 
 from bench.eval.claims import ClaimsReport, format_claims, run_claims
-from bench.eval.kinds import KindReport, format_kinds, run_kinds
+from bench.eval.kind_set import KindReport, format_kinds, run_kinds
 from bench.eval.knowledge import KnowledgeReport, format_knowledge, run_knowledge
 from bench.eval.runner import PathReport, format_report, run_path
 from bench.eval.sets import PART_NAMES, PARTS, SETS, percent
@@ -30,7 +30,7 @@ from core.settings import get_settings
 from services.app.runtime import open_runtime
 
 EVAL_DATABASE = "sommelier_eval"
-# The bars the test parts are held to (README "Language and evaluation").
+# The bars the test parts are held to (BENCHMARKS.md, "Language").
 KINDS_BAR = 0.95
 KNOWLEDGE_BAR = 0.90
 DIALOG_BAR = 0.95

@@ -1,4 +1,4 @@
-"""The knowledge questions: each question in several wordings, answered through ChatService.
+"""The knowledge questions: each question in several wordings, answered through `Turns`.
 
 A wording is **right** when the answer gives one of the entries its label names, **honest**
 when the label names none and the bot says it has no checked answer (or, for a health
@@ -82,7 +82,7 @@ async def run_knowledge(
         for question in questions or load_set("knowledge", part):
             for wording in question["wordings"]:
                 user += 1
-                rec = await services.chat.answer(user, wording)
+                rec = await services.turns.answer(user, wording)
                 health = bool(question.get("health"))
                 report.results.append(
                     Asked(

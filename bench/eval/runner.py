@@ -1,4 +1,4 @@
-"""Run the dialogs through ChatService (the path every adapter takes) and score them."""
+"""Run the dialogs through `Turns` (the path every adapter takes) and score them."""
 
 from __future__ import annotations
 
@@ -124,7 +124,7 @@ async def run_path(
                     if server is not None:
                         server.reset()
                         server.script(*(responder(respond) for _ in range(STEPS_PER_TURN)))
-                    rec = await services.chat.answer(user_id, text)
+                    rec = await services.turns.answer(user_id, text)
                     report.why_sentences += rec.why_sentences
                     report.why_kept += rec.why_sentences_kept
                     for kind, count in rec.dropped_claims.items():

@@ -20,10 +20,11 @@ from core.errors import (
     EmbeddingDimensionError,
     EmbeddingUnavailableError,
 )
-from services.app.catalog_admin import CatalogAdmin
-from services.app.chat import ChatService
-from services.app.coordination import Coordinator
-from services.app.housekeeping import Housekeeping
+from services.app.catalog.admin import CatalogAdmin
+from services.app.ops.health import Health
+from services.app.ops.housekeeping import Housekeeping
+from services.app.ops.ledger import Ledger
+from services.app.texts import T
 
 log = logging.getLogger(__name__)
 EDIT_INTERVAL_SECONDS = 1.0
@@ -38,11 +39,15 @@ def build_admin_router(admin_ids: frozenset[int]) -> Router:
         try:
             report, total = await catalog_admin.seed()
         except CatalogFileError as exc:
-            await message.answer("Каталог не обновлен:\n<pre>" + escape(str(exc)[:3500]) + "</pre>")
+            await message.answer(T.seed_failed.format(error=escape(str(exc)[:3500])))
             return
         await message.answer(
-            f"Каталог обновлен: добавлено {report.inserted}, обновлено {report.updated}, "
-            f"без изменений {report.unchanged}. Всего вин: {total}."
+            T.seed_done.format(
+                inserted=report.inserted,
+                updated=report.updated,
+                unchanged=report.unchanged,
+                total=total,
+            )
         )
 
     @router.message(Command("backup"))
@@ -50,17 +55,17 @@ def build_admin_router(admin_ids: frozenset[int]) -> Router:
         try:
             report = await housekeeping.backup_now()
         except BackupError as exc:
-            await message.answer("Резервная копия не сделана: " + escape(str(exc)))
+            await message.answer(T.backup_failed.format(error=escape(str(exc))))
             return
         path, counts = report.lines()
-        await message.answer(f"Резервная копия готова: {escape(path)}\n{escape(counts)}")
+        await message.answer(T.backup_done.format(path=escape(path), counts=escape(counts)))
 
     @router.message(Command("embed"))
     async def embed(message: Message, catalog_admin: CatalogAdmin, bot: Bot) -> None:
         if not catalog_admin.embeddings.available:
-            await message.answer("Эмбеддинги не настроены: задайте EMBEDDING_API_KEY.")
+            await message.answer(T.embed_off)
             return
-        status = await message.answer("Считаю эмбеддинги…")
+        status = await message.answer(T.embed_started)
         last_edit = 0.0
 
         async def progress(done: int, total: int) -> None:
@@ -70,7 +75,7 @@ def build_admin_router(admin_ids: frozenset[int]) -> Router:
             last_edit = time.monotonic()
             with contextlib.suppress(TelegramBadRequest):
                 await bot.edit_message_text(
-                    f"Эмбеддинги: {done}/{total}…",
+                    T.embed_progress.format(done=done, total=total),
                     chat_id=status.chat.id,
                     message_id=status.message_id,
                 )
@@ -78,31 +83,36 @@ def build_admin_router(admin_ids: frozenset[int]) -> Router:
         try:
             report = await catalog_admin.embed(progress)
         except (EmbeddingUnavailableError, EmbeddingDimensionError) as exc:
-            text = "Эмбеддинги не посчитаны: " + escape(str(exc))
+            text = T.embed_failed.format(error=escape(str(exc)))
         else:
-            text = (
-                f"Готово: посчитано {report.embedded}, без актуального вектора {report.remaining}."
-            )
+            text = T.embed_done.format(embedded=report.embedded, remaining=report.remaining)
         await bot.edit_message_text(text, chat_id=status.chat.id, message_id=status.message_id)
 
     @router.message(Command("stats"))
-    async def stats(message: Message, chat: ChatService, coordinator: Coordinator) -> None:
-        s = await chat.stats()
-        backlog = await coordinator.backlog()
-        parked, latest = await coordinator.parked()
-        paths = ", ".join(f"{k}: {v}" for k, v in sorted(s.answers_by_path.items())) or "—"
-        median = f"{s.median_ms / 1000:.1f} с" if s.median_ms is not None else "—"
-        p95 = f"{s.p95_ms / 1000:.1f} с" if s.p95_ms is not None else "—"
+    async def stats(message: Message, health: Health, ledger: Ledger) -> None:
+        s = await health.stats()
+        backlog = await ledger.backlog()
+        parked, latest = await ledger.parked()
+        paths = ", ".join(f"{k}: {v}" for k, v in sorted(s.answers_by_path.items()))
         await message.answer(
-            "<b>Статистика</b>\n"
-            f"Пользователей: {s.users}\n"
-            f"Активных сегодня: {s.active_today}\n"
-            f"Сообщений сегодня: {s.messages_today}\n"
-            f"Ответы по путям: {escape(paths)}\n"
-            f"Время ответа: медиана {median}, p95 {p95}\n"
-            f"Обновлений в работе: {backlog}\n"
-            f"Отложено после сбоев: {parked}"
-            + "".join(f"\n• #{update_id}: {escape(error)}" for update_id, error in latest)
+            T.stats.format(
+                users=s.users,
+                active_today=s.active_today,
+                messages_today=s.messages_today,
+                paths=escape(paths or T.nothing),
+                median=_seconds(s.median_ms),
+                p95=_seconds(s.p95_ms),
+                backlog=backlog,
+                parked=parked,
+            )
+            + "".join(
+                T.stats_parked.format(update_id=update_id, error=escape(error))
+                for update_id, error in latest
+            )
         )
 
     return router
+
+
+def _seconds(ms: float | None) -> str:
+    return T.seconds.format(value=ms / 1000) if ms is not None else T.nothing

@@ -13,10 +13,10 @@ from aiogram.types import Document, Message
 
 from bot.filters import InLoop
 from bot.telegram_html import escape
-from bot.texts import T
 from core.errors import CatalogFileError
-from services.app.catalog_admin import CatalogAdmin
-from services.app.catalog_import import ImportReport
+from services.app.catalog.admin import CatalogAdmin
+from services.app.catalog.importer import ImportReport
+from services.app.texts import T
 
 log = logging.getLogger(__name__)
 MAX_DOCUMENT_BYTES = 20 * 1024 * 1024  # what the Bot API lets a bot download
@@ -28,15 +28,16 @@ def report_text(report: ImportReport) -> str:
     head = T.import_dry_done if report.dry_run else T.import_done
     lines = [
         head,
-        f"Формат: {report.format.upper()}, строк: {report.rows}",
-        f"Добавлено: {report.inserted}, обновлено: {report.updated}, "
-        f"без изменений: {report.unchanged}",
-        f"Снято с продажи: {report.marked_unavailable}, пропущено строк: {skipped_rows}",
+        T.import_format.format(format=report.format.upper(), rows=report.rows),
+        T.import_counts.format(
+            inserted=report.inserted, updated=report.updated, unchanged=report.unchanged
+        ),
+        T.import_dropped.format(unavailable=report.marked_unavailable, skipped=skipped_rows),
     ]
     problems = [escape(str(p)) for p in report.skipped[:MAX_LISTED_PROBLEMS]]
     if problems:
         more = len(report.skipped) - len(problems)
-        listed = "\n".join(problems) + (f"\n… и еще {more}" if more > 0 else "")
+        listed = "\n".join(problems) + (T.import_more.format(more=more) if more > 0 else "")
         lines.append("<pre>" + listed + "</pre>")
     return "\n".join(lines)
 
@@ -62,7 +63,7 @@ async def _run(
     try:
         if document is not None:
             if (document.file_size or 0) > MAX_DOCUMENT_BYTES:
-                raise CatalogFileError("файл больше 20 МБ — загрузите его по ссылке: /import URL")
+                raise CatalogFileError(T.import_too_big)
             buffer = io.BytesIO()
             await bot.download(document, destination=buffer)
             report = await catalog_admin.import_catalog(

@@ -9,33 +9,21 @@ from aiogram.types import Message
 
 from bot.filters import InLoop
 from bot.telegram_html import escape
-from core.settings import Settings
-from services.app.console_access import LINK_MINUTES, ConsoleAccess
-from services.app.container import Services
-from services.app.sessions import GuardedSessions
-from services.app.web_key import signing_key
+from services.app.console.access import LINK_MINUTES, ConsoleAccess
+from services.app.texts import T
 
 
-def build_console_router(settings: Settings, services: Services) -> Router:
+async def console(message: Message, console_access: ConsoleAccess) -> None:
+    assert message.from_user is not None
+    link = console_access.link(message.from_user.id)
+    if link is None:
+        await message.answer(T.console_no_public_url)
+        return
+    await message.answer(T.console_link.format(link=escape(link), minutes=LINK_MINUTES))
+
+
+def build_console_router(admin_ids: frozenset[int]) -> Router:
     router = Router(name="console")
-    router.message.filter(InLoop(F.from_user.id.in_(settings.admin_id_set)))
-    access = ConsoleAccess(
-        GuardedSessions(services.chat.sessions), signing_key(settings), settings.public_base_url
-    )
-
-    @router.message(Command("console"))
-    async def console(message: Message) -> None:
-        assert message.from_user is not None
-        link = access.link(message.from_user.id)
-        if link is None:
-            await message.answer(
-                "Консоль открывается на HTTP-сервере бота, а у него нет публичного адреса: "
-                "задайте PUBLIC_URL (или запустите бота с WEBHOOK_URL)."
-            )
-            return
-        await message.answer(
-            f'<a href="{escape(link)}">Открыть консоль магазина</a>\n'
-            f"Ссылка одноразовая и действует {LINK_MINUTES} минут; не пересылайте ее.",
-        )
-
+    router.message.filter(InLoop(F.from_user.id.in_(admin_ids)))
+    router.message.register(console, Command("console"))
     return router

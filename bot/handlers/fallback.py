@@ -6,7 +6,7 @@ from aiogram import F, Router
 from aiogram.types import Message
 
 from bot.filters import InLoop
-from bot.texts import T
+from services.app.texts import T
 
 
 async def unknown_command(message: Message) -> None:

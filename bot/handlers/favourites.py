@@ -13,15 +13,15 @@ from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 
 from bot.callbacks import FavouriteCallback
 from bot.keyboards import card_url, card_vote, favourites_list, wine_card
-from bot.texts import T
 from core.domain import format_price
-from services.app.chat import ChatService
+from services.app.taste.favourites import Favourites
+from services.app.texts import T
 
 
 async def favourites_text(
-    chat: ChatService, user_id: int
+    favourites: Favourites, user_id: int
 ) -> tuple[str, InlineKeyboardMarkup | None]:
-    items = await chat.favourites.list(user_id)
+    items = await favourites.list(user_id)
     if not items:
         return T.favourites_empty, None
     lines = [T.favourites_title, ""]
@@ -43,27 +43,27 @@ async def favourites_text(
     return "\n".join(lines), keyboard
 
 
-async def favourites(message: Message, chat: ChatService) -> None:
+async def favourites_command(message: Message, favourites: Favourites) -> None:
     if message.from_user is None:
         return
-    text, keyboard = await favourites_text(chat, message.from_user.id)
+    text, keyboard = await favourites_text(favourites, message.from_user.id)
     await message.answer(text, reply_markup=keyboard)
 
 
 async def favourite_pressed(
-    query: CallbackQuery, callback_data: FavouriteCallback, chat: ChatService, bot: Bot
+    query: CallbackQuery, callback_data: FavouriteCallback, favourites: Favourites, bot: Bot
 ) -> None:
     user_id = query.from_user.id
     if not callback_data.add:
-        await chat.favourites.remove(user_id, callback_data.wine_id)
+        await favourites.remove(user_id, callback_data.wine_id)
         with contextlib.suppress(TelegramBadRequest):
             await query.answer(T.favourite_removed)
         if isinstance(query.message, Message):
-            text, keyboard = await favourites_text(chat, user_id)
+            text, keyboard = await favourites_text(favourites, user_id)
             with contextlib.suppress(TelegramBadRequest):
                 await query.message.edit_text(text, reply_markup=keyboard)
         return
-    added = await chat.favourites.add(user_id, callback_data.wine_id)
+    added = await favourites.add(user_id, callback_data.wine_id)
     if added is None:
         with contextlib.suppress(TelegramBadRequest):
             await query.answer(T.wine_gone)
@@ -84,6 +84,6 @@ async def favourite_pressed(
 
 def build_router() -> Router:
     router = Router(name="favourites")
-    router.message.register(favourites, Command("favorites", "favourites"))
+    router.message.register(favourites_command, Command("favorites", "favourites"))
     router.callback_query.register(favourite_pressed, FavouriteCallback.filter())
     return router

@@ -9,24 +9,26 @@ from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import SimilarCallback, VoteCallback
+from bot.coordination import Delivery, plan_with_turn
 from bot.delivery import send_recommendation
 from bot.drafts import typing_indicator
 from bot.keyboards import card_kept, card_url, wine_card
-from bot.texts import T
-from services.app.chat import ChatService
+from services.app.taste.profiles import TasteProfiles
+from services.app.taste.similar import SimilarWines
+from services.app.texts import T
 
 
 async def vote(
-    query: CallbackQuery, callback_data: VoteCallback, chat: ChatService, bot: Bot
+    query: CallbackQuery, callback_data: VoteCallback, taste: TasteProfiles, bot: Bot
 ) -> None:
     if callback_data.vote not in (-1, 1):
         await query.answer()
         return
-    change = await chat.vote(query.from_user.id, callback_data.wine_id, callback_data.vote)
+    change = await taste.vote(query.from_user.id, callback_data.wine_id, callback_data.vote)
     if change is None:
         await query.answer(T.wine_gone)
         return
-    on_sale = await chat.wine_on_sale(callback_data.wine_id)
+    on_sale = change.on_sale
     if change.previous == change.current:
         await query.answer(T.vote_same if on_sale else T.out_of_stock)
         return
@@ -48,19 +50,24 @@ async def vote(
 
 
 async def similar(
-    query: CallbackQuery, callback_data: SimilarCallback, chat: ChatService, bot: Bot
+    query: CallbackQuery,
+    callback_data: SimilarCallback,
+    similar: SimilarWines,
+    bot: Bot,
+    delivery: Delivery | None = None,
 ) -> None:
-    on_sale = await chat.wine_on_sale(callback_data.wine_id)
+    on_sale = await similar.on_sale(callback_data.wine_id)
     await query.answer(T.out_of_stock_similar if on_sale is False else None)
     if query.message is None:
         return
     chat_id = query.message.chat.id
+    with_turn = plan_with_turn(delivery)
     async with typing_indicator(bot, chat_id):
-        rec = await chat.similar(query.from_user.id, callback_data.wine_id)
+        rec = await similar.similar(query.from_user.id, callback_data.wine_id, with_turn)
     if rec is None:
         await bot.send_message(chat_id, T.wine_gone)
         return
-    await send_recommendation(bot, chat_id, rec)
+    await send_recommendation(bot, chat_id, rec, delivery)
 
 
 def build_router() -> Router:

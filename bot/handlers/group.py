@@ -31,10 +31,10 @@ from bot.drafts import typing_indicator
 from bot.filters import InLoop
 from bot.keyboards import wine_deep_link
 from bot.rendering import read_table_reply, render_table_reply
-from bot.texts import T
-from services.app.chat import ChatService
-from services.app.group_table import EarlierAnswer
-from services.app.rate_limit import RateLimiter
+from services.app.ops.rate_limits import RateLimits
+from services.app.people.people import People
+from services.app.picks.group import EarlierAnswer, GroupTable
+from services.app.texts import T
 
 log = logging.getLogger(__name__)
 GROUP_CHATS = {"group", "supergroup"}
@@ -71,13 +71,13 @@ def _context(message: Message) -> str:
     return replied.text or replied.caption or ""
 
 
-async def table_answer(message: Message, chat: ChatService, bot_username: str) -> str:
+async def table_answer(message: Message, group_table: GroupTable, bot_username: str) -> str:
     """The HTML of the group answer for this message."""
     text = _request_text(message, bot_username)
     earlier = _earlier_answer(message)
     context = _context(message)
     who = message.from_user.id if message.from_user else None
-    picks = await chat.group_picks(f"{context} {text}".strip(), earlier, user_id=who)
+    picks = await group_table.picks(f"{context} {text}".strip(), earlier, user_id=who)
     if not picks.wines:
         return T.group_nothing
     header = T.group_header.format(request=picks.request) if picks.request else T.group_header_any
@@ -88,14 +88,14 @@ async def table_answer(message: Message, chat: ChatService, bot_username: str) -
     )
 
 
-async def _allowed(user: User | None, chat: ChatService, limiter: RateLimiter) -> str | None:
+async def _allowed(user: User | None, people: People, rate_limits: RateLimits) -> str | None:
     """None when the caller may be answered, else why not ("age" or "rate")."""
     if user is None:
         return "age"
-    state = await chat.state(user.id)
+    state = await people.state(user.id)
     if state is None or not state.age_confirmed:
         return "age"
-    if not await limiter.allow(f"tg:{user.id}"):
+    if not await rate_limits.allow(f"tg:{user.id}"):
         return "rate"
     return None
 
@@ -116,19 +116,23 @@ def _article(
 
 
 async def guest_message(
-    message: Message, chat: ChatService, bot: Bot, limiter: RateLimiter
+    message: Message,
+    people: People,
+    group_table: GroupTable,
+    rate_limits: RateLimits,
+    bot: Bot,
 ) -> None:
     if not message.guest_query_id:
         return
     me = await bot.me()
     username = me.username or ""
-    refusal = await _allowed(message.from_user, chat, limiter)
+    refusal = await _allowed(message.from_user, people, rate_limits)
     if refusal == "age":
         result = _article(T.group_age_needed, T.group_age_title, age_keyboard(username))
     elif refusal == "rate":
         result = _article(T.rate_limited, T.group_result_title, None)
     else:
-        html_text = await table_answer(message, chat, username)
+        html_text = await table_answer(message, group_table, username)
         result = _article(html_text, T.group_result_title, None)
     await bot(AnswerGuestQuery(guest_query_id=message.guest_query_id, result=result))
 
@@ -161,43 +165,42 @@ def for_this_bot(message: Message, bot_id: int, username: str) -> bool:
 
 
 async def group_message(
-    message: Message, chat: ChatService, bot: Bot, limiter: RateLimiter
+    message: Message,
+    people: People,
+    group_table: GroupTable,
+    rate_limits: RateLimits,
+    bot: Bot,
 ) -> None:
     """A group message addressed to the bot (a mention, a reply to it): the table answer."""
     me = await bot.me()
     username = me.username or ""
-    refusal = await _allowed(message.from_user, chat, limiter)
+    refusal = await _allowed(message.from_user, people, rate_limits)
     if refusal == "age":
         await message.reply(T.group_age_needed, reply_markup=age_keyboard(username))
     elif refusal == "rate":
         await message.reply(T.rate_limited)
     else:
         async with typing_indicator(bot, message.chat.id):
-            html_text = await table_answer(message, chat, username)
+            html_text = await table_answer(message, group_table, username)
         await message.reply(html_text)
 
 
-def build_router(limiter: RateLimiter) -> Router:
+def build_router() -> Router:
+    """A fresh router per Dispatcher: an aiogram router can belong to one parent only."""
     router = Router(name="group")
-
-    async def on_guest(message: Message, chat: ChatService, bot: Bot) -> None:
-        await guest_message(message, chat, bot, limiter)
 
     async def addressed(message: Message, bot: Bot) -> bool:
         me = await bot.me()
         return _addressed(message, me.id, me.username or "")
 
-    async def on_group(message: Message, chat: ChatService, bot: Bot) -> None:
-        await group_message(message, chat, bot, limiter)
-
     async def not_for_us(message: Message, bot: Bot) -> bool:
         me = await bot.me()
         return not for_this_bot(message, me.id, me.username or "")
 
-    router.guest_message.register(on_guest)
+    router.guest_message.register(guest_message)
     # Commands (/help@bot) go on to their own routers.
     router.message.register(
-        on_group,
+        group_message,
         InLoop(F.chat.type.in_(GROUP_CHATS)),
         InLoop(~F.text.startswith("/")),
         addressed,

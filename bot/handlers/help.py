@@ -6,7 +6,7 @@ from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import Message
 
-from bot.texts import T
+from services.app.texts import T
 
 
 async def help_command(message: Message) -> None:

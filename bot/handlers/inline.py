@@ -22,12 +22,12 @@ from aiogram.types import (
 
 from bot.keyboards import shared_card
 from bot.rendering import compact_title, compact_why, render_compact_card
-from bot.texts import T
 from core.domain import format_price
 from core.recommendation import RecommendedWine
-from services.app.chat import ChatService
-from services.app.quick_picks import QuickPage, read_offset
-from services.app.rate_limit import RateLimiter
+from services.app.ops.rate_limits import RateLimits
+from services.app.people.people import People
+from services.app.picks.inline import QuickPage, QuickPicks, read_offset
+from services.app.texts import T
 
 log = logging.getLogger(__name__)
 
@@ -58,21 +58,25 @@ def _hint(text: str, start: str = START_HINT) -> InlineQueryResultsButton:
 
 
 async def answer_inline(
-    query: InlineQuery, chat: ChatService, limiter: RateLimiter, bot: Bot
+    query: InlineQuery,
+    people: People,
+    quick_picks: QuickPicks,
+    rate_limits: RateLimits,
+    bot: Bot,
 ) -> None:
     user_id = query.from_user.id
-    state = await chat.state(user_id)
+    state = await people.state(user_id)
     if state is None or not state.age_confirmed:
         await query.answer(
             [], cache_time=0, is_personal=True, button=_hint(T.inline_age_button, START_AGE)
         )
         return
-    if not await limiter.allow(f"tg-inline:{user_id}"):
+    if not await rate_limits.allow(f"tg-inline:{user_id}"):
         await query.answer(
             [], cache_time=0, is_personal=True, button=_hint(T.inline_slow_down_button)
         )
         return
-    page = await chat.quick_picks(user_id, query.query, read_offset(query.offset))
+    page = await quick_picks.for_person(user_id, query.query, read_offset(query.offset))
     me = await bot.me()
     results = [inline_result(w, me.username or "") for w in page.wines]
     await query.answer(
@@ -100,12 +104,9 @@ async def chosen(result: ChosenInlineResult) -> None:
     log.info("inline result chosen: %s", result.result_id)
 
 
-def build_router(limiter: RateLimiter) -> Router:
+def build_router() -> Router:
+    """A fresh router per Dispatcher: an aiogram router can belong to one parent only."""
     router = Router(name="inline")
-
-    async def inline_query(query: InlineQuery, chat: ChatService, bot: Bot) -> None:
-        await answer_inline(query, chat, limiter, bot)
-
-    router.inline_query.register(inline_query)
+    router.inline_query.register(answer_inline)
     router.chosen_inline_result.register(chosen)
     return router

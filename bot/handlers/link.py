@@ -8,18 +8,18 @@ from aiogram import Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot.texts import T
-from services.app.chat import ChatService
+from services.app.people.visitors import Visitors
+from services.app.texts import T
 
 
-async def link(message: Message, command: CommandObject, chat: ChatService) -> None:
+async def link(message: Message, command: CommandObject, visitors: Visitors) -> None:
     if message.from_user is None:
         return
     code = (command.args or "").strip()
     if not code:
         await message.answer(T.link_usage)
         return
-    result = await chat.visitors.link(code[:40], message.from_user.id)
+    result = await visitors.link(code[:40], message.from_user.id)
     if result.linked:
         await message.answer(T.link_done)
     elif result.reason == "same":

@@ -11,19 +11,19 @@ from collections.abc import AsyncIterator, Sequence
 from html import escape
 
 from aiogram import Bot, F, Router
-from aiogram.enums import ChatType
 from aiogram.types import Message, PhotoSize
 
-from bot.delivery import send_recommendation
-from bot.drafts import DraftProgress
+from bot.answering import answer, is_private
+from bot.coordination import Delivery, plan_with_turn
 from bot.filters import InLoop
-from bot.texts import T
+from bot.middlewares import ADMIT_FLAG
 from core.errors import MediaUnreadableError
-from core.recommendation import Recommendation
 from core.settings import Settings
-from core.text import clean_user_text
-from services.agent import AgentEvent, Final, MediaRead
-from services.app.chat import ChatService
+from services.agent import AgentEvent, MediaRead
+from services.app.media.questions import MediaQuestions
+from services.app.texts import T
+from services.app.turns.admission import Admitted
+from services.app.turns.turns import Turns
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +61,19 @@ async def _download(bot: Bot, file_id: str) -> bytes | None:
     return data.read() if data is not None else None
 
 
+async def _with_notes(
+    message: Message, events: AsyncIterator[AgentEvent]
+) -> AsyncIterator[AgentEvent]:
+    """The answer's events, with what the photo or the recording was read as told first."""
+    async for event in events:
+        if isinstance(event, MediaRead):
+            note = _note(event)
+            if note:
+                await message.answer(note)
+            continue
+        yield event
+
+
 def _note(event: MediaRead) -> str | None:
     if event.source == "voice":
         heard = event.text
@@ -72,86 +85,87 @@ def _note(event: MediaRead) -> str | None:
     return None
 
 
-async def _answer(
-    message: Message, bot: Bot, events: AsyncIterator[AgentEvent], private: bool
+async def photo(
+    message: Message,
+    admitted: Admitted,
+    turns: Turns,
+    media: MediaQuestions,
+    bot: Bot,
+    delivery: Delivery | None = None,
 ) -> None:
-    rec: Recommendation | None = None
-    async with DraftProgress(bot, message.chat.id, enabled=private) as progress:
-        async for event in events:
-            if isinstance(event, MediaRead):
-                note = _note(event)
-                if note:
-                    await message.answer(note)
-                continue
-            await progress.on_event(event)
-            if isinstance(event, Final):
-                rec = event.result
-    if rec is None:
-        raise RuntimeError("the answer stream ended without a final event")
-    await send_recommendation(bot, message.chat.id, rec)
-
-
-async def photo(message: Message, chat: ChatService, bot: Bot, settings: Settings) -> None:
+    """The caption reaches here admitted (bot/middlewares.py, AdmissionMiddleware)."""
     if message.from_user is None or not message.photo:
         return
     user_id = message.from_user.id
-    caption = clean_user_text(message.caption or "")
-    if len(caption) > settings.max_message_chars:
-        chat.refused(user_id, "too_long")
-        await message.answer(T.too_long.format(limit=settings.max_message_chars))
-        return
-    if not chat.photos_enabled:
-        chat.refused(user_id, "photo_off")
+    if not media.photos_enabled:
+        turns.refused(user_id, "photo_off")
         await message.answer(T.photo_off)
         return
     image = await _download(bot, photo_size_to_send(message.photo).file_id)
     if image is None:
-        chat.refused(user_id, "photo_download")
+        turns.refused(user_id, "photo_download")
         await message.answer(T.photo_unreadable)
         return
-    private = message.chat.type == ChatType.PRIVATE
-    events = chat.photo_stream(user_id, image, caption, stream_answer=private)
+    events = media.photo_stream(
+        user_id,
+        image,
+        admitted.text,
+        stream_answer=is_private(message),
+        with_turn=plan_with_turn(delivery),
+    )
     try:
-        await _answer(message, bot, events, private)
+        await answer(message, bot, _with_notes(message, events), delivery)
     except MediaUnreadableError as exc:
         log.info("photo not read (%s): %s", exc.reason, exc)
-        chat.refused(user_id, f"photo_{exc.reason}")
+        turns.refused(user_id, f"photo_{exc.reason}")
         await message.answer(_PHOTO_REPLIES.get(exc.reason, T.photo_unreadable))
 
 
-async def voice(message: Message, chat: ChatService, bot: Bot, settings: Settings) -> None:
+async def voice(
+    message: Message,
+    turns: Turns,
+    media: MediaQuestions,
+    bot: Bot,
+    settings: Settings,
+    delivery: Delivery | None = None,
+) -> None:
     recording = message.voice or message.video_note
     if message.from_user is None or recording is None:
         return
     user_id = message.from_user.id
     if recording.duration > settings.max_voice_seconds:
-        chat.refused(user_id, "voice_too_long")
+        turns.refused(user_id, "voice_too_long")
         await message.answer(T.voice_too_long.format(limit=settings.max_voice_seconds))
         return
-    if not chat.voice_enabled:
-        chat.refused(user_id, "voice_off")
+    if not media.voice_enabled:
+        turns.refused(user_id, "voice_off")
         await message.answer(T.voice_off)
         return
     audio = await _download(bot, recording.file_id)
     if audio is None:
-        chat.refused(user_id, "voice_download")
+        turns.refused(user_id, "voice_download")
         await message.answer(T.voice_unreadable)
         return
     # The extension tells the transcription API the format: voice is OGG/Opus, a video note MP4.
     filename = "voice.ogg" if message.voice is not None else "video_note.mp4"
-    private = message.chat.type == ChatType.PRIVATE
-    events = chat.voice_stream(user_id, audio, filename, stream_answer=private)
+    events = media.voice_stream(
+        user_id,
+        audio,
+        filename,
+        stream_answer=is_private(message),
+        with_turn=plan_with_turn(delivery),
+    )
     try:
-        await _answer(message, bot, events, private)
+        await answer(message, bot, _with_notes(message, events), delivery)
     except MediaUnreadableError as exc:
         log.info("voice not read (%s): %s", exc.reason, exc)
-        chat.refused(user_id, f"voice_{exc.reason}")
+        turns.refused(user_id, f"voice_{exc.reason}")
         await message.answer(_VOICE_REPLIES.get(exc.reason, T.voice_unreadable))
 
 
 def build_router() -> Router:
     """A fresh router per Dispatcher: an aiogram router can belong to one parent only."""
     router = Router(name="media")
-    router.message.register(photo, InLoop(F.photo))
+    router.message.register(photo, InLoop(F.photo), flags={ADMIT_FLAG: "caption"})
     router.message.register(voice, InLoop(F.voice | F.video_note))
     return router

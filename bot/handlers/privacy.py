@@ -12,24 +12,9 @@ from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import ForgetCallback
 from bot.keyboards import forget_confirmation
-from bot.texts import T
 from core.settings import Settings
-from services.app.chat import ChatService
-
-_TABLE_RU = {
-    "messages": "сообщения",
-    "conversations": "разговоры",
-    "feedback": "оценки",
-    "quiz_answers": "ответы анкеты вкуса",
-    "favourites": "избранное",
-    "users": "профиль",
-    "answers": "привязка ответов",
-    "telegram_updates": "служебные записи",
-    "rate_counters": "счетчики лимита",
-    "visitors": "связь с веб-чатом",
-    "answer_facts": "статистика запросов",
-    "buy_clicks": "переходы «Купить»",
-}
+from services.app.people.people import People
+from services.app.texts import T
 
 
 async def privacy(message: Message, settings: Settings) -> None:
@@ -43,15 +28,15 @@ async def forget(message: Message) -> None:
 
 
 async def forget_answered(
-    query: CallbackQuery, callback_data: ForgetCallback, chat: ChatService
+    query: CallbackQuery, callback_data: ForgetCallback, people: People
 ) -> None:
     with contextlib.suppress(TelegramBadRequest):
         await query.answer()
     if not callback_data.confirmed:
         text = T.forget_kept
     else:
-        removed = await chat.forget(query.from_user.id)
-        what = ", ".join(f"{_TABLE_RU.get(t, t)}: {n}" for t, n in removed.items())
+        removed = await people.forget(query.from_user.id)
+        what = ", ".join(f"{T.forgotten_tables.get(t, t)}: {n}" for t, n in removed.items())
         text = T.forget_done.format(what=what) if removed else T.forget_nothing
     if query.message is not None:
         with contextlib.suppress(TelegramBadRequest):

@@ -9,48 +9,47 @@ from aiogram.types import CallbackQuery, Message
 from bot.callbacks import ProfilePartResetCallback, ProfileResetCallback
 from bot.keyboards import profile_parts_reset, profile_reset
 from bot.telegram_html import escape
-from bot.texts import T
 from core.taste import ProfileSummary
-from services.app.chat import ChatService
-
-PROFILE_TITLE = "<b>Ваш вкусовой профиль</b>"
+from services.app.taste.profiles import TasteProfiles
+from services.app.taste.quiz import Quiz
+from services.app.texts import T
 
 
 def render_profile(summary: ProfileSummary) -> str:
-    return "\n".join([PROFILE_TITLE, *vote_lines(summary)])
+    return "\n".join([T.profile_title, *vote_lines(summary)])
 
 
 def vote_lines(summary: ProfileSummary) -> list[str]:
     """What the 👍/👎 taught, one line per kind."""
     lines: list[str] = []
     if summary.liked_styles:
-        lines.append("👍 Нравится: " + escape(", ".join(summary.liked_styles)))
+        lines.append(T.profile_liked.format(what=escape(", ".join(summary.liked_styles))))
     if summary.liked_grapes:
-        lines.append("🍇 Любимые сорта: " + escape(", ".join(summary.liked_grapes)))
+        lines.append(T.profile_grapes.format(what=escape(", ".join(summary.liked_grapes))))
     if summary.liked_countries:
-        lines.append("🌍 Страны: " + escape(", ".join(summary.liked_countries)))
+        lines.append(T.profile_countries.format(what=escape(", ".join(summary.liked_countries))))
     disliked = summary.disliked_styles + summary.disliked_grapes
     if disliked:
-        lines.append("👎 Не понравилось: " + escape(", ".join(disliked)))
+        lines.append(T.profile_disliked.format(what=escape(", ".join(disliked))))
     if summary.price_range:
-        low, high = summary.price_range
-        lines.append(f"💰 Цены понравившихся вин: {low:,}–{high:,} ₽".replace(",", " "))
+        low, high = (f"{p:,}".replace(",", " ") for p in summary.price_range)
+        lines.append(T.profile_prices.format(low=low, high=high))
     return lines
 
 
-async def profile(message: Message, chat: ChatService) -> None:
+async def profile(message: Message, taste: TasteProfiles, quiz: Quiz) -> None:
     if message.from_user is None:
         return
     user_id = message.from_user.id
-    summary = await chat.profile(user_id)
-    quiz = chat.quiz_words(await chat.quiz_answers(user_id))
-    if summary.empty and not quiz:
+    summary = await taste.summary(user_id)
+    answered = quiz.words(await quiz.answers(user_id))
+    if summary.empty and not answered:
         await message.answer(T.profile_empty)
         return
-    if not quiz:
+    if not answered:
         await message.answer(render_profile(summary), reply_markup=profile_reset())
         return
-    lines = [PROFILE_TITLE, T.profile_from_quiz.format(what=escape(", ".join(quiz)))]
+    lines = [T.profile_title, T.profile_from_quiz.format(what=escape(", ".join(answered)))]
     if not summary.empty:
         lines += ["", T.profile_from_votes, *vote_lines(summary)]
     text = "\n".join(lines)
@@ -58,21 +57,24 @@ async def profile(message: Message, chat: ChatService) -> None:
 
 
 async def reset_part(
-    query: CallbackQuery, callback_data: ProfilePartResetCallback, chat: ChatService
+    query: CallbackQuery,
+    callback_data: ProfilePartResetCallback,
+    taste: TasteProfiles,
+    quiz: Quiz,
 ) -> None:
     if callback_data.part == "quiz":
-        await chat.reset_quiz(query.from_user.id)
+        await quiz.reset(query.from_user.id)
         done = T.profile_quiz_reset_done
     else:
-        await chat.reset_profile(query.from_user.id)
+        await taste.reset_votes(query.from_user.id)
         done = T.profile_votes_reset_done
     await query.answer(done)
     if query.message is not None:
         await query.message.answer(done)  # type: ignore[union-attr]
 
 
-async def reset(query: CallbackQuery, chat: ChatService) -> None:
-    await chat.reset_profile(query.from_user.id)
+async def reset(query: CallbackQuery, taste: TasteProfiles) -> None:
+    await taste.reset_votes(query.from_user.id)
     await query.answer(T.profile_reset_done)
     if query.message is not None:
         await query.message.answer(T.profile_reset_done)  # type: ignore[union-attr]

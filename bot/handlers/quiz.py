@@ -15,10 +15,12 @@ from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from bot.callbacks import QuizCallback
+from bot.coordination import Delivery
 from bot.telegram_html import escape
-from bot.texts import T
 from bot.welcome import send_welcome
-from services.app.chat import ChatService
+from services.app.picks.welcome import WelcomePicks
+from services.app.taste.quiz import Quiz
+from services.app.texts import T
 
 QUESTIONS: tuple[str, ...] = ("colour", "sweetness", "body", "structure", "budget", "foods")
 SKIP = "skip"
@@ -50,7 +52,12 @@ async def quiz_command(message: Message, bot: Bot) -> None:
 
 
 async def quiz_tap(
-    query: CallbackQuery, callback_data: QuizCallback, chat: ChatService, bot: Bot
+    query: CallbackQuery,
+    callback_data: QuizCallback,
+    quiz: Quiz,
+    welcome: WelcomePicks,
+    bot: Bot,
+    delivery: Delivery | None = None,
 ) -> None:
     step, value = callback_data.step, callback_data.value
     message = query.message
@@ -60,15 +67,14 @@ async def quiz_tap(
     user_id = query.from_user.id
     if value not in (SKIP, STOP):
         try:
-            await chat.answer_quiz(user_id, QUESTIONS[step], value)
+            await quiz.answer(user_id, QUESTIONS[step], value)
         except ValueError:  # a forged or outdated button
             await query.answer(T.quiz_old)
             return
     await query.answer(T.quiz_saved if value not in (SKIP, STOP) else None)
     finished = value == STOP or step + 1 == len(QUESTIONS)
     if finished:
-        answers = await chat.quiz_answers(user_id)
-        what = chat.quiz_words(answers)
+        what = quiz.words(await quiz.answers(user_id))
         if value == STOP and not what:
             text = T.quiz_stopped
         elif what:
@@ -84,7 +90,7 @@ async def quiz_tap(
             text, chat_id=message.chat.id, message_id=message.message_id, reply_markup=markup
         )
     if finished and what:
-        await send_welcome(bot, message.chat.id, user_id, chat)
+        await send_welcome(bot, message.chat.id, user_id, welcome, delivery)
 
 
 def build_router() -> Router:

@@ -10,39 +10,53 @@ from aiogram.filters import CommandObject, CommandStart
 from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import AgeCallback
+from bot.coordination import Delivery
 from bot.delivery import send_card
 from bot.handlers.quiz import send_quiz
 from bot.keyboards import age_gate
-from bot.texts import T
-from bot.users import telegram_user
+from bot.users import user_details
 from bot.welcome import send_welcome
-from services.app.chat import ChatService
-from services.app.quick_picks import shared_wine_id
+from services.app.people.people import People
+from services.app.picks.inline import QuickPicks, shared_wine_id
+from services.app.picks.welcome import WelcomePicks
+from services.app.texts import T
 
 
 async def start(
-    message: Message, chat: ChatService, bot: Bot, command: CommandObject | None = None
+    message: Message,
+    people: People,
+    welcome: WelcomePicks,
+    quick_picks: QuickPicks,
+    bot: Bot,
+    command: CommandObject | None = None,
+    delivery: Delivery | None = None,
 ) -> None:
     if message.from_user is None:
         return
-    state = await chat.register(telegram_user(message.from_user))
+    state = await people.register(user_details(message.from_user))
     if not state.age_confirmed:
         await message.answer(T.age_question, reply_markup=age_gate())
         return
     wine_id = shared_wine_id((command.args or "").replace("_", ":", 1)) if command else None
     if wine_id is not None:
-        page = await chat.quick_picks(message.from_user.id, f"wine:{wine_id.hex}")
+        page = await quick_picks.for_person(message.from_user.id, f"wine:{wine_id.hex}")
         if page.wines:  # a wine a friend shared: its card
             await send_card(bot, message.chat.id, page.wines[0])
             return
         await message.answer(T.shared_wine_gone)
-    await send_welcome(bot, message.chat.id, message.from_user.id, chat)
+    await send_welcome(bot, message.chat.id, message.from_user.id, welcome, delivery)
 
 
-async def age_confirmed(query: CallbackQuery, chat: ChatService, bot: Bot) -> None:
-    state = await chat.register(telegram_user(query.from_user))
+async def age_confirmed(
+    query: CallbackQuery,
+    people: People,
+    welcome: WelcomePicks,
+    bot: Bot,
+    delivery: Delivery | None = None,
+) -> None:
+    state = await people.register(user_details(query.from_user))
     if not state.age_confirmed:
-        await chat.confirm_age(query.from_user.id)
+        await people.confirm_age(query.from_user.id)
     await query.answer(T.age_confirmed)
     if query.message is not None:
         # A double tap edits an already edited message ("message is not modified"); an older
@@ -52,7 +66,7 @@ async def age_confirmed(query: CallbackQuery, chat: ChatService, bot: Bot) -> No
                 T.age_confirmed, chat_id=query.message.chat.id, message_id=query.message.message_id
             )
         if not state.age_confirmed:
-            await send_welcome(bot, query.message.chat.id, query.from_user.id, chat)
+            await send_welcome(bot, query.message.chat.id, query.from_user.id, welcome, delivery)
             await send_quiz(bot, query.message.chat.id)  # optional: picks are already there
 
 

@@ -16,7 +16,10 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
+from rapidfuzz import fuzz, process
+
 from core.language.folding import stem
+from core.language.lemmas import analyse
 
 _CYRILLIC = {
     "а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ё": "e", "ж": "zh", "з": "z",
@@ -158,7 +161,6 @@ _STOP = frozenset(
         "ava",
         "dac",
         "igt",
-        "classico",
         "reserva",
         "riserva",
         "reserve",
@@ -241,9 +243,13 @@ def skeletons(word: str) -> set[str]:
 @lru_cache(maxsize=65_536)  # a catalog repeats its words (grapes, regions) across wines
 def _skeletons(word: str) -> frozenset[str]:
     word = _strip_accents(word.lower())
-    base = _latin(word)
+    bases = {_latin(word)}
+    if "х" in word:  # «х» is Latin «h» (Хересъ) or «kh» (Хванчкара ≈ Khvanchkara)
+        bases.add(_latin(word.replace("х", "кх")))
     forms = set()
-    for ch in ("k", "s"):  # Chianti ≈ кьянти, Chablis ≈ шабли
+    for base, ch in (
+        (b, c) for b in bases for c in ("k", "s")
+    ):  # Chianti ≈ кьянти, Chablis ≈ шабли
         form = base.replace("sch", "s").replace("ch", ch).replace("sh", "s").replace("zh", "s")
         form = form.replace("qu", "k").replace("ck", "k").replace("x", "ks").replace("ph", "f")
         form = re.sub(r"c(?=[eiy])", "s", form).replace("c", "k")
@@ -265,14 +271,9 @@ class CatalogEntry(NamedTuple):
     wine_id: object
     text: str
     foods: str = ""  # its food pairings, "|"-separated
-    style: str = ""  # "wine_type|sweetness": what «что-то похожее на …» keeps of it
-
-    def terms(self) -> set[str]:
-        found: set[str] = set()
-        for word in words(self.text):
-            if len(word) >= MIN_WORD and word not in _STOP:
-                found |= _skeletons(word)
-        return found
+    # "wine_type|sweetness|grape|price" (the grape of a single-grape wine, else empty): what
+    # «что-то похожее на …, но дешевле» keeps of it and measures against
+    style: str = ""
 
 
 def _stems(word: str) -> set[str]:
@@ -300,6 +301,8 @@ def _closeness(forms: set[str], term: str) -> int:
     return best
 
 
+_HEARD_MIN = 5
+_HEARD_CUTOFF = 80.0
 _SURE_START = 4  # letters a word shares with a catalog term to name it whatever its ending
 
 
@@ -329,13 +332,25 @@ class CatalogIndex:
         self.ids: list[object] = [entry.wine_id for entry in entries]
         # term → positions in `ids` (4 bytes each: 100k wines × ~15 terms stay a few MB)
         index: dict[str, array[int]] = {}
+        # Terms a Latin word of the catalog makes, and for the rest the stems of the Russian
+        # words that make them: «раза» sounds like «Рача» but is no name of it.
+        self.latin_terms: set[str] = set()
+        self.russian_stems: dict[str, set[str]] = {}
         for position, entry in enumerate(entries):
-            for term in entry.terms():
-                found = index.get(term)
-                if found is None:
-                    found = index[term] = array("I")
-                found.append(position)
+            for word in {w for w in words(entry.text) if len(w) >= MIN_WORD and w not in _STOP}:
+                latin = word.isascii()
+                for term in _skeletons(word):
+                    found = index.get(term)
+                    if found is None:
+                        found = index[term] = array("I")
+                    if not found or found[-1] != position:
+                        found.append(position)
+                    if latin:
+                        self.latin_terms.add(term)
+                    else:
+                        self.russian_stems.setdefault(term, set()).add(stem(word))
         self.terms = index
+        self._first_sounds: dict[str, list[str]] | None = None  # built on the first misheard name
         self.styles = {entry.wine_id: tuple(entry.style.split("|")) for entry in entries}
         # The catalog's own dish words, by stem: «хачапури», «хамон» — whatever this shop pairs.
         self.foods: dict[str, str] = {}
@@ -356,6 +371,41 @@ class CatalogIndex:
                 return self.foods[stem(word)]
         return None
 
+    def _spelt(self, term: str, word: str) -> bool:
+        """Does a Russian word name what a term stands for: a Latin name it sounds like, whole
+        («шабли» — Chablis, «каву» — Cava), the same Russian word or one made of it
+        («мускатом» — Мускат, «провансальское» — Прованс), not another one that sounds alike
+        («раза» — Рача)?"""
+        if term in self.latin_terms:  # the whole word, in some case: not «делать» for «della»
+            forms = skeletons(word)
+            return any(term.startswith(f) for f in forms) or _inflected(forms, term)
+        said = stem(word)  # «провансальское» is of Прованс, «крымское» of Крым
+        return any(said.startswith(own) for own in self.russian_stems.get(term, ()))
+
+    def _heard(self, word: str, forms: set[str]) -> list[str]:
+        """The catalog terms a name written by ear stands for: a word of five letters or more
+        that no dictionary knows, close to a term (rapidfuzz) that begins with the same sound."""
+        if len(word) < _HEARD_MIN or (not word.isascii() and analyse(word)[1]):
+            return []
+        found: list[str] = []
+        for form in forms:
+            candidates = self._by_first_sound().get(form[:1], [])
+            best = process.extractOne(
+                form, candidates, scorer=fuzz.ratio, score_cutoff=_HEARD_CUTOFF
+            )
+            if best is not None:
+                found.append(str(best[0]))
+        return found
+
+    def _by_first_sound(self) -> dict[str, list[str]]:
+        if self._first_sounds is None:
+            grouped: dict[str, list[str]] = {}
+            for term in self.terms:
+                if len(term) >= _HEARD_MIN - 1:
+                    grouped.setdefault(term[:1], []).append(term)
+            self._first_sounds = grouped
+        return self._first_sounds
+
     def match(self, text: str, ignore: Iterable[str] = ()) -> tuple[list[object], list[str]]:
         """The wines the message names (by name, region, appellation or grape), best-matching
         first, and the words that named them. A word matching more than a third of the catalog
@@ -369,6 +419,10 @@ class CatalogIndex:
             stems = _stems(word)
             forms = skeletons(word)
             fitting = [term for term in self.terms if any(_fits(s, term) for s in stems)]
+            positions: set[int] = set()
+            if not fitting:  # «Клауди» for Cloudy: a name heard, not read
+                for term in self._heard(word, forms):
+                    positions.update(self.terms[term])
             # The closest catalog words only: «бароло» is Barolo, not «barroca» that shares
             # its first four letters.
             best = max((_closeness(forms, term) for term in fitting), default=0)
@@ -376,7 +430,8 @@ class CatalogIndex:
                 # A short start names a wine only as the same word in another case («каву» is
                 # Cava); «мало» is not Malbec, «fine» not Fino.
                 fitting = [t for t in fitting if not word.isascii() and _inflected(forms, t)]
-            positions: set[int] = set()
+            if not word.isascii() and analyse(word)[1]:  # a Russian word of the dictionary
+                fitting = [t for t in fitting if self._spelt(t, word)]
             for term in fitting:
                 if _closeness(forms, term) == best:
                     positions.update(self.terms[term])

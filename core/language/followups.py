@@ -118,6 +118,10 @@ class FollowUp:
     dropped: tuple[str, ...] = ()
     among_shown: bool = False  # «а из них сухое какое?», «which of those are dry?»
     extreme: str = ""  # «самое дешёвое белое»: "cheapest" or "dearest" of what fits
+    # Everything the message rules out, before «не сладкое» becomes «посуше» (`negated` then
+    # leaves it out): what no choice of values may include.
+    ruled_out: dict[str, object] = field(default_factory=dict)
+    other_grape: bool = False  # «то же, но другой сорт», «same vibe, different grape»
 
     @property
     def changes(self) -> bool:
@@ -133,6 +137,7 @@ class FollowUp:
                 bool(self.negated),
                 bool(self.dropped),
                 bool(self.extreme),
+                self.other_grape,
             )
         )
 
@@ -176,7 +181,8 @@ def _negated_filters(text: str) -> dict[str, object]:
 
 
 _DISLIKE = re.compile(
-    r"\s(не|терпеть не) (люблю|любим|хочу|надо|нужно|пью|нравится|нравятся|предлагать|предлагай"
+    r"\s(не|терпеть не) (люблю|любим|любит|любят|хочу|хочет|надо|нужно|пью|пьет|пьют|нравится"
+    r"|нравятся|предлагать|предлагай"
     r"|предлагайте|советуй|советуйте|советовать|показывай|показывайте|показывать|беру|берем"
     r"|бери|берите|рассматриваю|рассматриваем|интересует|интересно)\b"
 )
@@ -243,6 +249,9 @@ def _dropped(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
+_OTHER_GRAPE = re.compile(
+    r"(?<![a-zа-я])(друг\w*|ин\w*|не так\w*) сорт|(different|another|other) (grape|variety)"
+)
 # «самое дешёвое белое», «cheapest red»: the end of the price range, not «cheaper than those».
 _CHEAPEST = re.compile(
     r"(?<![a-zа-я])(сам\w+ (дешев|бюджетн|недорог)\w*|дешевле всего|подешевле всего"
@@ -281,6 +290,8 @@ def read_followup(text: str) -> FollowUp:
         dropped=dropped,
         among_shown=bool(_AMONG_SHOWN.search(folded)),
         extreme=extreme,
+        ruled_out=negated,
+        other_grape=bool(_OTHER_GRAPE.search(folded)),
     )
 
 
@@ -288,12 +299,19 @@ def is_new_request(filters: WineFilters, followup: FollowUp, word_count: int) ->
     """A complete request of its own replaces the conversation's state.
 
     «красное сухое к стейку до 2000» is new; «а белое?», «подешевле», «из Испании?» refine, and
-    so does a price alone («what's under a thousand?»): a budget for what was asked.
+    so do a price or a place alone («what's under a thousand?», «что-нибудь из Европы»).
     """
     if followup.changes or followup.refines:
         return False
-    if not filters.model_copy(update={"price_min": None, "price_max": None}).is_empty():
+    others = filters.model_copy(
+        update={"price_min": None, "price_max": None, "country": None, "region": None}
+    )
+    if not others.is_empty():
         return True
+    if filters.country is not None or filters.region is not None:
+        # «теперь что-нибудь из Европы», «up to 3k, but something French»: the place of what
+        # was asked, unless it is a whole request of its own words
+        return word_count > 8
     return filters.is_empty() and word_count > 3
 
 
@@ -303,9 +321,16 @@ def word_count(text: str) -> int:
 
 _SIMILAR = re.compile(
     r"похож|аналог|в (том же|таком же) (стиле|духе)|что-то (в этом роде|такое же)|similar"
-    r"|like (it|this|that|those)|something like",
+    r"|like (it|this|that|those)|something like|same (vibe|style|kind|feel)|в том же (стиле|духе)",
     re.IGNORECASE,
 )
+# «как Моэт, только бюджетнее», «вроде Cloudy Bay»: one wine named as a measure, not asked for
+_LIKE_NAMED = re.compile(
+    r"(?:^|[\s,])(?:как|вроде|типа|наподобие|в духе|в стиле)\s+(?!насч|бы\b|вы\b|у\b)\S+.*"
+    r"(?:,|\s)(?:но|только|а)\s",
+    re.IGNORECASE,
+)
+_THAN = re.compile(r"(?<![a-zа-яё])(чем|than)(?![a-zа-яё])", re.IGNORECASE)
 _SAME_BUDGET = re.compile(
     r"(same|that) (budget|price|range)|(тот же|такой же|прежн\w*|том же) (бюджет|цен)"
     r"|(на|в) (эту|ту же|такую же) сумму|в (этом|том же) (диапазоне|бюджете|пределе)"
@@ -329,3 +354,13 @@ def keeps_budget(text: str) -> bool:
 def opens_as_refinement(text: str) -> bool:
     """«а …», «and …», «what about …»: it goes on from the request before."""
     return text.strip().lower().startswith(_REFINEMENT_OPENERS)
+
+
+def measures_by_named(text: str) -> bool:
+    """«как Моэт, но дешевле»: a wine named as the measure of another, not asked for."""
+    return bool(_LIKE_NAMED.search(text))
+
+
+def compares(text: str) -> bool:
+    """«уровнем выше, чем просекко»: a wine named as a measure, not a pick."""
+    return bool(_THAN.search(text))

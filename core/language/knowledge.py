@@ -11,7 +11,7 @@ vocabulary (`rapidfuzz`), and every entry is scored by Okapi BM25 over the lemma
 title, questions and keywords. The best entry is taken only when it explains enough of the
 message (`coverage`, the IDF-weighted share of the message's content words the entry holds)
 and scores above a threshold measured on the development questions
-(`bench/eval/dev/knowledge*.json`; README "Language and evaluation"). Below them the bot
+(`bench/eval/dev/knowledge*.json`; docs/language.md, "Evaluation"). Below them the bot
 says honestly that it has no checked answer.
 """
 

@@ -5,8 +5,8 @@ does not know); Latin words are lowercased and reduced by the English Snowball s
 is all a wine word in English needs («tannins» → «tannin»). Forms are folded the way every
 other reader folds them (`folding.fold`: ё → е), so «дешёвый» and «дешевый» are one lemma.
 
-The analyzer is built on first use (about 80 ms and 20 MB) and every word is analysed once per
-process: a message's words are mostly the same few thousand.
+The analyzer is built once, on first use, and every word is analysed once per process: a
+message's words are mostly the same few thousand.
 """
 
 from __future__ import annotations

@@ -26,7 +26,9 @@ from core.language.catalog_terms import CatalogIndex
 from core.language.followups import (
     FollowUp,
     asks_similar,
+    compares,
     keeps_budget,
+    measures_by_named,
     opens_as_refinement,
     read_followup,
     without_negated,
@@ -36,7 +38,13 @@ from core.language.intent import asks_for_wine
 from core.language.kinds import MessageKind, MessageReading, Proper, read_kind
 from core.language.knowledge import KnowledgeEntry, Question
 from core.language.price_bands import PriceBand, read_price_band, without_price_words
-from core.language.request import ParsedQuery, implied_wine_type, parse_query
+from core.language.request import (
+    ParsedQuery,
+    implied_wine_type,
+    named_choices,
+    parse_query,
+    style_words,
+)
 from core.language.social import split_social
 from core.language.world import countries_of_group, without_group
 
@@ -53,7 +61,9 @@ class Asked:
     countries: tuple[str, ...]  # any of these (a group: «Новый Свет»), unless ruled out
     named_ids: tuple[object, ...]  # catalog wines its words name (кьянти, просекко)
     named_words: tuple[str, ...]
-    similar: bool  # «похожее», «что-то в этом роде»
+    similar: bool  # «похожее», «что-то в этом роде», «как Моэт, но …»
+    compares: bool  # «уровнем выше, чем просекко»: a wine named is a measure, not a pick
+    choices: dict[str, frozenset[str]]  # «белое или розовое»: any of these colours/sweetness
     same_budget: bool  # «в том же бюджете»
     opens_as_refinement: bool  # «а …», «what about …»
     words: int  # how many words it has
@@ -136,13 +146,16 @@ def _asked(
     # Colour words («красное») name no wine; style words («просекко» → sparkling) may.
     colour = filters.wine_type in _COLOURS
     ignore = [w for k, w in query.matched.items() if k != "wine_type" or colour]
+    ignore += style_words(plain)
     ids, used = index.match(without_negated(plain), ignore=ignore)
     return Asked(
         ParsedQuery(filters, query.matched),
         countries,
         tuple(ids),
         tuple(used) if ids else (),
-        asks_similar(plain),
+        asks_similar(plain) or (len(ids) == 1 and measures_by_named(plain)),
+        compares(plain),
+        named_choices(plain),
         keeps_budget(plain),
         opens_as_refinement(proper),
         word_count(plain),
@@ -150,6 +163,6 @@ def _asked(
 
 
 def prepare() -> None:
-    """Build what reading a message needs once (the dictionary, the knowledge index: about
-    0.6 s), so that a serving process does it at start rather than on its first question."""
+    """Build what reading a message needs once (the dictionary, the knowledge index: the slow
+    part of a first question), so that a serving process does it at start rather than then."""
     read("что такое танины и какое красное вино к стейку до 2000 посоветуешь?")

@@ -256,6 +256,32 @@ def _as_text(word: object) -> str:
     return str(word)
 
 
+def style_words(text: str) -> list[str]:
+    """Every sweetness, body and colour word of `text`, however many («полусладкое или
+    полусухое»): words of a style, never of a wine's name («Абрау-Дюрсо Полусладкое»)."""
+    message = _Text.of(text)
+    hits = [*_scan(SWEETNESS_WORDS, message.tokens), *_scan(BODY_WORDS, message.tokens)]
+    hits += [h for h in _scan(WINE_TYPE_WORDS, message.tokens) if h.value in COLOUR_TYPES]
+    return [message.span(hit) for hit in hits]
+
+
+def named_choices(text: str) -> dict[str, frozenset[str]]:
+    """Two values or more of one filter named as a choice («белое и красное», «полусладкое или
+    полусухое»): the filter's name and the values, for a request that wants any of them."""
+    message = _Text.of(text)
+    found: dict[str, frozenset[str]] = {}
+    colours = {  # not «красная рыба»
+        h.value
+        for h in _live_hits(WINE_TYPE_WORDS, message)
+        if h.value in COLOUR_TYPES and not message.food_follows(h)
+    }
+    sweetness = {h.value for h in _live_hits(SWEETNESS_WORDS, message)}
+    for name, named in (("wine_type", colours), ("sweetness", sweetness)):
+        if len(named) >= 2:
+            found[name] = frozenset(_as_text(v) for v in named)
+    return found
+
+
 def wine_type_from_word(word: str) -> WineType | None:
     """Map a wine-type word or phrase (ru/en, any case and form, enum values) to ``WineType``.
 

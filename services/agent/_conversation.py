@@ -50,6 +50,8 @@ def _merge(
     followup: FollowUp,
     named: tuple[tuple[uuid.UUID, ...], tuple[str, ...]],
     group: tuple[str, ...],
+    choices: dict[str, frozenset[str]],
+    compared: bool,
 ) -> RequestState:
     values: dict[str, Any] = state.filters.model_dump(exclude_none=True)
     asked = parsed.model_dump(exclude_none=True)
@@ -80,8 +82,9 @@ def _merge(
         values.pop("country", None)
         values.pop("region", None)
     last = state.last_shown
-    if followup.cheaper or followup.dearer:  # another wine of that style, not that wine again
-        named_ids, named_words = (), ()
+    # «уровнем выше, чем просекко»: a wine compared with is a measure, not a pick
+    if (followup.cheaper or followup.dearer) and (not named[0] or compared):
+        named_ids, named_words = (), ()  # another wine of that style, not that wine again
     if followup.cheaper:
         refined.append("дешевле")
         reference = min((w.price for w in last), default=None)
@@ -120,7 +123,13 @@ def _merge(
         refined.append("плотнее")
         values["body_min"] = min(5, max(w.body for w in last) + 1)
         values.pop("body_max", None)
-    excluded = list(state.excluded)
+    # A filter asked for again is no longer ruled out («а розовое?» after «белое и красное»).
+    excluded = [(n, v) for n, v in state.excluded if str(asked.get(n, "")) != v]
+    for name, chosen in choices.items():  # «белое и красное»: any of them, nothing else
+        kinds: type[WineType] | type[Sweetness] = WineType if name == "wine_type" else Sweetness
+        excluded += [(name, v.value) for v in kinds if v.value not in chosen]
+        excluded = [(n, v) for n, v in excluded if not (n == name and v in chosen)]
+        values.pop(name, None)
     for name in followup.dropped:  # «не обязательно французское»
         values.pop(name, None)
         if name == "country":
@@ -138,6 +147,12 @@ def _merge(
         if name == "country" and value in countries:
             countries = tuple(c for c in countries if c != value)
         excluded.append((name, str(value)))
+    if followup.other_grape:  # the grape of what was asked or shown before, ruled out
+        grapes = {state.filters.grape_variety} | _shared_grapes(last)
+        if "grape_variety" not in asked:  # «…, maybe carmenere?» names the new one
+            values.pop("grape_variety", None)
+        excluded += [("grape_variety", g) for g in grapes if g and g != asked.get("grape_variety")]
+        refined.append("другой сорт")
     if followup.more:
         refined.append("другие варианты")
     if followup.extreme:
@@ -185,6 +200,12 @@ def read_turn(
     similar = asked.similar and bool(state.last_shown or ids)
     if similar and len(ids) == 1:  # «похожее на Cloudy Bay»: its style, not that wine itself
         style = _style_of_named(index, ids)
+        price = _price_of_named(index, ids)
+        said = parsed.filters.price_min is not None or parsed.filters.price_max is not None
+        if price is not None and not said and (followup.cheaper or followup.dearer):
+            # «…, но дешевле»: than that wine
+            bound = {"price_max": price - 1} if followup.cheaper else {"price_min": price + 1}
+            style = style.model_copy(update=bound)
         parsed = ParsedQuery(style.merged_over(parsed.filters), {})
         state = replace(state, shown=tuple(dict.fromkeys((*state.shown, *ids))))
         ids, used, named = [], [], ((), ())
@@ -204,7 +225,7 @@ def read_turn(
     fresh = state.turns == 0 or (
         not opener
         and not followup.changes
-        and (bool(ids) or bool(group) or is_new_request(parsed.filters, followup, asked.words))
+        and (bool(ids) or is_new_request(_with_group(parsed.filters, group), followup, asked.words))
     )
     base = replace(state, topic="")
     if similar:
@@ -214,7 +235,19 @@ def read_turn(
         if asked.same_budget:  # «also a red wine, same budget»
             kept = {k: getattr(state.filters, k) for k in ("price_min", "price_max")}
             base = replace(base, filters=base.filters.model_copy(update=kept))
-    merged = _merge(base, parsed.filters, followup, named, group)
+    choices = {  # «только брют, сладкое она не любит» is no choice of two
+        name: chosen - {_text_of(followup.ruled_out.get(name))}
+        for name, chosen in asked.choices.items()
+    }
+    if (single := choices.get("sweetness")) and len(single) == 1 and not parsed.filters.sweetness:
+        # «только брют, сладкое она не любит»: the one left is asked for
+        update = {"sweetness": Sweetness(next(iter(single)))}
+        parsed = ParsedQuery(parsed.filters.model_copy(update=update), parsed.matched)
+        followup = replace(followup, drier=False, sweeter=False)  # said, not a step
+    choices = {name: chosen for name, chosen in choices.items() if len(chosen) >= 2}
+    merged = _merge(base, parsed.filters, followup, named, group, choices, asked.compares)
+    if similar and "похожие" not in merged.refined:  # new wines like those, not the same again
+        merged = replace(merged, refined=(*merged.refined, "похожие"))
     merged = _price_band(merged, reading.price_band, parsed.filters, followup, percentiles)
     structured = not parsed.filters.is_empty() or bool(ids or group or followup.changes)
     mood = reading.proper.strip() if fresh and not structured else ("" if fresh else state.mood)
@@ -232,12 +265,37 @@ def _style_of(shown: Sequence[ShownWine]) -> WineFilters:
     return WineFilters.model_validate(values)
 
 
+def _shared_grapes(shown: Sequence[ShownWine]) -> set[str]:
+    """The grape every wine shown is made of, if there is one."""
+    grapes = [set(w.grapes) for w in shown]
+    return set.intersection(*grapes) if grapes else set()
+
+
+def _text_of(value: object) -> str:
+    return str(value.value) if isinstance(value, (WineType, Sweetness)) else str(value)
+
+
+def _with_group(filters: WineFilters, group: tuple[str, ...]) -> WineFilters:
+    """The filters with a group of countries counted as a place («что-нибудь из Европы»)."""
+    return filters.model_copy(update={"country": group[0]}) if group else filters
+
+
 def _style_of_named(index: CatalogIndex, ids: Sequence[object]) -> WineFilters:
-    """What the wines a message names share (type and sweetness), from the catalog's index."""
+    """What the wines a message names share (type and sweetness, and the grape of a
+    single-grape wine: «похожее на Cloudy Bay» is another sauvignon blanc while one fits),
+    from the catalog's index."""
     styles = {index.styles.get(i) for i in ids}
-    if len(styles) != 1 or not (style := styles.pop()) or len(style) != 2:
+    if len(styles) != 1 or not (style := styles.pop()) or len(style) < 2:
         return WineFilters()
-    return WineFilters(wine_type=WineType(style[0]), sweetness=Sweetness(style[1]))
+    grape = style[2] if len(style) > 2 and style[2] else None
+    return WineFilters(
+        wine_type=WineType(style[0]), sweetness=Sweetness(style[1]), grape_variety=grape
+    )
+
+
+def _price_of_named(index: CatalogIndex, ids: Sequence[object]) -> Decimal | None:
+    style = index.styles.get(ids[0]) if len(ids) == 1 else None
+    return Decimal(style[3]) if style and len(style) > 3 else None
 
 
 def _price_band(

@@ -146,6 +146,6 @@ def _intro(state: RequestState, selection: Selection) -> str:
         return "Вот вина из каталога, в описании которых есть то, что вы ищете:"
     if selection.source == "profile":
         return "Вот вина в стиле, который вам нравился:"
-    if state.refined:
+    if state.refined and (state.last_shown or state.extreme):  # a first «недорогое» refines nothing
         return f"Учел уточнение ({', '.join(state.refined)}). Вот что нашлось в каталоге:"
     return "Вот что я нашел в каталоге по вашему запросу:"

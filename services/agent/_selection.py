@@ -152,10 +152,10 @@ async def _all_shown(
     fitting ones again («а сухое есть?» — yes, the one shown)."""
     filters = state.filters
     relaxed: list[str] = []
-    # Only «ещё», «другие» ask for new wines at the price of a condition, and never one this
-    # message set («а из Крыма?»): otherwise the fitting ones again («under 5000» after three
-    # wines under 5000).
-    more = "другие варианты" in state.refined
+    # Only «ещё», «другие», «похожее» ask for new wines at the price of a condition, and never
+    # one this message set («а из Крыма?»): otherwise the fitting ones again («under 5000»
+    # after three wines under 5000).
+    more = "другие варианты" in state.refined or "похожие" in state.refined
     soft = [n for n in SOFT_FILTERS if n not in state.asked_now] if more else []
     for name in [n for n in soft if getattr(filters, n) is not None]:
         filters = filters.model_copy(update={name: None})

@@ -1,4 +1,8 @@
-"""Wiring: the application services built once from a Runtime, shared by every adapter."""
+"""Wiring: every application service built once from a Runtime, shared by every adapter.
+
+The adapters (bot, HTTP API, web pages, terminal) take their services from `Services` and
+never build one themselves; a test counts the constructions (tests/test_container.py).
+"""
 
 from __future__ import annotations
 
@@ -6,18 +10,35 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from core.settings import Settings
-from repositories.database import core_connections
-from services.agent import SommelierService
-from services.app.buy_links import BuyLinks
-from services.app.catalog_admin import CatalogAdmin
-from services.app.chat import ChatService
-from services.app.coordination import Coordinator
-from services.app.facts import FactRecorder
-from services.app.housekeeping import Housekeeping
-from services.app.rate_limit import RateLimiter
+from services.agent import SommelierService, WelcomeWriter
+from services.app.catalog.admin import CatalogAdmin
+from services.app.catalog.sync import CatalogSync
+from services.app.console.access import ConsoleAccess
+from services.app.console.digest import WeeklyDigest
+from services.app.console.reports import ConsoleService
+from services.app.database import Database
+from services.app.facts.buy_links import BuyLinks
+from services.app.facts.clicks import BuyClicks
+from services.app.facts.recorder import FactRecorder
+from services.app.media.questions import MediaQuestions
+from services.app.ops.health import Health
+from services.app.ops.housekeeping import Housekeeping
+from services.app.ops.ledger import Ledger
+from services.app.ops.rate_limits import RateLimits
+from services.app.people.people import People
+from services.app.people.visitors import Visitors
+from services.app.picks.group import GroupTable
+from services.app.picks.inline import QuickPicks
+from services.app.picks.welcome import WelcomePicks
 from services.app.runtime import Runtime
-from services.app.sessions import GuardedSessions
-from services.app.web_key import signing_key
+from services.app.signing import Signer, signing_key
+from services.app.taste.favourites import Favourites
+from services.app.taste.profiles import TasteProfiles
+from services.app.taste.quiz import Quiz
+from services.app.taste.similar import SimilarWines
+from services.app.turns.admission import Admission
+from services.app.turns.store import TurnStore
+from services.app.turns.turns import Turns
 from services.llm.client import LLMClient
 from services.llm.embeddings import EmbeddingService
 from services.llm.transcription import Transcriber
@@ -27,57 +48,112 @@ from services.llm.vision import VisionClient
 @dataclass
 class Services:
     settings: Settings
+    # The outside models, and the agent over them.
     llm: LLMClient
     embeddings: EmbeddingService
+    vision: VisionClient
+    transcriber: Transcriber
     sommelier: SommelierService
-    chat: ChatService
+    # What every service opens, signs with and records with.
+    database: Database
+    signer: Signer
+    recorder: FactRecorder
+    store: TurnStore
+    # People and their turns.
+    people: People
+    visitors: Visitors
+    admission: Admission
+    turns: Turns
+    media: MediaQuestions
+    # Taste.
+    taste: TasteProfiles
+    quiz: Quiz
+    favourites: Favourites
+    similar: SimilarWines
+    # Picks without a turn of the person's own words.
+    welcome: WelcomePicks
+    quick_picks: QuickPicks
+    group_table: GroupTable
+    # The shop's console.
+    console: ConsoleService
+    console_access: ConsoleAccess
+    clicks: BuyClicks
+    digest: WeeklyDigest
+    # Operations.
+    health: Health
+    rate_limits: RateLimits
+    ledger: Ledger
     catalog_admin: CatalogAdmin
-    coordinator: Coordinator
-    rate_limiter: RateLimiter
+    catalog_sync: CatalogSync | None  # with CATALOG_FEED_URL
     housekeeping: Housekeeping
 
     async def close(self) -> None:
         await self.llm.close()
         await self.embeddings.close()
-        if self.chat.vision is not None:
-            await self.chat.vision.close()
-        if self.chat.transcriber is not None:
-            await self.chat.transcriber.close()
+        await self.vision.close()
+        await self.transcriber.close()
 
 
 def build_services(rt: Runtime) -> Services:
     settings = rt.settings
+    inactivity = timedelta(hours=settings.conversation_inactivity_hours)
     llm = LLMClient(settings)
     embeddings = EmbeddingService(settings)
+    vision = VisionClient(settings)
+    transcriber = Transcriber(settings)
     sommelier = SommelierService(settings, rt.sessions, llm, embeddings)
+    welcome_writer = WelcomeWriter(sommelier)
+
+    database = Database(rt.sessions)
     key = signing_key(settings)
+    signer = Signer(key)
     base = settings.public_base_url
-    recorder = FactRecorder(key, BuyLinks(key, base) if base else None)
-    chat = ChatService(
-        rt.sessions,
-        sommelier,
-        embeddings,
-        inactivity=timedelta(hours=settings.conversation_inactivity_hours),
-        vision=VisionClient(settings),
-        transcriber=Transcriber(settings),
-        recorder=recorder,
-    )
-    # Each of the ledger's units is one statement: Core connections, no ORM session around it.
-    connections = core_connections(rt.sessions, autocommit=True)
-    coordinator = Coordinator(
-        GuardedSessions(connections) if connections else GuardedSessions(rt.sessions),
-        lease=timedelta(seconds=settings.update_lease_seconds),
-        max_attempts=settings.update_max_attempts,
-        process_timeout=timedelta(seconds=settings.process_timeout_seconds),
+    links = BuyLinks(key, base or "")
+    recorder = FactRecorder(key, links if base else None)
+    store = TurnStore(database, recorder)
+
+    taste = TasteProfiles(database)
+    turns = Turns(database, sommelier, store, inactivity)
+    console = ConsoleService(database, settings)
+    catalog_admin = CatalogAdmin(rt.maintenance_sessions, embeddings)
+    sync = (
+        CatalogSync(catalog_admin, settings.catalog_feed_url, settings.catalog_sync_hours)
+        if settings.catalog_feed_url
+        else None
     )
     return Services(
         settings=settings,
         llm=llm,
         embeddings=embeddings,
+        vision=vision,
+        transcriber=transcriber,
         sommelier=sommelier,
-        chat=chat,
-        catalog_admin=CatalogAdmin(rt.maintenance_sessions, embeddings),
-        coordinator=coordinator,
-        rate_limiter=RateLimiter(coordinator, settings.rate_limit_per_minute),
+        database=database,
+        signer=signer,
+        recorder=recorder,
+        store=store,
+        people=People(database, inactivity),
+        visitors=Visitors(database, inactivity),
+        admission=Admission(settings.max_message_chars),
+        turns=turns,
+        media=MediaQuestions(database, turns, store, vision, transcriber, inactivity),
+        taste=taste,
+        quiz=Quiz(database),
+        favourites=Favourites(database),
+        similar=SimilarWines(database, store, inactivity),
+        welcome=WelcomePicks(database, welcome_writer, taste, store, inactivity),
+        quick_picks=QuickPicks(database, welcome_writer, taste, recorder),
+        group_table=GroupTable(database, recorder),
+        console=console,
+        console_access=ConsoleAccess(database, signer, base),
+        clicks=BuyClicks(database, links),
+        digest=WeeklyDigest(console, settings.admin_id_set),
+        health=Health(database, store),
+        rate_limits=RateLimits(
+            database, settings.rate_limit_per_minute, settings.web_rate_limit_per_address
+        ),
+        ledger=Ledger(database),
+        catalog_admin=catalog_admin,
+        catalog_sync=sync,
         housekeeping=Housekeeping(rt),
     )

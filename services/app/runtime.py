@@ -25,7 +25,7 @@ from repositories.migrations import (
     newest_vector_extension,
 )
 from repositories.wines import WineRepository
-from services.app.catalog_admin import seed_catalog
+from services.app.catalog.admin import seed_catalog
 
 log = logging.getLogger(__name__)
 SETUP_LOCK_KEY = 72_6578_0002

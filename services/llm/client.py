@@ -123,7 +123,7 @@ class LLMClient:
                 timeout=settings.llm_timeout_seconds,
                 max_retries=settings.llm_max_retries,
                 # aiohttp under the SDK (its own supported transport; aiogram already brings
-                # aiohttp): about 1 ms less CPU per streamed call than httpx2 (BENCHMARKS.md).
+                # aiohttp): less CPU per streamed call than httpx2 (BENCHMARKS.md, "Runs").
                 http_client=DefaultAioHttpClient(timeout=settings.llm_timeout_seconds),
             )
             if settings.llm_configured
@@ -201,7 +201,7 @@ class LLMClient:
         self, request: dict[str, Any], on_delta: DeltaCallback
     ) -> LLMReply:
         """The request goes out as it is and the chunks come back as plain JSON: the SDK's
-        parameter transform and a typed model per chunk cost about a third of the bot's CPU
+        parameter transform and a typed model per chunk were a large part of the bot's CPU
         per answer (BENCHMARKS.md). Retries, authentication and error types stay the SDK's."""
         assert self._client is not None
         body = {**request, "stream": True, "stream_options": {"include_usage": True}}

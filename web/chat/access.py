@@ -14,7 +14,8 @@ from __future__ import annotations
 from aiohttp import web
 
 from core.settings import Settings
-from web.sessions import Signer, set_cookie
+from services.app.signing import Signer
+from web.cookies import set_cookie
 
 COOKIE = "sommelier_visitor"
 COOKIE_PURPOSE = "web-chat-visitor"

@@ -4,7 +4,6 @@ with `textContent`, and a link or picture only when it is an http(s) URL."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -12,18 +11,10 @@ from core.domain import SWEETNESS_RU, WINE_TYPE_RU, format_price
 from core.recommendation import Recommendation, RecommendedWine
 from core.text import joined
 from services.agent import AgentEvent, AnswerDelta, ErrorEvent, Final, ToolInvoked
+from services.app.texts import T
 
 MAX_URL = 2000
 MAX_FIELD = 600  # a catalog field longer than this is cut for the card (the page stays usable)
-
-_TYPE_PLURAL = {
-    "red": "красные",
-    "white": "белые",
-    "rose": "розовые",
-    "sparkling": "игристые",
-    "dessert": "десертные",
-    "fortified": "крепленые",
-}
 
 
 def safe_url(value: str | None) -> str | None:
@@ -82,12 +73,13 @@ def answer(rec: Recommendation) -> dict[str, Any]:
 def status_line(tool: str, args: dict[str, Any]) -> str:
     """«Ищу белые вина до 1 500 ₽…» from a tool call."""
     if tool == "semantic_search":
-        return "Ищу по описанию…"
-    what = _TYPE_PLURAL.get(str(args.get("wine_type")), "")
-    line = f"Ищу {what} вина" if what else "Ищу вина"
+        return T.searching_described
+    plural = T.type_plural.get(str(args.get("wine_type")), "")
+    line = T.searching.format(what=" ".join(w for w in (plural, T.searching_wines) if w))
     try:
         if args.get("price_max"):
-            line += f" до {int(float(args['price_max'])):,} ₽".replace(",", " ")
+            amount = f"{int(float(args['price_max'])):,}".replace(",", " ")
+            line += " " + T.searching_budget.format(amount=amount)
     except (TypeError, ValueError):
         pass
     return line + "…"
@@ -104,7 +96,3 @@ def page_event(event: AgentEvent) -> tuple[str, dict[str, Any]] | None:
     if isinstance(event, ErrorEvent):
         return "error", {"message": event.message}
     return None
-
-
-def sse(name: str, data: dict[str, Any]) -> bytes:
-    return f"event: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()

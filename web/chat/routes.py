@@ -1,6 +1,6 @@
 """The web chat (`/chat`) and its widget (`/chat/widget.js`): the same sommelier as in Telegram
-— ChatService's answers, fallbacks, conversation state, votes, «Похожие», favourites, /forget —
-for an anonymous visitor known by a cookie (services/app/visitors.py).
+— the same services' answers, fallbacks, conversation state, votes, «Похожие», favourites,
+/forget — for an anonymous visitor known by a cookie (services/app/people/visitors.py).
 
 The page streams an answer from `POST /chat/api/message` (server-sent events read with
 fetch), the other buttons are small JSON calls; every call is same-origin only and
@@ -13,18 +13,20 @@ import json
 import logging
 import uuid
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
 
 from core.errors import DatabaseUnavailableError
-from core.settings import Settings
-from core.text import clean_user_text
-from services.app.chat import ChatService
 from services.app.container import Services
-from services.app.rate_limit import RateLimiter
-from services.app.visitors import LINK_CODE_VALID, new_token, parse_wine_reference, shown_code
+from services.app.people.visitors import (
+    LINK_CODE_VALID,
+    new_token,
+    parse_wine_reference,
+    shown_code,
+)
+from services.app.texts import T
+from services.app.turns.events import server_sent
 from web.chat import events
 from web.chat.access import (
     cookie_outdated,
@@ -36,37 +38,25 @@ from web.chat.access import (
     visitor_token,
 )
 from web.pages import STATIC_DIR, render
-from web.sessions import Signer, signing_key
 
 log = logging.getLogger(__name__)
 
 WIDGET_JS = STATIC_DIR / "chat" / "widget.js"
 
+#: The page's error codes and what the visitor reads for each.
 TEXT = {
-    "empty": "Напишите, пожалуйста, какое вино вы ищете.",
-    "too_long": "Сообщение слишком длинное: сократите его, пожалуйста, до {limit} символов.",
-    "rate_limited": "Вы пишете очень быстро 🙂 Подождите минуту, и я снова отвечу.",
-    "unavailable": "Сервис временно недоступен. Попробуйте, пожалуйста, через минуту.",
-    "apology": "Извините, что-то пошло не так. Попробуйте еще раз чуть позже.",
-    "age": "Сначала подтвердите, пожалуйста, что вам есть 18 лет.",
-    "age_refused": "Извините, я могу общаться о вине только с совершеннолетними.",
-    "origin": "Запрос не со страницы чата.",
-    "session": "Обновите страницу, пожалуйста: сессия чата не найдена.",
-    "wine": "Этого вина больше нет в каталоге.",
+    "empty": T.empty_text,
+    "rate_limited": T.rate_limited,
+    "unavailable": T.unavailable,
+    "apology": T.apology,
+    "age": T.age_required,
+    "origin": T.web_not_from_page,
+    "visitor": T.web_no_visitor,
+    "wine": T.wine_gone,
 }
 
-
-@dataclass
-class WebChat:
-    chat: ChatService
-    settings: Settings
-    signer: Signer
-    per_visitor: RateLimiter
-    per_address: RateLimiter
-
-
-WEB_CHAT_KEY = web.AppKey("web_chat", WebChat)
-Api = Callable[[web.Request, WebChat, dict[str, Any], str], Awaitable[web.StreamResponse]]
+WEB_CHAT_KEY = web.AppKey("web_chat", Services)
+Api = Callable[[web.Request, Services, dict[str, Any], str], Awaitable[web.StreamResponse]]
 
 
 def _error(status: int, key: str, **extra: Any) -> web.Response:
@@ -77,7 +67,7 @@ def api(handler: Api) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
     """Same origin, a JSON object body, the visitor's cookie and the per-address limit."""
 
     async def wrapped(request: web.Request) -> web.StreamResponse:
-        wc = request.app[WEB_CHAT_KEY]
+        services = request.app[WEB_CHAT_KEY]
         if not same_origin(request):
             return _error(403, "origin")
         if request.content_type != "application/json":
@@ -88,25 +78,27 @@ def api(handler: Api) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
             body = None
         if not isinstance(body, dict):
             return web.json_response({"error": "body", "message": "JSON object expected"}, 422)
-        token = visitor_token(request, wc.signer)
+        token = visitor_token(request, services.signer)
         if token is None:
-            return _error(401, "session")
+            return _error(401, "visitor")
         try:
-            if not await wc.per_address.allow(f"web-ip:{request.remote or 'unknown'}"):
+            if not await services.rate_limits.allow_address(
+                f"web-ip:{request.remote or 'unknown'}"
+            ):
                 return _error(429, "rate_limited")
-            return await handler(request, wc, body, token)
+            return await handler(request, services, body, token)
         except DatabaseUnavailableError:
             return _error(503, "unavailable")
 
     return wrapped
 
 
-async def _adult(wc: WebChat, token: str) -> int | None:
+async def _adult(services: Services, token: str) -> int | None:
     """The visitor's user id once they have confirmed 18+, else None."""
-    user_id = await wc.chat.visitors.user_of(token)
+    user_id = await services.visitors.user_of(token)
     if user_id is None:
         return None
-    state = await wc.chat.state(user_id)
+    state = await services.people.state(user_id)
     return user_id if state is not None and state.age_confirmed else None
 
 
@@ -118,74 +110,74 @@ def _wine_id(body: dict[str, Any]) -> uuid.UUID | None:
 
 
 async def page(request: web.Request) -> web.Response:
-    wc = request.app[WEB_CHAT_KEY]
+    services = request.app[WEB_CHAT_KEY]
     embed = request.query.get("embed") == "1"
     wine = parse_wine_reference(request.query.get("wine", "")) or ""
-    token = visitor_token(request, wc.signer)
+    token = visitor_token(request, services.signer)
     adult = False
     if token is not None:
         try:
-            adult = await _adult(wc, token) is not None
+            adult = await _adult(services, token) is not None
         except DatabaseUnavailableError:
             adult = False  # the page still opens; its first call says the service is away
     response = render(
         "chat/chat.html",
-        csp=page_csp(wc.settings, embed),
+        csp=page_csp(services.settings, embed),
         embed=embed,
         wine=wine,
         adult=adult,
-        max_chars=wc.settings.max_message_chars,
+        max_chars=services.settings.max_message_chars,
     )
-    if token is None or cookie_outdated(request, wc.signer):
-        give_cookie(response, request, wc.signer, token or new_token())
+    if token is None or cookie_outdated(request, services.signer):
+        give_cookie(response, request, services.signer, token or new_token())
     return response
 
 
 async def widget(request: web.Request) -> web.Response:
-    wc = request.app[WEB_CHAT_KEY]
-    if not embedding_allowed(request, wc.settings):
+    services = request.app[WEB_CHAT_KEY]
+    if not embedding_allowed(request, services.settings):
         log.info("widget.js refused to a page of %s", request.headers.get("Origin") or "a site")
         return web.Response(status=403, text="/* this site may not embed the chat */")
-    return web.Response(body=WIDGET_JS.read_bytes(), headers=script_headers(request, wc.settings))
+    return web.Response(
+        body=WIDGET_JS.read_bytes(), headers=script_headers(request, services.settings)
+    )
 
 
 @api
 async def confirm_age(
-    request: web.Request, wc: WebChat, body: dict[str, Any], token: str
+    request: web.Request, services: Services, body: dict[str, Any], token: str
 ) -> web.Response:
     if body.get("adult") is not True:
-        return web.json_response({"adult": False, "message": TEXT["age_refused"]})
-    user_id = await wc.chat.visitors.open(token)
-    await wc.chat.confirm_age(user_id)
+        return web.json_response({"adult": False, "message": T.web_age_refused})
+    user_id = await services.visitors.open(token)
+    await services.people.confirm_age(user_id)
     return web.json_response({"adult": True})
 
 
 @api
 async def message(
-    request: web.Request, wc: WebChat, body: dict[str, Any], token: str
+    request: web.Request, services: Services, body: dict[str, Any], token: str
 ) -> web.StreamResponse:
-    text = clean_user_text(str(body.get("text") or ""))
-    user_id = await _adult(wc, token)
+    user_id = await _adult(services, token)
     if user_id is None:
         return _error(403, "age")
-    if not text:
-        wc.chat.refused(user_id, "empty")
+    admitted = services.admission.admit(str(body.get("text") or ""), who=user_id)
+    if admitted.refusal == "empty":
         return _error(422, "empty")
-    limit = wc.settings.max_message_chars
-    if len(text) > limit:
-        wc.chat.refused(user_id, "too_long")
-        return web.json_response(
-            {"error": "too_long", "message": TEXT["too_long"].format(limit=limit)}, status=422
-        )
-    if not await wc.per_visitor.allow(f"web:{user_id}"):
+    if admitted.refusal == "too_long":
+        message = T.web_too_long.format(limit=admitted.limit)
+        return web.json_response({"error": "too_long", "message": message}, status=422)
+    if not await services.rate_limits.allow(f"web:{user_id}"):
         return _error(429, "rate_limited")
     wine = parse_wine_reference(str(body.get("wine") or ""))
     if wine is not None:
-        await wc.chat.visitors.view_wine(user_id, wine)
-    return await _stream(request, wc, user_id, text)
+        await services.visitors.view_wine(user_id, wine)
+    return await _stream(request, services, user_id, admitted.text)
 
 
-async def _stream(request: web.Request, wc: WebChat, user_id: int, text: str) -> web.StreamResponse:
+async def _stream(
+    request: web.Request, services: Services, user_id: int, text: str
+) -> web.StreamResponse:
     response = web.StreamResponse(
         headers={
             "Content-Type": "text/event-stream; charset=utf-8",
@@ -195,34 +187,36 @@ async def _stream(request: web.Request, wc: WebChat, user_id: int, text: str) ->
         }
     )
     await response.prepare(request)
-    await response.write(events.sse("status", {"text": "Подбираю вино…"}))
-    stream = wc.chat.stream(user_id, text, stream_answer=True)
+    await response.write(server_sent("status", {"text": T.thinking_status}))
+    stream = services.turns.stream(user_id, text, stream_answer=True)
     try:
         async for event in stream:
             shown = events.page_event(event)
             if shown is not None:
-                await response.write(events.sse(*shown))
+                await response.write(server_sent(*shown))
     except (ConnectionResetError, asyncio.CancelledError):
         log.info("web chat visitor went away; agent run cancelled")
         await stream.aclose()
         raise
     except DatabaseUnavailableError:
-        await response.write(events.sse("error", {"message": TEXT["unavailable"]}))
+        await response.write(server_sent("error", {"message": T.unavailable}))
     except Exception:
         log.exception("web chat answer failed")
-        await response.write(events.sse("error", {"message": TEXT["apology"]}))
+        await response.write(server_sent("error", {"message": T.apology}))
     await response.write_eof()
     return response
 
 
 @api
-async def vote(request: web.Request, wc: WebChat, body: dict[str, Any], token: str) -> web.Response:
-    user_id, wine_id = await _adult(wc, token), _wine_id(body)
+async def vote(
+    request: web.Request, services: Services, body: dict[str, Any], token: str
+) -> web.Response:
+    user_id, wine_id = await _adult(services, token), _wine_id(body)
     if user_id is None:
         return _error(403, "age")
     if wine_id is None or body.get("vote") not in (1, -1):
         return web.json_response({"error": "body", "message": "wine_id and vote ±1"}, 422)
-    change = await wc.chat.vote(user_id, wine_id, int(body["vote"]))
+    change = await services.taste.vote(user_id, wine_id, int(body["vote"]))
     if change is None:
         return _error(404, "wine")
     return web.json_response({"vote": change.current, "changed": change.previous is not None})
@@ -230,15 +224,15 @@ async def vote(request: web.Request, wc: WebChat, body: dict[str, Any], token: s
 
 @api
 async def similar(
-    request: web.Request, wc: WebChat, body: dict[str, Any], token: str
+    request: web.Request, services: Services, body: dict[str, Any], token: str
 ) -> web.Response:
-    about = await _adult_about_a_wine(wc, token, body)
+    about = await _adult_about_a_wine(services, token, body)
     if isinstance(about, web.Response):
         return about
     user_id, wine_id = about
-    if not await wc.per_visitor.allow(f"web:{user_id}"):
+    if not await services.rate_limits.allow(f"web:{user_id}"):
         return _error(429, "rate_limited")
-    rec = await wc.chat.similar(user_id, wine_id)
+    rec = await services.similar.similar(user_id, wine_id)
     if rec is None:
         return _error(404, "wine")
     return web.json_response(events.answer(rec))
@@ -246,13 +240,13 @@ async def similar(
 
 @api
 async def favourite(
-    request: web.Request, wc: WebChat, body: dict[str, Any], token: str
+    request: web.Request, services: Services, body: dict[str, Any], token: str
 ) -> web.Response:
-    about = await _adult_about_a_wine(wc, token, body)
+    about = await _adult_about_a_wine(services, token, body)
     if isinstance(about, web.Response):
         return about
     user_id, wine_id = about
-    added = await wc.chat.favourites.add(user_id, wine_id)
+    added = await services.favourites.add(user_id, wine_id)
     if added is None:
         return _error(404, "wine")
     return web.json_response({"added": added, "kept": True})
@@ -260,33 +254,33 @@ async def favourite(
 
 @api
 async def new_conversation(
-    request: web.Request, wc: WebChat, body: dict[str, Any], token: str
+    request: web.Request, services: Services, body: dict[str, Any], token: str
 ) -> web.Response:
-    user_id = await wc.chat.visitors.user_of(token)
+    user_id = await services.visitors.user_of(token)
     if user_id is not None:
-        await wc.chat.new_conversation(user_id)
+        await services.people.new_conversation(user_id)
     return web.json_response({"new": True})
 
 
 @api
 async def forget(
-    request: web.Request, wc: WebChat, body: dict[str, Any], token: str
+    request: web.Request, services: Services, body: dict[str, Any], token: str
 ) -> web.Response:
     """«Удалить мои данные»: everything about the visitor, as /forget does — with the row that
     tied the cookie's token to them, so the same browser is a stranger afterwards (a new
     random id on its next 18+ confirmation; nothing links it to what was deleted)."""
-    user_id = await wc.chat.visitors.user_of(token)
-    removed = await wc.chat.forget(user_id) if user_id is not None else {}
+    user_id = await services.visitors.user_of(token)
+    removed = await services.people.forget(user_id) if user_id is not None else {}
     return web.json_response({"deleted": removed})
 
 
 @api
 async def link_code(
-    request: web.Request, wc: WebChat, body: dict[str, Any], token: str
+    request: web.Request, services: Services, body: dict[str, Any], token: str
 ) -> web.Response:
-    if await _adult(wc, token) is None:
+    if await _adult(services, token) is None:
         return _error(403, "age")
-    code = await wc.chat.visitors.link_code(token)
+    code = await services.visitors.link_code(token)
     if code is None:
         return web.json_response({"linked": True})
     minutes = int(LINK_CODE_VALID.total_seconds() // 60)
@@ -295,14 +289,7 @@ async def link_code(
 
 def add_chat(app: web.Application, services: Services) -> None:
     """`/chat`, its API under `/chat/api/` and `/chat/widget.js` on the bot's HTTP server."""
-    settings = services.settings
-    app[WEB_CHAT_KEY] = WebChat(
-        chat=services.chat,
-        settings=settings,
-        signer=Signer(signing_key(settings)),
-        per_visitor=services.rate_limiter,
-        per_address=RateLimiter(services.coordinator, settings.web_rate_limit_per_address),
-    )
+    app[WEB_CHAT_KEY] = services
     app.router.add_get("/chat", page)
     app.router.add_get("/chat/widget.js", widget)
     for name, handler in {
@@ -319,10 +306,10 @@ def add_chat(app: web.Application, services: Services) -> None:
 
 
 async def _adult_about_a_wine(
-    wc: WebChat, token: str, body: dict[str, Any]
+    services: Services, token: str, body: dict[str, Any]
 ) -> tuple[int, uuid.UUID] | web.Response:
     """The visitor (past the 18+ gate) and the wine a button is about, or the refusal."""
-    user_id, wine_id = await _adult(wc, token), _wine_id(body)
+    user_id, wine_id = await _adult(services, token), _wine_id(body)
     if user_id is None:
         return _error(403, "age")
     if wine_id is None:

@@ -1,8 +1,8 @@
 """The console's routes on the bot's HTTP server.
 
-- `/console/login?t=…` — an admin's one-time link (from /console in the bot) opens a session:
-  a signed cookie (HttpOnly, SameSite=Strict, Secure over https) for SESSION_HOURS;
-- `/console/<view>` and `/console/<view>.csv?table=…` — only with that session (of an admin
+- `/console/login?t=…` — an admin's one-time link (from /console in the bot) logs them in:
+  a signed cookie (HttpOnly, SameSite=Strict, Secure over https) for LOGIN_HOURS;
+- `/console/<view>` and `/console/<view>.csv?table=…` — only with that login (of an admin
   still in ADMIN_IDS) or `Authorization: Bearer <API_TOKEN>`; anyone else gets 403 and nothing
   of the data;
 - `/go/<token>` — «Купить»: a genuine token is counted and redirected to the wine's shop page,
@@ -17,39 +17,26 @@ import logging
 
 from aiohttp import web
 
-from services.app.buy_links import BuyLinks
-from services.app.clicks import BuyClicks
-from services.app.console import PERIODS, ConsoleService, window
-from services.app.console_access import ConsoleAccess
+from services.app.console.reports import PERIODS, window
 from services.app.container import Services
-from services.app.metrics import CONTENT_TYPE, scrape
-from services.app.sessions import GuardedSessions
+from services.app.ops.metrics import CONTENT_TYPE, scrape
 from web.console.views import BUILDERS, VIEWS
+from web.cookies import set_cookie
 from web.pages import render
-from web.sessions import Signer, set_cookie, signing_key
 
 log = logging.getLogger(__name__)
 
 COOKIE = "console"
-SESSION_PURPOSE = "console-session"
-SESSION_HOURS = 12
+# The login cookie's signing purpose; the key is derived from this very string, so it keeps
+# the value it had when the login was called a session (logins still open stay valid).
+LOGIN_PURPOSE = "console-session"
+LOGIN_HOURS = 12
 PATHS = ("agent", "catalog_prompt", "offline", "welcome", "similar", "photo", "inline", "group")
 
-CONSOLE_KEY = web.AppKey("console", ConsoleService)
-ACCESS_KEY = web.AppKey("console_access", ConsoleAccess)
-SESSION_SIGNER_KEY = web.AppKey("console_signer", Signer)
-CLICKS_KEY = web.AppKey("buy_clicks", BuyClicks)
 SERVICES_KEY = web.AppKey("console_services", Services)
 
 
 def add_console(app: web.Application, services: Services) -> None:
-    settings = services.settings
-    guarded = GuardedSessions(services.chat.sessions)
-    key = signing_key(settings)
-    app[CONSOLE_KEY] = ConsoleService(guarded, settings)
-    app[ACCESS_KEY] = ConsoleAccess(guarded, key, settings.public_base_url)
-    app[SESSION_SIGNER_KEY] = Signer(key)
-    app[CLICKS_KEY] = BuyClicks(guarded, BuyLinks(key, settings.public_base_url or ""))
     app[SERVICES_KEY] = services
     app.router.add_get("/console/login", login)
     app.router.add_get("/console", home)
@@ -72,8 +59,8 @@ def _bearer_ok(request: web.Request) -> bool:
 
 
 def _still_admin(request: web.Request, admin: object) -> bool:
-    """Whoever a link or session was made for is still in ADMIN_IDS (checked on every request:
-    an admin removed from it loses a session still open)."""
+    """Whoever a link or login was made for is still in ADMIN_IDS (checked on every request:
+    an admin removed from it loses a login still open)."""
     return type(admin) is int and admin in request.app[SERVICES_KEY].settings.admin_id_set
 
 
@@ -83,8 +70,8 @@ def _admin(request: web.Request) -> bool:
     cookie = request.cookies.get(COOKIE)
     if not cookie:
         return False
-    signer = request.app[SESSION_SIGNER_KEY]
-    return _still_admin(request, signer.unsign(cookie, SESSION_PURPOSE, SESSION_HOURS * 3600))
+    signer = request.app[SERVICES_KEY].signer
+    return _still_admin(request, signer.unsign(cookie, LOGIN_PURPOSE, LOGIN_HOURS * 3600))
 
 
 def _refused() -> web.Response:
@@ -92,13 +79,13 @@ def _refused() -> web.Response:
 
 
 async def login(request: web.Request) -> web.StreamResponse:
-    admin = await request.app[ACCESS_KEY].redeem(request.query.get("t", ""))
+    admin = await request.app[SERVICES_KEY].console_access.redeem(request.query.get("t", ""))
     if admin is None or not _still_admin(request, admin):
         log.warning("console link refused (forged, expired or used) from %s", request.remote)
         return _refused()
     response = web.Response(status=303, headers={"Location": "/console/overview"})
-    token = request.app[SESSION_SIGNER_KEY].sign(admin, SESSION_PURPOSE)
-    set_cookie(response, request, COOKIE, token, SESSION_HOURS * 3600, path="/console")
+    token = request.app[SERVICES_KEY].signer.sign(admin, LOGIN_PURPOSE)
+    set_cookie(response, request, COOKIE, token, LOGIN_HOURS * 3600, path="/console")
     return response
 
 
@@ -120,7 +107,7 @@ async def page(request: web.Request) -> web.StreamResponse:
     if view not in BUILDERS:
         raise web.HTTPNotFound()
     w = _window(request)
-    console = request.app[CONSOLE_KEY]
+    console = request.app[SERVICES_KEY].console
     context = await BUILDERS[view](console, w)
     return render(
         f"console/{view}.html",
@@ -146,7 +133,7 @@ async def download(request: web.Request) -> web.StreamResponse:
     if view not in BUILDERS:
         raise web.HTTPNotFound()
     w = _window(request)
-    context = await BUILDERS[view](request.app[CONSOLE_KEY], w)
+    context = await BUILDERS[view](request.app[SERVICES_KEY].console, w)
     name = request.query.get("table", "")
     for table in context["tables"]:
         if table.name == name:
@@ -165,7 +152,7 @@ async def download(request: web.Request) -> web.StreamResponse:
 
 
 async def go(request: web.Request) -> web.StreamResponse:
-    url = await request.app[CLICKS_KEY].follow(request.match_info["token"])
+    url = await request.app[SERVICES_KEY].clicks.follow(request.match_info["token"])
     if url is None:
         raise web.HTTPNotFound()
     raise web.HTTPFound(
@@ -182,7 +169,7 @@ async def metrics(request: web.Request) -> web.StreamResponse:
     elif settings.public_base_url:
         raise web.HTTPNotFound()  # a public server shows its metrics only behind API_TOKEN
     try:
-        backlog: int | None = await services.coordinator.backlog()
+        backlog: int | None = await services.ledger.backlog()
     except Exception:  # the database being down must not hide the other metrics
         backlog = None
     return web.Response(body=scrape(backlog), headers={"Content-Type": CONTENT_TYPE})

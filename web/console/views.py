@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.spreadsheet import csv_text
-from services.app.console import DIMENSION_NAMES, ConsoleService, Window
+from services.app.console.reports import DIMENSION_NAMES, ConsoleService, Window
 from web.console.charts import bar_chart, share_bars, sparkline
 
 VIEWS = {

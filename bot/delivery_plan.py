@@ -1,0 +1,63 @@
+"""The plan of an answer's delivery: what the person is shown (intro, cards, closing) as JSON,
+stored in the update's ledger row with the turn, so that a process taking the update over
+sends the same answer again instead of writing another."""
+
+from __future__ import annotations
+
+import uuid
+from decimal import Decimal
+from typing import Any
+
+from core.domain import Sweetness, WineType
+from core.recommendation import Recommendation, RecommendedWine
+
+
+def delivery_plan(rec: Recommendation) -> dict[str, Any]:
+    return {
+        "intro": rec.intro,
+        "closing": rec.closing,
+        "path": rec.path,
+        "wines": [
+            {
+                "id": str(w.id),
+                "name": w.name,
+                "producer": w.producer,
+                "country": w.country,
+                "region": w.region,
+                "grape_varieties": list(w.grape_varieties),
+                "wine_type": w.wine_type.value,
+                "sweetness": w.sweetness.value,
+                "price_rub": str(w.price_rub),
+                "vintage_year": w.vintage_year,
+                "image_url": w.image_url,
+                "why": w.why,
+                "url": w.url,
+                "old_price_rub": None if w.old_price_rub is None else str(w.old_price_rub),
+            }
+            for w in rec.wines
+        ],
+    }
+
+
+def planned_answer(plan: dict[str, Any]) -> Recommendation:
+    """The answer a plan describes, to be sent (again)."""
+    wines = [
+        RecommendedWine(
+            id=uuid.UUID(w["id"]),
+            name=w["name"],
+            producer=w["producer"],
+            country=w["country"],
+            region=w["region"],
+            grape_varieties=list(w["grape_varieties"]),
+            wine_type=WineType(w["wine_type"]),
+            sweetness=Sweetness(w["sweetness"]),
+            price_rub=Decimal(w["price_rub"]),
+            vintage_year=w["vintage_year"],
+            image_url=w["image_url"],
+            why=w["why"],
+            url=w["url"],
+            old_price_rub=None if w["old_price_rub"] is None else Decimal(w["old_price_rub"]),
+        )
+        for w in plan["wines"]
+    ]
+    return Recommendation(plan["intro"], wines, plan["closing"], plan["path"])

@@ -1,7 +1,0 @@
-"""Import a shop's catalog (YML feed, CSV/XLSX export, our JSON) into the wines table."""
-
-from services.app.catalog_import.apply import ImportReport, import_catalog
-from services.app.catalog_import.formats import FORMATS, Format
-from services.app.catalog_import.mapping import load_mapping
-
-__all__ = ["FORMATS", "Format", "ImportReport", "import_catalog", "load_mapping"]

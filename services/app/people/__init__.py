@@ -1,0 +1,1 @@
+"""The people the bot talks to: Telegram users and the web chat's anonymous visitors."""

@@ -1,0 +1,1 @@
+"""The person's taste: 👍/👎 and the profile, the quiz, favourites, «Похожие»."""

@@ -1,0 +1,98 @@
+"""«Похожие»: wines like one the person was shown, none of those already shown in the
+conversation; the answer joins the conversation like any turn."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+from decimal import Decimal
+
+from core.domain import WineFilters
+from core.recommendation import Recommendation, RecommendedWine
+from core.text import joined
+from repositories.models import Wine
+from repositories.turns import Thread
+from repositories.users import ConversationRepository
+from repositories.wines import WineRepository
+from services.app.database import Database
+from services.app.texts import T
+from services.app.turns.store import TurnStore, WithTurn
+
+
+class SimilarWines:
+    def __init__(self, database: Database, store: TurnStore, inactivity: timedelta) -> None:
+        self._sessions = database.sessions
+        self._store = store
+        self._inactivity = inactivity
+
+    async def on_sale(self, wine_id: uuid.UUID) -> bool | None:
+        """Whether the shop sells this wine now; None when it is not in the catalog."""
+        async with self._sessions() as s:
+            found = await WineRepository(s).get_by_ids([wine_id])
+        return found[0].available if found else None
+
+    async def similar(
+        self, user_id: int, wine_id: uuid.UUID, with_turn: WithTurn | None = None
+    ) -> Recommendation | None:
+        """Wines like this one, excluding those already shown in the conversation."""
+        async with self._sessions() as s:
+            repo = WineRepository(s)
+            found = await repo.get_by_ids([wine_id])
+            if not found:
+                return None
+            base = found[0]
+            convs = ConversationRepository(s)
+            conv = await convs.current(user_id, self._inactivity)
+            shown = await convs.shown_wine_ids(conv.id) | {base.id}
+            await s.commit()
+        picks = await self._similar_wines(base, shown)
+        if picks:
+            intro = T.similar_intro.format(name=base.name)
+            closing = T.similar_closing
+        else:
+            intro = T.similar_none_intro.format(name=base.name)
+            closing = T.similar_none_closing
+        rec = Recommendation(intro=intro, wines=picks, closing=closing, path="similar")
+        rec.new_messages = [
+            {
+                "role": "assistant",
+                "content": f"{intro}\n" + "\n".join(f"- {w.name} ({w.id})" for w in picks),
+            }
+        ]
+        await self._store.store(user_id, Thread(conv.id), rec, with_turn)
+        return rec
+
+    async def _similar_wines(self, base: Wine, shown: set[uuid.UUID]) -> list[RecommendedWine]:
+        async with self._sessions() as s:
+            repo = WineRepository(s)
+            candidates: list[Wine] = []
+            vector = await repo.embedding_of(base.id)
+            if vector is not None:
+                candidates = [w for w, _ in await repo.nearest(vector, {}, k=len(shown) + 3)]
+            if not candidates:
+                filters = WineFilters(
+                    wine_type=base.wine_type,
+                    price_min=(base.price_rub * Decimal("0.5")).quantize(Decimal(1)),
+                    price_max=(base.price_rub * Decimal("1.8")).quantize(Decimal(1)),
+                )
+                pool = await repo.search(filters, limit=50)
+                grapes = set(base.grape_varieties)
+                candidates = sorted(
+                    pool,
+                    key=lambda w: (
+                        -len(grapes & set(w.grape_varieties)),
+                        w.sweetness != base.sweetness,
+                        w.country != base.country,
+                        abs(w.price_rub - base.price_rub),
+                        w.slug,
+                    ),
+                )
+        picks = [w for w in candidates if w.id not in shown][:3]
+        return [RecommendedWine.from_wine(w, _similar_reason(base, w)) for w in picks]
+
+
+def _similar_reason(base: Wine, wine: Wine) -> str:
+    shared = [g for g in wine.grape_varieties if g in base.grape_varieties]
+    if shared:
+        return f"Тот же сорт ({', '.join(shared)}), {wine.country}."
+    return f"Близкий стиль: {joined([wine.country, *wine.grape_varieties])}."
