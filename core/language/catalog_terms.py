@@ -18,208 +18,9 @@ from typing import NamedTuple
 
 from rapidfuzz import fuzz, process
 
+from core.language.catalog_words import ALIASES, CYRILLIC, STOP
 from core.language.folding import stem
 from core.language.lemmas import analyse
-
-_CYRILLIC = {
-    "а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ё": "e", "ж": "zh", "з": "z",
-    "и": "i", "й": "i", "к": "k", "л": "l", "м": "m", "н": "n", "о": "o", "п": "p", "р": "r",
-    "с": "s", "т": "t", "у": "u", "ф": "f", "х": "h", "ц": "ts", "ч": "ch", "ш": "sh", "щ": "sh",
-    "ъ": "", "ы": "i", "ь": "", "э": "e", "ю": "iu", "я": "ia",
-}  # fmt: skip
-
-# Style words whose sound does not lead to the catalog's word (портвейн → Port).
-ALIASES: dict[str, tuple[str, ...]] = {
-    "портвейн": ("port", "porto"),
-    "портвейна": ("port", "porto"),
-    "портвейну": ("port", "porto"),
-    "херес": ("jerez", "sherry"),
-    "хереса": ("jerez", "sherry"),
-    "шерри": ("jerez", "sherry"),
-    "мадера": ("madeira", "мадейра", "мадера"),
-    "мадеры": ("madeira", "мадейра", "мадера"),
-    "мадеру": ("madeira", "мадейра", "мадера"),
-    "шампанское": ("champagne", "шампань"),
-    "шампанского": ("champagne", "шампань"),
-    "шампанским": ("champagne", "шампань"),
-    "шампусик": ("champagne", "шампань"),
-    "бургундское": ("bourgogne", "бургундия"),
-    "бургундского": ("bourgogne", "бургундия"),
-    "бордоское": ("bordeaux", "бордо"),
-    "sherry": ("jerez", "sherry"),
-    "port": ("port", "porto"),
-    "burgundy": ("bourgogne", "бургундия"),
-    "токайское": ("tokaji", "токай"),
-    "токайского": ("tokaji", "токай"),
-}
-
-_COMMON_TEXT = """
-самое самый самая самые дешевое дешевый дешевая дешевле
-подешевле недорогое недорогой недорогая дорогое дорогой дорогая дороже
-подороже вкусное вкусный легкое легкий полегче посуше послаще
-суше слаще сладкое сухое сухой сладкий крепкое крепкий
-простое простой интересное интересный необычное необычный классическое классический
-молодое молодой другое другой другие другую варианты вариант
-вариантов парочку пару несколько еще ещё подойдет подойдёт
-подходит нужно нужен нужна бутылочку бокал гостей друзей
-девушки сегодня завтра вечером выходные пятницу праздника подарка
-компании cheaper cheap dearer drier sweeter lighter other
-another more options something
-цена цены цене цену ценой стоимость стоимости средней умеренной разумной
-"""
-_COMMON = _COMMON_TEXT.split()
-
-# Words of a message that never name a wine, and catalog words too common to mean one.
-_STOP = frozenset(
-    [
-        "вино",
-        "вина",
-        "вин",
-        "вином",
-        "вине",
-        "винцо",
-        "винишко",
-        "винца",
-        "что",
-        "нибудь",
-        "нить",
-        "чтото",
-        "какое",
-        "какой",
-        "какое-то",
-        "есть",
-        "хочу",
-        "хочется",
-        "покажи",
-        "покажите",
-        "посоветуй",
-        "посоветуйте",
-        "подбери",
-        "подберите",
-        "найди",
-        "можно",
-        "похожее",
-        "похожий",
-        "похожие",
-        "похоже",
-        "типа",
-        "вроде",
-        "как",
-        "для",
-        "под",
-        "или",
-        "чем",
-        "это",
-        "этот",
-        "эта",
-        "очень",
-        "бутылку",
-        "бутылка",
-        "бутылки",
-        "вечер",
-        "вечера",
-        "ужин",
-        "ужина",
-        "праздник",
-        "подарок",
-        "свадьбу",
-        "свадьба",
-        "нотами",
-        "нотами",
-        "ноты",
-        "вкус",
-        "вкусом",
-        "аромат",
-        "хорошее",
-        "хороший",
-        "лучше",
-        "давай",
-        "дай",
-        "мне",
-        "нам",
-        "wine",
-        "wines",
-        "something",
-        "like",
-        "some",
-        "want",
-        "show",
-        "please",
-        "bottle",
-        "good",
-        "with",
-        "from",
-        "have",
-        "any",
-        "doc",
-        "docg",
-        "doca",
-        "aoc",
-        "pdo",
-        "igp",
-        "dop",
-        "ava",
-        "dac",
-        "igt",
-        "reserva",
-        "riserva",
-        "reserve",
-        "brut",
-        "valle",
-        "vintage",
-        "estate",
-        "chateau",
-        "château",
-        "red",
-        "white",
-        "rose",
-        "rosé",
-        "sweet",
-        "dry",
-        # Words of a follow-up that name no wine: «actually make it white», «same budget»,
-        # «а наше, отечественное?», «something similar but a different grape».
-        "make",
-        "much",
-        "what",
-        "whats",
-        "under",
-        "thousand",
-        "шато",
-        "домен",
-        "бодега",
-        "actually",
-        "instead",
-        "there",
-        "here",
-        "hello",
-        "also",
-        "same",
-        "budget",
-        "grape",
-        "grapes",
-        "similar",
-        "different",
-        "maybe",
-        "please",
-        "тоже",
-        "также",
-        "наше",
-        "наш",
-        "наша",
-        "наши",
-        "нашего",
-        "нашенское",
-        "отечественное",
-        "аналог",
-        "похожее",
-        "похожий",
-        "попроще",
-        "получше",
-        "бюджет",
-        "бюджете",
-        *_COMMON,
-    ]
-)
 
 _TOKEN = re.compile(r"[a-zа-яё]+")
 _DISH_PREPOSITIONS = frozenset({"к", "ко", "под", "с", "со", "for", "with", "to"})
@@ -232,7 +33,7 @@ def _strip_accents(text: str) -> str:
 
 def _latin(word: str) -> str:
     word = word.replace("нью", "no").replace("ньу", "no")  # винью ≈ vinho
-    return "".join(_CYRILLIC.get(c, c) for c in word)
+    return "".join(CYRILLIC.get(c, c) for c in word)
 
 
 def skeletons(word: str) -> set[str]:
@@ -318,7 +119,7 @@ def query_words(text: str, ignore: Iterable[str] = ()) -> list[str]:
     skip = {w for phrase in ignore for w in words(phrase)}
     found: list[str] = []
     for word in words(text):
-        if word in _STOP or word in skip or len(word) < MIN_WORD:
+        if word in STOP or word in skip or len(word) < MIN_WORD:
             continue
         found.extend(_ALIASES.get(word, (word,)))
     return found
@@ -337,7 +138,7 @@ class CatalogIndex:
         self.latin_terms: set[str] = set()
         self.russian_stems: dict[str, set[str]] = {}
         for position, entry in enumerate(entries):
-            for word in {w for w in words(entry.text) if len(w) >= MIN_WORD and w not in _STOP}:
+            for word in {w for w in words(entry.text) if len(w) >= MIN_WORD and w not in STOP}:
                 latin = word.isascii()
                 for term in _skeletons(word):
                     found = index.get(term)
@@ -357,7 +158,7 @@ class CatalogIndex:
         for entry in entries:
             for dish in entry.foods.split("|"):
                 for word in words(dish):
-                    if len(word) >= MIN_WORD and word not in _STOP:
+                    if len(word) >= MIN_WORD and word not in STOP:
                         self.foods.setdefault(stem(word), word)
 
     def food(self, text: str) -> str | None:

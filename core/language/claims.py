@@ -31,7 +31,7 @@ from core.language.grapes import GRAPE_ALIASES
 from core.language.lemmas import words_of
 from core.language.names import is_place_or_grape, proper_names
 from core.language.places import CASE_SENSITIVE_ALIASES, COUNTRY_ALIASES, REGION_ALIASES
-from core.language.request import _live_hits, _Text
+from core.language.scanning import ScannedText, live_hits
 from core.language.vocabulary import BARE_DESSERT, COLOUR_TYPES, SWEETNESS_WORDS, WINE_TYPE_WORDS
 from core.language.world import NEW_WORLD, OLD_WORLD, countries_of_group
 
@@ -124,7 +124,7 @@ def read_sentence(sentence: str) -> Sentence:
 def read_claims(text: str) -> tuple[Claim, ...]:
     """Every claim in `text` (a sentence, or a wine's whole description), in reading order."""
     folded = fold(text)
-    message = _Text.of(text)
+    message = ScannedText.of(text)
     claims: list[Claim] = []
     taken: list[tuple[int, int]] = []  # character spans already read as a number of some kind
 
@@ -169,25 +169,25 @@ def read_claims(text: str) -> tuple[Claim, ...]:
         elif value >= 10 or cue_kinds or _term_follows(text, match.end()):
             claims.append(Claim(number_kind, value))
 
-    for hit in _live_hits(GRAPE_ALIASES, message):
+    for hit in live_hits(GRAPE_ALIASES, message):
         start = message.tokens[hit.start].start
         if hit.end < len(message.tokens) and message.tokens[hit.end].text.startswith("орех"):
             continue  # «мускатный орех» is nutmeg
         exact = bool(_EXACT.search(folded[max(0, start - 30) : start]))
         claims.append(Claim("grape", hit.value, exact))
-    for hit in _live_hits(COUNTRY_ALIASES, message):
+    for hit in live_hits(COUNTRY_ALIASES, message):
         allowed = CASE_SENSITIVE_ALIASES.get(hit.key)
         if allowed is None or message.span(hit) in allowed:
             claims.append(Claim("country", hit.value))
-    claims += [Claim("region", hit.value) for hit in _live_hits(REGION_ALIASES, message)]
-    for hit in _live_hits(WINE_TYPE_WORDS, message):
+    claims += [Claim("region", hit.value) for hit in live_hits(REGION_ALIASES, message)]
+    for hit in live_hits(WINE_TYPE_WORDS, message):
         if hit.key == _DESSERT and message.next_word(hit) not in ("wine", "wines"):
             continue  # «к десерту»: food
         if hit.value in COLOUR_TYPES and message.food_follows(hit):
             continue  # «красное мясо», «белая рыба»
         if _said_of_wine(message, hit.start, hit.end):
             claims.append(Claim("colour", hit.value))
-    for hit in _live_hits(SWEETNESS_WORDS, message):
+    for hit in live_hits(SWEETNESS_WORDS, message):
         if message.previous_word(hit) in ("на", "под", "к", "ко"):
             continue  # «к сладкому»: dessert
         if _said_of_wine(message, hit.start, hit.end):
@@ -286,7 +286,7 @@ def _term_follows(text: str, end: int) -> bool:
     return not following[0].known or following[0].text.isascii()
 
 
-def _said_of_wine(text: _Text, start: int, end: int) -> bool:
+def _said_of_wine(text: ScannedText, start: int, end: int) -> bool:
     """Is a colour or sweetness word about the wine («красное», «сухие вина»), not «красные
     ягоды» or «сухой лист»? Neuter singular forms agree with «вино»; other forms count when a
     word for wine follows."""
@@ -306,13 +306,13 @@ _STYLE_NOUNS = frozenset(
 )
 
 
-def _match_grape(text: _Text, start: int) -> bool:
-    return any(hit.start == start for hit in _live_hits(GRAPE_ALIASES, text))
+def _match_grape(text: ScannedText, start: int) -> bool:
+    return any(hit.start == start for hit in live_hits(GRAPE_ALIASES, text))
 
 
 def _grape_starts(text: str) -> bool:
     words = text.split()
-    return bool(words) and _live_hits(GRAPE_ALIASES, _Text.of(" ".join(words[:3]))) != []
+    return bool(words) and live_hits(GRAPE_ALIASES, ScannedText.of(" ".join(words[:3]))) != []
 
 
 def _overlaps(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:

@@ -10,7 +10,7 @@ import re
 from core.language.folding import word_set
 from core.language.grapes import GRAPE_ALIASES
 from core.language.places import COUNTRY_ALIASES, REGION_ALIASES
-from core.language.request import _live_hits, _Text
+from core.language.scanning import ScannedText, live_hits
 from core.language.world import countries_of_group
 
 _LATIN_NAME = re.compile(
@@ -61,8 +61,8 @@ def proper_names(text: str) -> list[str]:
 
 
 def is_place_or_grape(name: str) -> bool:
-    claims_of_name = _Text.of(name)
+    claims_of_name = ScannedText.of(name)
     return any(
-        _live_hits(table, claims_of_name)
+        live_hits(table, claims_of_name)
         for table in (GRAPE_ALIASES, COUNTRY_ALIASES, REGION_ALIASES)
     )

@@ -10,12 +10,11 @@ come from the one price reader (`prices`).
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import TypeVar
 
 from core.domain import Sweetness, WineFilters, WineType
-from core.language.folding import Token, fold, stem, tokenize
+from core.language.folding import stem
 from core.language.foods import FOOD_WORDS
 from core.language.grapes import GRAPE_ALIASES
 from core.language.places import (
@@ -26,17 +25,19 @@ from core.language.places import (
     REGION_COUNTRY,
 )
 from core.language.prices import PriceReader
-from core.language.typos import corrected_tokens
+from core.language.scanning import (
+    Hit,
+    ScannedText,
+    first_distinct,
+    live_hits,
+    scan,
+)
 from core.language.vocabulary import (
     BARE_DESSERT,
     BODY_BOUNDS,
     BODY_MEDIUM,
     BODY_WORDS,
     COLOUR_TYPES,
-    FALSE_FRIENDS,
-    MEAL_WORDS,
-    NEGATION_FILLERS,
-    NEGATIONS,
     STYLE_TYPES,
     SWEETNESS_WORDS,
     WINE_TYPE_WORDS,
@@ -57,124 +58,18 @@ _DESSERT = stem(BARE_DESSERT)
 _SWEET = stem("сладкое")
 
 
-@dataclass(frozen=True)
-class _Hit(Generic[V]):
-    start: int  # token index, inclusive
-    end: int  # token index, exclusive
-    value: V
-    key: str
-
-
-def _max_words(table: Mapping[str, object]) -> int:
-    return max(len(key.split()) for key in table)
-
-
-_MAX_WORDS: dict[int, int] = {}
-# The stems that begin a phrase of each table: most tokens begin none, and are skipped at once.
-_FIRST_WORDS: dict[int, frozenset[str]] = {}
-
-
-def _match_at(table: Mapping[str, V], tokens: list[Token], index: int) -> _Hit[V] | None:
-    first = _FIRST_WORDS.get(id(table))
-    if first is None:
-        first = _FIRST_WORDS[id(table)] = frozenset(key.split()[0] for key in table)
-    if tokens[index].stem not in first:
-        return None
-    longest = _MAX_WORDS.get(id(table))
-    if longest is None:
-        longest = _MAX_WORDS[id(table)] = _max_words(table)
-    for size in range(min(longest, len(tokens) - index), 0, -1):
-        key = " ".join(token.stem for token in tokens[index : index + size])
-        value = table.get(key)
-        if value is not None:
-            return _Hit(index, index + size, value, key)
-    return None
-
-
-def _scan(table: Mapping[str, V], tokens: list[Token]) -> list[_Hit[V]]:
-    """All non-overlapping hits, left to right, longest phrase first at each position."""
-    hits: list[_Hit[V]] = []
-    index = 0
-    while index < len(tokens):
-        hit = _match_at(table, tokens, index)
-        if hit is None:
-            index += 1
-        else:
-            hits.append(hit)
-            index = hit.end
-    return hits
-
-
-def _negated(tokens: list[Token], index: int) -> bool:
-    position = index - 1
-    for _ in range(3):
-        if position < 0:
-            return False
-        word = tokens[position].text
-        if word in NEGATIONS:
-            return True
-        if word not in NEGATION_FILLERS:
-            return False
-        position -= 1
-    return False
-
-
-@dataclass
-class _Text:
-    original: str
-    folded: str
-    tokens: list[Token]
-
-    @classmethod
-    def of(cls, text: str) -> _Text:
-        folded = fold(text)
-        return cls(text, folded, corrected_tokens(tokenize(folded)))
-
-    def span(self, hit: _Hit[object]) -> str:
-        return self.original[self.tokens[hit.start].start : self.tokens[hit.end - 1].end]
-
-    def next_word(self, hit: _Hit[object]) -> str | None:
-        return self.tokens[hit.end].text if hit.end < len(self.tokens) else None
-
-    def previous_word(self, hit: _Hit[object]) -> str | None:
-        return self.tokens[hit.start - 1].text if hit.start > 0 else None
-
-    def food_follows(self, hit: _Hit[object]) -> bool:
-        return hit.end < len(self.tokens) and (
-            _match_at(FOOD_WORDS, self.tokens, hit.end) is not None
-            or self.tokens[hit.end].stem in MEAL_WORDS
-        )
-
-
-def _live_hits(table: Mapping[str, V], text: _Text) -> list[_Hit[V]]:
-    """Hits that are neither negated («не сладкое») nor false friends («сырой погоды»)."""
-    return [
-        hit
-        for hit in _scan(table, text.tokens)
-        if not _negated(text.tokens, hit.start)
-        and not any(t.text in FALSE_FRIENDS for t in text.tokens[hit.start : hit.end])
-    ]
-
-
-def _first_distinct(hits: list[_Hit[V]]) -> list[_Hit[V]]:
-    seen: dict[V, _Hit[V]] = {}
-    for hit in hits:
-        seen.setdefault(hit.value, hit)
-    return list(seen.values())
-
-
 # ---- per-field readers
 
 
-def _wine_type_hit(text: _Text, *, bare_dessert: bool) -> _Hit[WineType] | None:
-    hits: list[_Hit[WineType]] = []
-    for hit in _live_hits(WINE_TYPE_WORDS, text):
+def _wine_type_hit(text: ScannedText, *, bare_dessert: bool) -> Hit[WineType] | None:
+    hits: list[Hit[WineType]] = []
+    for hit in live_hits(WINE_TYPE_WORDS, text):
         if hit.key == _DESSERT and not bare_dessert:
             continue  # "for dessert": food, not a wine type
         if hit.value in COLOUR_TYPES and text.food_follows(hit):
             continue  # "красная рыба", "white fish", "red meat"
         hits.append(hit)
-    distinct = _first_distinct(hits)
+    distinct = first_distinct(hits)
     styles = [hit for hit in distinct if hit.value in STYLE_TYPES]
     if styles:
         values = {hit.value for hit in styles}
@@ -188,29 +83,29 @@ def _wine_type_hit(text: _Text, *, bare_dessert: bool) -> _Hit[WineType] | None:
     return distinct[0] if len(distinct) == 1 else None
 
 
-def _sweetness_hit(text: _Text) -> _Hit[Sweetness] | None:
+def _sweetness_hit(text: ScannedText) -> Hit[Sweetness] | None:
     hits = [
         hit
-        for hit in _live_hits(SWEETNESS_WORDS, text)
+        for hit in live_hits(SWEETNESS_WORDS, text)
         if not (hit.key == _SWEET and text.previous_word(hit) in ("на", "под", "к", "ко"))
     ]
-    distinct = _first_distinct(hits)
+    distinct = first_distinct(hits)
     return distinct[0] if len(distinct) == 1 else None
 
 
-def _body_hit(text: _Text) -> _Hit[str] | None:
+def _body_hit(text: ScannedText) -> Hit[str] | None:
     hits = [
         hit
-        for hit in _live_hits(BODY_WORDS, text)
+        for hit in live_hits(BODY_WORDS, text)
         if hit.value == BODY_MEDIUM or not text.food_follows(hit)  # "легкие закуски"
         if not (text.next_word(hit) or "").startswith(_TASTE_NOUNS)  # «с лёгкой сладостью»
     ]
-    distinct = _first_distinct(hits)
+    distinct = first_distinct(hits)
     return distinct[0] if len(distinct) == 1 else None
 
 
-def _country_hit(text: _Text) -> _Hit[str] | None:
-    for hit in _live_hits(COUNTRY_ALIASES, text):
+def _country_hit(text: ScannedText) -> Hit[str] | None:
+    for hit in live_hits(COUNTRY_ALIASES, text):
         allowed = CASE_SENSITIVE_ALIASES.get(hit.key)
         if allowed is not None and text.span(hit) not in allowed:
             continue
@@ -218,29 +113,29 @@ def _country_hit(text: _Text) -> _Hit[str] | None:
     return None
 
 
-def _region_hit(text: _Text) -> _Hit[str] | None:
+def _region_hit(text: ScannedText) -> Hit[str] | None:
     for index, token in enumerate(text.tokens):
         if (
             token.text == "champagne"
             and index > 0
             and text.tokens[index - 1].text in CHAMPAGNE_REGION_PREPOSITIONS
         ):
-            region = _Hit(index, index + 1, "Шампань", "champagne")
+            region = Hit(index, index + 1, "Шампань", "champagne")
             break
     else:
         region = None
-    for hit in _live_hits(REGION_ALIASES, text):
+    for hit in live_hits(REGION_ALIASES, text):
         return hit if region is None or hit.start < region.start else region
     return region
 
 
-def _grape_hit(text: _Text) -> _Hit[str] | None:
-    hits = _live_hits(GRAPE_ALIASES, text)
+def _grape_hit(text: ScannedText) -> Hit[str] | None:
+    hits = live_hits(GRAPE_ALIASES, text)
     return hits[0] if hits else None
 
 
-def _food_hit(text: _Text) -> _Hit[str] | None:
-    for hit in _live_hits(FOOD_WORDS, text):
+def _food_hit(text: ScannedText) -> Hit[str] | None:
+    for hit in live_hits(FOOD_WORDS, text):
         if hit.key == _DESSERT and text.next_word(hit) in ("wine", "wines"):
             continue
         return hit
@@ -259,23 +154,23 @@ def _as_text(word: object) -> str:
 def style_words(text: str) -> list[str]:
     """Every sweetness, body and colour word of `text`, however many («полусладкое или
     полусухое»): words of a style, never of a wine's name («Абрау-Дюрсо Полусладкое»)."""
-    message = _Text.of(text)
-    hits = [*_scan(SWEETNESS_WORDS, message.tokens), *_scan(BODY_WORDS, message.tokens)]
-    hits += [h for h in _scan(WINE_TYPE_WORDS, message.tokens) if h.value in COLOUR_TYPES]
+    message = ScannedText.of(text)
+    hits = [*scan(SWEETNESS_WORDS, message.tokens), *scan(BODY_WORDS, message.tokens)]
+    hits += [h for h in scan(WINE_TYPE_WORDS, message.tokens) if h.value in COLOUR_TYPES]
     return [message.span(hit) for hit in hits]
 
 
 def named_choices(text: str) -> dict[str, frozenset[str]]:
     """Two values or more of one filter named as a choice («белое и красное», «полусладкое или
     полусухое»): the filter's name and the values, for a request that wants any of them."""
-    message = _Text.of(text)
+    message = ScannedText.of(text)
     found: dict[str, frozenset[str]] = {}
     colours = {  # not «красная рыба»
         h.value
-        for h in _live_hits(WINE_TYPE_WORDS, message)
+        for h in live_hits(WINE_TYPE_WORDS, message)
         if h.value in COLOUR_TYPES and not message.food_follows(h)
     }
-    sweetness = {h.value for h in _live_hits(SWEETNESS_WORDS, message)}
+    sweetness = {h.value for h in live_hits(SWEETNESS_WORDS, message)}
     for name, named in (("wine_type", colours), ("sweetness", sweetness)):
         if len(named) >= 2:
             found[name] = frozenset(_as_text(v) for v in named)
@@ -288,37 +183,37 @@ def wine_type_from_word(word: str) -> WineType | None:
     >>> wine_type_from_word("Красненькое"), wine_type_from_word("прекрасное")
     (<WineType.red: 'red'>, None)
     """
-    hit = _wine_type_hit(_Text.of(_as_text(word)), bare_dessert=True)
+    hit = _wine_type_hit(ScannedText.of(_as_text(word)), bare_dessert=True)
     return hit.value if hit else None
 
 
 def sweetness_from_word(word: str) -> Sweetness | None:
     """Map a sweetness word ("сухого", "semi-dry", "semi_sweet", "брют") to ``Sweetness``."""
-    hit = _sweetness_hit(_Text.of(_as_text(word)))
+    hit = _sweetness_hit(ScannedText.of(_as_text(word)))
     return hit.value if hit else None
 
 
 def country_from_text(text: str) -> str | None:
     """The canonical Russian country name mentioned in ``text`` ("из Чили" -> "Чили")."""
-    hit = _country_hit(_Text.of(text))
+    hit = _country_hit(ScannedText.of(text))
     return hit.value if hit else None
 
 
 def region_from_text(text: str) -> str | None:
     """The canonical Russian name of a famous region mentioned in ``text`` ("Mosel" -> "Мозель")."""
-    hit = _region_hit(_Text.of(text))
+    hit = _region_hit(ScannedText.of(text))
     return hit.value if hit else None
 
 
 def grape_from_text(text: str) -> str | None:
     """The canonical lowercase Russian grape name in ``text`` ("cabernet" -> "каберне совиньон")."""
-    hit = _grape_hit(_Text.of(text))
+    hit = _grape_hit(ScannedText.of(text))
     return hit.value if hit else None
 
 
 def food_from_text(text: str) -> str | None:
     """The catalog's base food word for the dish in ``text`` ("к стейку" -> "стейк")."""
-    hit = _food_hit(_Text.of(text))
+    hit = _food_hit(ScannedText.of(text))
     return hit.value if hit else None
 
 
@@ -328,7 +223,7 @@ _IMPLIED_TYPES: dict[str, WineType] = {stem("танины"): WineType.red, stem(
 
 def implied_wine_type(text: str) -> WineType | None:
     """The wine type a request implies without naming it («с мягкими танинами» → red)."""
-    for token in _Text.of(text).tokens:
+    for token in ScannedText.of(text).tokens:
         if token.stem.startswith(tuple(_IMPLIED_TYPES)):
             return next(t for k, t in _IMPLIED_TYPES.items() if token.stem.startswith(k))
     return None
@@ -373,11 +268,11 @@ def parse_query(text: str) -> ParsedQuery:
     A turn reads its message once (core/language/reading.py) and passes the result on; this
     is called again only on other texts (a phrase after «без», a tool's query, a caption).
     """
-    message = _Text.of(text)
+    message = ScannedText.of(text)
     values: dict[str, object] = {}
     matched: dict[str, str] = {}
 
-    def put(name: str, value: object, hit: _Hit[object] | str) -> None:
+    def put(name: str, value: object, hit: Hit[object] | str) -> None:
         values[name] = value
         matched[name] = hit if isinstance(hit, str) else message.span(hit)
 

@@ -31,156 +31,10 @@ from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent._catalog_index import catalog_index
 from services.agent._catalog_percentiles import catalog_percentiles
+from services.agent._request_merge import merge
 from services.agent._request_state import RequestState, ShownWine
 
 _WINE_MARKER = re.compile(r"\[WINE:([0-9a-fA-F-]{36})\]")
-_SWEETNESS_ORDER = (Sweetness.dry, Sweetness.semi_dry, Sweetness.semi_sweet, Sweetness.sweet)
-# Wine types whose grapes/places do not carry over to another colour.
-_STYLE_TYPES = (WineType.sparkling, WineType.dessert, WineType.fortified)
-
-
-def _step(current: Sweetness, delta: int) -> Sweetness:
-    index = _SWEETNESS_ORDER.index(current) + delta
-    return _SWEETNESS_ORDER[max(0, min(len(_SWEETNESS_ORDER) - 1, index))]
-
-
-def _merge(
-    state: RequestState,
-    parsed: WineFilters,
-    followup: FollowUp,
-    named: tuple[tuple[uuid.UUID, ...], tuple[str, ...]],
-    group: tuple[str, ...],
-    choices: dict[str, frozenset[str]],
-    compared: bool,
-) -> RequestState:
-    values: dict[str, Any] = state.filters.model_dump(exclude_none=True)
-    asked = parsed.model_dump(exclude_none=True)
-    named_ids, named_words = state.named_ids, state.named_words
-    countries = state.countries
-    refined: list[str] = []
-    new_type = asked.get("wine_type")
-    if new_type is not None and new_type != values.get("wine_type"):
-        for name in ("grape_variety", "region"):
-            values.pop(name, None)
-        if new_type in _STYLE_TYPES or values.get("wine_type") in _STYLE_TYPES:
-            values.pop("sweetness", None)
-        named_ids, named_words = (), ()
-    if "country" in asked or "region" in asked:
-        values.pop("region", None)
-        countries = ()
-        named_ids, named_words = (), ()
-    if "grape_variety" in asked:
-        named_ids, named_words = (), ()
-    if named[0]:  # «а Бароло?»: that wine, whatever country or colour was asked before
-        values = {k: v for k, v in values.items() if k in ("price_min", "price_max")}
-        countries = ()
-    values.update(asked)
-    if named[0]:
-        named_ids, named_words = named
-    if group:
-        countries = group
-        values.pop("country", None)
-        values.pop("region", None)
-    last = state.last_shown
-    # «уровнем выше, чем просекко»: a wine compared with is a measure, not a pick
-    if (followup.cheaper or followup.dearer) and (not named[0] or compared):
-        named_ids, named_words = (), ()  # another wine of that style, not that wine again
-    if followup.cheaper:
-        refined.append("дешевле")
-        reference = min((w.price for w in last), default=None)
-        if reference is None and "price_max" in values:
-            reference = Decimal(values["price_max"]) + 1
-        if reference is not None:  # cheaper than those, and within a ceiling just asked
-            values["price_max"] = min(reference - 1, Decimal(asked.get("price_max", reference)))
-            if "price_min" not in asked:
-                values.pop("price_min", None)
-    if followup.dearer:
-        refined.append("дороже")
-        reference = max((w.price for w in last), default=None)
-        if reference is None and "price_min" in values:
-            reference = Decimal(values["price_min"]) - 1
-        if reference is not None:
-            values["price_min"] = reference + 1
-            if "price_max" not in asked:  # «а дороже, до 2000?» keeps its new ceiling
-                values.pop("price_max", None)
-    if followup.drier or followup.sweeter:
-        refined.append("суше" if followup.drier else "слаще")
-        current = values.get("sweetness")
-        if current is None and last:
-            shown = [w.sweetness for w in last]
-            current = max(shown, key=_SWEETNESS_ORDER.index)
-            if followup.sweeter:
-                current = min(shown, key=_SWEETNESS_ORDER.index)
-        values["sweetness"] = _step(
-            Sweetness(current or Sweetness.semi_dry), -1 if followup.drier else 1
-        ).value
-        named_ids, named_words = (), ()
-    if followup.lighter and last:
-        refined.append("легче")
-        values["body_max"] = max(1, min(w.body for w in last) - 1)
-        values.pop("body_min", None)
-    if followup.fuller and last:
-        refined.append("плотнее")
-        values["body_min"] = min(5, max(w.body for w in last) + 1)
-        values.pop("body_max", None)
-    # A filter asked for again is no longer ruled out («а розовое?» after «белое и красное»).
-    excluded = [(n, v) for n, v in state.excluded if str(asked.get(n, "")) != v]
-    for name, chosen in choices.items():  # «белое и красное»: any of them, nothing else
-        kinds: type[WineType] | type[Sweetness] = WineType if name == "wine_type" else Sweetness
-        excluded += [(name, v.value) for v in kinds if v.value not in chosen]
-        excluded = [(n, v) for n, v in excluded if not (n == name and v in chosen)]
-        values.pop(name, None)
-    for name in followup.dropped:  # «не обязательно французское»
-        values.pop(name, None)
-        if name == "country":
-            countries = ()
-    for name, value in followup.negated.items():
-        if name == "countries":  # «наше не надо»: each country of the group ruled out
-            assert isinstance(value, tuple)
-            countries = tuple(c for c in countries if c not in value)
-            excluded += [("country", c) for c in value]
-            if values.get("country") in value:
-                values.pop("country")
-            continue
-        if values.get(name) == value:
-            values.pop(name)
-        if name == "country" and value in countries:
-            countries = tuple(c for c in countries if c != value)
-        excluded.append((name, str(value)))
-    if followup.other_grape:  # the grape of what was asked or shown before, ruled out
-        grapes = {state.filters.grape_variety} | _shared_grapes(last)
-        if "grape_variety" not in asked:  # «…, maybe carmenere?» names the new one
-            values.pop("grape_variety", None)
-        excluded += [("grape_variety", g) for g in grapes if g and g != asked.get("grape_variety")]
-        refined.append("другой сорт")
-    if followup.more:
-        refined.append("другие варианты")
-    if followup.extreme:
-        refined.append("самые недорогие" if followup.extreme == "cheapest" else "самые дорогие")
-    _keep_bounds_in_order(values, asked)
-    new = WineFilters.model_validate(values).model_dump(exclude_none=True)
-    return replace(
-        state,
-        filters=WineFilters.model_validate(values),
-        countries=countries,
-        named_ids=named_ids,
-        named_words=named_words,
-        excluded=tuple(dict.fromkeys(excluded)),
-        refined=tuple(refined),
-        extreme=followup.extreme,
-        asked_now=tuple(k for k, v in new.items() if state.filters.model_dump().get(k) != v),
-        said_now=tuple(asked),
-    )
-
-
-def _keep_bounds_in_order(values: dict[str, Any], asked: dict[str, Any]) -> None:
-    """A bound this message set wins over an older one it contradicts: «полнотелое», then
-    «что-нибудь легкое» is light, not an empty search for body ≥ 4 and ≤ 2."""
-    for low, high in (("body_min", "body_max"), ("price_min", "price_max")):
-        if values.get(low) is None or values.get(high) is None:
-            continue
-        if Decimal(str(values[low])) > Decimal(str(values[high])):
-            values.pop(low if high in asked else high)
 
 
 def read_turn(
@@ -245,7 +99,7 @@ def read_turn(
         parsed = ParsedQuery(parsed.filters.model_copy(update=update), parsed.matched)
         followup = replace(followup, drier=False, sweeter=False)  # said, not a step
     choices = {name: chosen for name, chosen in choices.items() if len(chosen) >= 2}
-    merged = _merge(base, parsed.filters, followup, named, group, choices, asked.compares)
+    merged = merge(base, parsed.filters, followup, named, group, choices, asked.compares)
     if similar and "похожие" not in merged.refined:  # new wines like those, not the same again
         merged = replace(merged, refined=(*merged.refined, "похожие"))
     merged = _price_band(merged, reading.price_band, parsed.filters, followup, percentiles)
@@ -263,12 +117,6 @@ def _style_of(shown: Sequence[ShownWine]) -> WineFilters:
     if len({w.sweetness for w in shown}) == 1:
         values["sweetness"] = shown[0].sweetness
     return WineFilters.model_validate(values)
-
-
-def _shared_grapes(shown: Sequence[ShownWine]) -> set[str]:
-    """The grape every wine shown is made of, if there is one."""
-    grapes = [set(w.grapes) for w in shown]
-    return set.intersection(*grapes) if grapes else set()
 
 
 def _text_of(value: object) -> str:

@@ -17,13 +17,13 @@ from functools import lru_cache
 
 from core.language.claims import Claim, numbers_in, read_claims, split_sentences
 from core.language.knowledge import KnowledgeEntry
-from core.language.request import _Text
+from core.language.scanning import ScannedText
 
 
 @lru_cache(maxsize=512)
 def _entry_reading(text: str) -> tuple[frozenset[Claim], frozenset[Decimal], str]:
     claims = frozenset(Claim(c.kind, c.value) for c in read_claims(text))
-    return claims, numbers_in(text), _Text.of(text).folded
+    return claims, numbers_in(text), ScannedText.of(text).folded
 
 
 def _borne_out(
