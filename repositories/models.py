@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
@@ -11,6 +11,7 @@ from pgvector.sqlalchemy import Vector
 from sqlalchemy import (
     BigInteger,
     Boolean,
+    Date,
     DateTime,
     ForeignKey,
     Integer,
@@ -66,6 +67,8 @@ class Wine(Base):
     external_id: Mapped[str | None] = mapped_column(Text, unique=True)
     source: Mapped[str | None] = mapped_column(Text)
     old_price_rub: Mapped[Decimal | None] = mapped_column(Numeric(12, 2))
+    tags: Mapped[list[str]] = mapped_column(ARRAY(Text), default=list)  # from the feed
+    margin: Mapped[Decimal | None] = mapped_column(Numeric(6, 2))  # percent, from the feed
     embedding: Mapped[list[float] | None] = mapped_column(Vector(), deferred=True)
     embedding_model: Mapped[str | None] = mapped_column(Text)
     search_vector: Mapped[str | None] = mapped_column(TSVECTOR, deferred=True)
@@ -213,6 +216,7 @@ class BuyClick(Base):
     user_id: Mapped[int | None] = mapped_column(BigInteger)
     fact_id: Mapped[uuid.UUID | None] = mapped_column(UUID(as_uuid=True))
     wine_id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True))
+    token: Mapped[str | None] = mapped_column(Text, unique=True)  # carried back by an order
 
 
 class CatalogSync(Base):
@@ -232,3 +236,71 @@ class CatalogSync(Base):
     skipped: Mapped[int] = mapped_column(Integer, default=0)
     reasons: Mapped[list[Any]] = mapped_column(JSONB, default=list)
     error: Mapped[str | None] = mapped_column(Text)
+
+
+class Order(Base):
+    """One of the shop's orders (migration 0014), idempotent by the shop's own id."""
+
+    __tablename__ = "orders"
+
+    order_id: Mapped[str] = mapped_column(Text, primary_key=True)
+    placed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    status: Mapped[str] = mapped_column(Text, default="placed")  # placed | cancelled
+    token: Mapped[str | None] = mapped_column(Text)  # the referral token it carried
+    source: Mapped[str] = mapped_column(Text)  # «api», or the file/URL it came from
+    total_rub: Mapped[Decimal] = mapped_column(Numeric(14, 2), default=Decimal(0))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class OrderLine(Base):
+    """A line of an order, attributed to the sommelier as led, assisted or none."""
+
+    __tablename__ = "order_lines"
+
+    order_id: Mapped[str] = mapped_column(
+        Text, ForeignKey("orders.order_id", ondelete="CASCADE"), primary_key=True
+    )
+    line_no: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    product: Mapped[str] = mapped_column(Text)  # the feed's product id or SKU
+    wine_id: Mapped[uuid.UUID | None] = mapped_column(UUID(as_uuid=True))
+    quantity: Mapped[int] = mapped_column(Integer)
+    price_rub: Mapped[Decimal] = mapped_column(Numeric(12, 2))  # per unit
+    attribution: Mapped[str] = mapped_column(Text, default="none")  # led | assisted | none
+    user_id: Mapped[int | None] = mapped_column(BigInteger)  # nulled by /forget, never deleted
+    click_id: Mapped[int | None] = mapped_column(BigInteger)
+
+
+class OrderSync(Base):
+    """One order import's outcome: the console's Catalog view and /stats."""
+
+    __tablename__ = "order_syncs"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    source: Mapped[str] = mapped_column(Text)
+    rows: Mapped[int] = mapped_column(Integer, default=0)
+    inserted: Mapped[int] = mapped_column(Integer, default=0)
+    updated: Mapped[int] = mapped_column(Integer, default=0)
+    unchanged: Mapped[int] = mapped_column(Integer, default=0)
+    cancelled: Mapped[int] = mapped_column(Integer, default=0)
+    skipped: Mapped[int] = mapped_column(Integer, default=0)
+    reasons: Mapped[list[Any]] = mapped_column(JSONB, default=list)
+    error: Mapped[str | None] = mapped_column(Text)
+
+
+class MerchRule(Base):
+    """The shop's own pick (migration 0014): boost or bury wines by wine, producer, country,
+    tag or a minimum margin, optionally within dates."""
+
+    __tablename__ = "merch_rules"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    action: Mapped[str] = mapped_column(Text)  # boost | bury
+    field: Mapped[str] = mapped_column(Text)  # wine | producer | country | tag | margin
+    value: Mapped[str] = mapped_column(Text)
+    starts_on: Mapped[date | None] = mapped_column(Date)
+    ends_on: Mapped[date | None] = mapped_column(Date)
+    note: Mapped[str | None] = mapped_column(Text)
+    admin_id: Mapped[int | None] = mapped_column(BigInteger)
