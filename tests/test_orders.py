@@ -4,7 +4,9 @@ with their reasons, a cancelled order out of revenue."""
 
 from __future__ import annotations
 
+import io
 import json
+from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -58,7 +60,7 @@ def _export(skus: list[str]) -> str:
             f"1002;27.11.2026 13:00;{skus[2]};1;по запросу;Оплачен",
             f"1003;2026-11-27T14:00:00+03:00;{skus[0]};1;1500;Отменен",
             f"1004;вчера;{skus[0]};1;1000;Новый",
-            f"1005;27.11.2026 15:00;NOT-IN-FEED;3;500;Доставлен",
+            "1005;27.11.2026 15:00;NOT-IN-FEED;3;500;Доставлен",
         ]
     )
 
@@ -94,8 +96,8 @@ async def test_an_export_is_imported_by_the_command_idempotently_with_bad_rows_s
     assert run.code == 0 and "0 new, 0 updated, 3 unchanged" in run.out, str(run)
     assert "row 4 (id 1002): price_rub: not a price: 'по запросу'" in run.out, str(run)
 
-    changed = _export(skus).replace(f"1001;27.11.2026 12:00;{skus[1]};1;990", "1001;"
-                                    f"27.11.2026 12:00;{skus[1]};3;990")  # fmt: skip
+    more = f"1001;27.11.2026 12:00;{skus[1]};3;990"  # three bottles of the second wine now
+    changed = _export(skus).replace(f"1001;27.11.2026 12:00;{skus[1]};1;990", more)
     export.write_text(changed, encoding="utf-8")
     run = await sommelier(tmp_path, "orders", str(export), "--json", **env)
     assert (json.loads(run.out)["updated"], json.loads(run.out)["unchanged"]) == (1, 2), str(run)
@@ -203,3 +205,32 @@ def test_the_referral_keeps_the_shops_query_and_only_its_own_tokens_pass() -> No
     assert referrals.read(forged) is None and referrals.read("x" * 16) is None
     assert not Referrals("other key", "", "sm").genuine(token)
     assert Referrals("key", "", "").tag("https://shop.example/w", None) == "https://shop.example/w"
+
+
+async def test_an_xlsx_export_with_a_mapping_and_date_cells(seeded: Runtime) -> None:
+    from openpyxl import Workbook
+
+    from services.app.orders.service import Orders
+
+    skus = await _skus(seeded, 1)
+    book = Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.append(["Док", "Когда", "Позиция", "Шт.", "Сумма за шт."])
+    sheet.append(["X-1", datetime(2026, 11, 27, 12, 30), skus[0], 2, 1490.0])
+    sheet.append(["X-1", datetime(2026, 11, 27, 12, 30), "=HYPERLINK(1)", 1, 10.0])
+    data = io.BytesIO()
+    book.save(data)
+    mapping = {
+        "Док": "order_id",
+        "Когда": "placed_at",
+        "Позиция": "product",
+        "Сумма за шт.": "price_rub",
+    }
+    orders = Orders(seeded.sessions, Referrals("k", "", "sm"), "Europe/Moscow", 7)
+    report = await orders.import_source("orders.xlsx", data=data.getvalue(), mapping=mapping)
+    assert (report.inserted, report.lines, report.skipped) == (1, 1, 1), report.as_dict()
+    assert report.problems[0].field == "product"
+    async with seeded.engine.connect() as conn:
+        placed = await conn.scalar(text("SELECT placed_at FROM orders WHERE order_id = 'X-1'"))
+    assert placed == datetime(2026, 11, 27, 9, 30, tzinfo=UTC)  # Moscow time, stored in UTC
