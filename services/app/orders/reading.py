@@ -5,10 +5,11 @@ and nothing else is lost."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from core.errors import OrderFileError
@@ -22,7 +23,9 @@ MAX_ID_CHARS = 200
 MAX_LINES_PER_ORDER = 1000
 MAX_QUANTITY = 100_000
 MAX_PRICE = Decimal("10000000")
-_DATE_FORMATS = ("%d.%m.%Y %H:%M:%S", "%d.%m.%Y %H:%M", "%d.%m.%Y", "%d/%m/%Y %H:%M", "%d/%m/%Y")
+# «27.11.2026», «27.11.2026 14:05», «27/11/2026 14:05:09»: read without strptime, which cost
+# two thirds of reading an export.
+_DAY_FIRST = re.compile(r"(\d{1,2})[./](\d{1,2})[./](\d{4})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?")
 
 
 @dataclass
@@ -190,15 +193,24 @@ def _line(values: dict[str, str], problem: Callable[[str, str], None]) -> LineIn
         problem("product", "missing" if not product else "not a product id or SKU")
         return None
     quantity_text = values.get("quantity", "1")
-    quantity = number(quantity_text)
+    quantity = _number(quantity_text)
     if quantity is None or quantity != quantity.to_integral() or not 0 < quantity <= MAX_QUANTITY:
         problem("quantity", f"not a quantity: {quantity_text!r}")
         return None
-    price = number(values.get("price_rub", ""))
+    price = _number(values.get("price_rub", ""))
     if price is None or not 0 <= price < MAX_PRICE:
         problem("price_rub", f"not a price: {values.get('price_rub', '')!r}")
         return None
     return LineIn(product, int(quantity), price.quantize(Decimal("0.01")))
+
+
+def _number(text: str) -> Decimal | None:
+    """A plain «1990», «1990.50» or «1 990,00» at once; anything else as the catalog reads it."""
+    try:
+        value = Decimal(text.replace(",", "."))
+    except InvalidOperation:
+        return number(text)
+    return value if value.is_finite() else None
 
 
 def parse_time(text: str, zone: tzinfo) -> datetime | None:
@@ -206,19 +218,18 @@ def parse_time(text: str, zone: tzinfo) -> datetime | None:
     text = text.strip()
     if not text:
         return None
-    found: datetime | None = None
     if text.isdigit() and len(text) in (10, 13):
         seconds = int(text) / (1000 if len(text) == 13 else 1)
         return datetime.fromtimestamp(seconds, UTC)
+    day_first = _DAY_FIRST.fullmatch(text)
     try:
-        found = datetime.fromisoformat(text.replace("Z", "+00:00"))
+        if day_first is not None:
+            day, month, year, hour, minute, second = (int(g or 0) for g in day_first.groups())
+            found = datetime(year, month, day, hour, minute, second)
+        else:
+            found = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
-        for pattern in _DATE_FORMATS:
-            try:
-                found = datetime.strptime(text, pattern)
-                break
-            except ValueError:
-                continue
-    if found is None or not 2000 <= found.year <= 2100:
+        return None
+    if not 2000 <= found.year <= 2100:
         return None
     return found if found.tzinfo is not None else found.replace(tzinfo=zone)
