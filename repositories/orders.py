@@ -20,6 +20,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from repositories.models import OrderSync
 
+# Imports of orders take turns (a transaction-level lock): two webhooks carrying the same order
+# at once would otherwise both replace its lines and one would fail on the other's.
+IMPORT_LOCK_KEY = 72_6578_0043
 # A click may be stamped a little after the shop's own time of the order (two clocks).
 CLOCK_SKEW = timedelta(hours=1)
 
@@ -125,6 +128,7 @@ async def upsert_orders(
     window: timedelta,
 ) -> UpsertCounts:
     """Apply the batch in the session's transaction (the caller commits or rolls back)."""
+    await session.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": IMPORT_LOCK_KEY})
     for statement in _STAGE:
         await session.execute(text(statement))
     raw = await (await session.connection()).get_raw_connection()

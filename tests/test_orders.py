@@ -4,6 +4,7 @@ with their reasons, a cancelled order out of revenue."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 from datetime import UTC, datetime
@@ -234,3 +235,68 @@ async def test_an_xlsx_export_with_a_mapping_and_date_cells(seeded: Runtime) -> 
     async with seeded.engine.connect() as conn:
         placed = await conn.scalar(text("SELECT placed_at FROM orders WHERE order_id = 'X-1'"))
     assert placed == datetime(2026, 11, 27, 9, 30, tzinfo=UTC)  # Moscow time, stored in UTC
+
+
+async def test_the_same_order_posted_at_once_by_retrying_webhooks_is_stored_once(
+    seeded: Runtime,
+) -> None:
+    skus = await _skus(seeded, 1)
+    async with running_api(seeded, api_token=TOKEN) as api:
+        body = json.dumps(_order("R-1", skus[0])).encode()
+        auth = {"Authorization": f"Bearer {TOKEN}"}
+        answers = await asyncio.gather(*(_post(api.base_url, body, auth) for _ in range(5)))
+    assert [status for status, _ in answers] == [200] * 5
+    assert sum(body["inserted"] for _, body in answers) == 1
+    assert (await _orders(seeded))["R-1"]["lines"] == 1
+
+
+async def test_a_web_visitor_who_linked_telegram_is_one_person_for_attribution(
+    seeded: Runtime,
+) -> None:
+    telegram_id = 727042
+    async with running_api(seeded, api_token=TOKEN) as api:
+        services = api.services
+        cookie = "visitor-cookie-token"
+        visitor = await services.visitors.open(cookie)
+        token = services.clicks.referrals.new_token()
+        async with seeded.engine.begin() as conn:
+            shown = (await conn.scalars(text("SELECT id FROM wines ORDER BY slug LIMIT 2"))).all()
+            await conn.execute(
+                text("INSERT INTO users (id, age_confirmed) VALUES (:u, true)"), {"u": telegram_id}
+            )
+            fact = await conn.scalar(
+                text(
+                    "INSERT INTO answer_facts (id, user_id, path, match, wine_ids) "
+                    "VALUES (gen_random_uuid(), :u, 'agent', 'exact', :w) RETURNING id"
+                ),
+                {"u": visitor, "w": list(shown)},
+            )
+            await conn.execute(
+                text(
+                    "INSERT INTO buy_clicks (user_id, fact_id, wine_id, token) "
+                    "VALUES (:u, :f, :w, :t)"
+                ),
+                {"u": visitor, "f": fact, "w": shown[0], "t": token},
+            )
+        code = await services.visitors.link_code(cookie)
+        assert code is not None and (await services.visitors.link(code, telegram_id)).linked
+        order = {
+            "order_id": "L-1",
+            "placed_at": datetime.now(UTC).isoformat(),
+            "token": token,
+            "lines": [{"product": str(w), "quantity": 1, "price": 1000} for w in shown],
+        }
+        status, body = await _post(
+            api.base_url, json.dumps(order).encode(), {"Authorization": f"Bearer {TOKEN}"}
+        )
+        assert status == 200, body
+    async with seeded.engine.connect() as conn:
+        lines = (
+            await conn.execute(
+                text(
+                    "SELECT attribution, user_id FROM order_lines WHERE order_id = 'L-1' "
+                    "ORDER BY line_no"
+                )
+            )
+        ).all()
+    assert [tuple(line) for line in lines] == [("led", telegram_id), ("assisted", telegram_id)]
