@@ -75,8 +75,9 @@ class VisitorRepository:
 async def merge_person(session: AsyncSession, source: int, target: int) -> dict[str, int]:
     """Move what `source` (a visitor) has onto `target` (a Telegram user) and delete the rest
     of `source`: votes on wines the target has not voted on, favourites, conversations (ended),
-    answer counts, what was shown and clicked, attributed purchases and the visitor's cookies (their tokens now stand for the target). The quiz
-    is merged by the caller. Returns rows moved per table; the caller commits."""
+    answer counts, what was shown and clicked, attributed purchases and the visitor's cookies
+    (their tokens now stand for the target). The quiz is merged by the caller. Returns rows
+    moved per table; the caller commits."""
     moved: dict[str, int] = {}
     statements = {
         "feedback": "UPDATE feedback SET user_id = :d WHERE user_id = :s AND wine_id NOT IN "
