@@ -20,6 +20,7 @@ from typing import Any, Literal
 from aiohttp import BodyPartReader, web
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from api.orders import ORDERS_PATH, orders_handler
 from core.errors import DatabaseUnavailableError, MediaUnreadableError
 from services.agent import MAX_STEPS, AgentEvent, ErrorEvent, Final
 from services.app.container import Services
@@ -213,8 +214,9 @@ def _client_key(request: web.Request) -> str:
 
 @web.middleware
 async def api_access(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Bearer token (when API_TOKEN is set) and the per-client rate limit on /v1/ routes."""
-    if not request.path.startswith("/v1/"):
+    """Bearer token (when API_TOKEN is set) and the per-client rate limit on /v1/ routes; the
+    orders webhook checks its own (a bearer token or a signature of the body)."""
+    if not request.path.startswith("/v1/") or request.path == ORDERS_PATH:
         return await handler(request)
     token = request.app[SERVICES_KEY].settings.api_token
     if token:
@@ -337,7 +339,8 @@ async def healthz(request: web.Request) -> web.Response:
 
 
 def build_app(services: Services, *, api: bool = True) -> web.Application:
-    """The aiohttp application: `/healthz` always, the `/v1/` API unless `api` is False."""
+    """The aiohttp application: `/healthz` always, the `/v1/` API unless `api` is False;
+    `POST /v1/orders` also whenever API_TOKEN or ORDERS_WEBHOOK_SECRET is set."""
     app = web.Application(middlewares=[api_access], client_max_size=64 * 1024)
     app[SERVICES_KEY] = services
     app.router.add_get("/healthz", healthz)
@@ -347,4 +350,7 @@ def build_app(services: Services, *, api: bool = True) -> web.Application:
         app.router.add_get("/v1/agent/tools", tools)
         app.router.add_get("/v1/agent/status", status)
         app.router.add_delete("/v1/users/{user_id}", forget_user)
+    settings = services.settings
+    if api or settings.api_token or settings.orders_webhook_secret:
+        app.router.add_post(ORDERS_PATH, orders_handler(services))
     return app

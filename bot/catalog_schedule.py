@@ -1,4 +1,5 @@
-"""Starts the scheduled catalog sync beside the bot when CATALOG_FEED_URL is set."""
+"""Starts the scheduled catalog sync beside the bot when CATALOG_FEED_URL is set, and the
+scheduled re-read of the shop's orders when ORDERS_URL is set (one task for both)."""
 
 from __future__ import annotations
 
@@ -18,8 +19,8 @@ log = logging.getLogger(__name__)
 def start_catalog_sync(
     bot: Bot, settings: Settings, services: Services
 ) -> asyncio.Task[None] | None:
-    sync = services.catalog_sync
-    if sync is None:
+    runs = [s for s in (services.catalog_sync, services.order_sync) if s is not None]
+    if not runs:
         return None
 
     async def notify(message: str) -> None:
@@ -29,7 +30,10 @@ def start_catalog_sync(
             except TelegramAPIError as exc:
                 log.warning("cannot message admin %s: %s", admin_id, exc)
 
-    return asyncio.create_task(sync.run_forever(notify), name="catalog-sync")
+    async def run_all() -> None:
+        await asyncio.gather(*(s.run_forever(notify) for s in runs))
+
+    return asyncio.create_task(run_all(), name="catalog-sync")
 
 
 async def stop_catalog_sync(task: asyncio.Task[None] | None) -> None:

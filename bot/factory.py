@@ -129,6 +129,7 @@ def create_dispatcher(
         rate_limits=services.rate_limits,
         ledger=services.ledger,
         catalog_admin=services.catalog_admin,
+        orders=services.orders,
         housekeeping=services.housekeeping,
     )
     order = ChatOrderMiddleware(coordinator)

@@ -43,6 +43,10 @@ class CatalogFileError(SommelierError):
         super().__init__("\n".join(lines))
 
 
+class OrderFileError(CatalogFileError):
+    """The shop's orders cannot be read (a file, a URL, a mapping); nothing was written."""
+
+
 class LLMUnavailableError(SommelierError):
     """No answer can be had from the LLM (no key, network, timeout, 429/5xx after retries)."""
 

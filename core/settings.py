@@ -6,6 +6,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -87,6 +88,18 @@ class Settings(BaseSettings):
     catalog_feed_url: str | None = Field(default=None, pattern=r"^https?://")
     catalog_sync_hours: float = Field(default=24.0, gt=0, le=24 * 365)
 
+    # The shop's orders (issue 42): an export re-read on a schedule, and `POST /v1/orders`.
+    orders_url: str | None = Field(default=None, pattern=r"^https?://")
+    orders_sync_minutes: float = Field(default=60.0, gt=0, le=60 * 24 * 365)
+    orders_webhook_secret: str | None = None
+    # An order's time without a zone is the shop's local time.
+    orders_timezone: str = "Europe/Moscow"
+    attribution_days: float = Field(default=7.0, gt=0, le=365)
+    # What «Купить» adds to the shop's URL: fixed pairs, and the name of the click's token
+    # (empty: no token, so orders cannot be led back to a click).
+    referral_params: str = "utm_source=sommelier"
+    referral_token_param: str = Field(default="sm", pattern=r"^[A-Za-z0-9_.-]{0,40}$")
+
     @field_validator("data_dir", "backup_dir")
     @classmethod
     def _expand_data_dir(cls, value: Path | None) -> Path | None:
@@ -130,6 +143,24 @@ class Settings(BaseSettings):
             origin = part.strip()
             if origin and not re.fullmatch(r"https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?", origin):
                 raise ValueError(f"'{origin}' is not an origin (scheme://host[:port], no path)")
+        return value
+
+    @field_validator("orders_timezone")
+    @classmethod
+    def _check_orders_timezone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"'{value}' is not a time zone (e.g. Europe/Moscow)") from None
+        return value
+
+    @field_validator("referral_params")
+    @classmethod
+    def _check_referral_params(cls, value: str) -> str:
+        for pair in value.split("&"):
+            name, sep, _ = pair.partition("=")
+            if pair and (not sep or not re.fullmatch(r"[A-Za-z0-9_.-]{1,40}", name)):
+                raise ValueError(f"'{pair}' is not name=value (pairs joined by &)")
         return value
 
     @model_validator(mode="after")

@@ -28,15 +28,19 @@ async def record_fact(session: Executor, values: dict[str, Any]) -> None:
 
 
 async def record_click(
-    session: AsyncSession, wine_id: uuid.UUID, fact_id: uuid.UUID | None
+    session: AsyncSession,
+    wine_id: uuid.UUID,
+    fact_id: uuid.UUID | None,
+    token: str | None = None,
 ) -> None:
-    """The click, with the person of the answer it came from (so /forget finds it)."""
+    """The click, with the person of the answer it came from (so /forget finds it) and the
+    referral token the shop's URL carries (an order brings it back)."""
     await session.execute(
         text(
-            "INSERT INTO buy_clicks (user_id, fact_id, wine_id) "
-            "VALUES ((SELECT user_id FROM answer_facts WHERE id = :f), :f, :w)"
+            "INSERT INTO buy_clicks (user_id, fact_id, wine_id, token) "
+            "VALUES ((SELECT user_id FROM answer_facts WHERE id = :f), :f, :w, :t)"
         ),
-        {"f": fact_id, "w": wine_id},
+        {"f": fact_id, "w": wine_id, "t": token},
     )
 
 

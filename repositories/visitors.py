@@ -75,8 +75,9 @@ class VisitorRepository:
 async def merge_person(session: AsyncSession, source: int, target: int) -> dict[str, int]:
     """Move what `source` (a visitor) has onto `target` (a Telegram user) and delete the rest
     of `source`: votes on wines the target has not voted on, favourites, conversations (ended),
-    answer counts and the visitor's cookies (their tokens now stand for the target). The quiz
-    is merged by the caller. Returns rows moved per table; the caller commits."""
+    answer counts, what was shown and clicked, attributed purchases and the visitor's cookies
+    (their tokens now stand for the target). The quiz is merged by the caller. Returns rows
+    moved per table; the caller commits."""
     moved: dict[str, int] = {}
     statements = {
         "feedback": "UPDATE feedback SET user_id = :d WHERE user_id = :s AND wine_id NOT IN "
@@ -87,6 +88,11 @@ async def merge_person(session: AsyncSession, source: int, target: int) -> dict[
         "conversations": "UPDATE conversations SET user_id = :d, "
         "ended_at = coalesce(ended_at, now()) WHERE user_id = :s",
         "answers": "UPDATE answers SET user_id = :d WHERE user_id = :s",
+        # What the visitor was shown and clicked, and the purchases attributed to them: the
+        # person's own from now on, so an order names them either way (issue 42).
+        "answer_facts": "UPDATE answer_facts SET user_id = :d WHERE user_id = :s",
+        "buy_clicks": "UPDATE buy_clicks SET user_id = :d WHERE user_id = :s",
+        "order_lines": "UPDATE order_lines SET user_id = :d WHERE user_id = :s",
         "visitors": "UPDATE visitors SET user_id = :d, link_code = NULL, "
         "link_expires_at = NULL WHERE user_id = :s",
     }

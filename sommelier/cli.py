@@ -54,6 +54,12 @@ async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     return await run_import(args, settings)
 
 
+async def cmd_orders(args: argparse.Namespace, settings: Settings) -> int:
+    from sommelier.importing import run_orders
+
+    return await run_orders(args, settings)
+
+
 async def cmd_db_url(args: argparse.Namespace, settings: Settings) -> int:
     _print(resolve_location(settings).masked())
     return 0
@@ -197,6 +203,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mapping", help='JSON file {"their header": "our field"}')
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(handler=cmd_import)
+
+    p = sub.add_parser("orders", help="import the shop's orders: CSV/XLSX or JSON, file or URL")
+    p.add_argument("source", help="a file path or an http(s) URL")
+    p.add_argument("--mapping", help='JSON file {"their header": "our field"}')
+    p.add_argument("--dry-run", action="store_true", help="check and report, write nothing")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(handler=cmd_orders)
 
     p = sub.add_parser("db-url", help="print the database URL in use (password masked)")
     p.set_defaults(handler=cmd_db_url)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
+from typing import Any
 
 from aiogram import Bot, F, Router
 from aiogram.exceptions import TelegramBadRequest
@@ -24,6 +25,7 @@ from services.app.catalog.admin import CatalogAdmin
 from services.app.ops.health import Health
 from services.app.ops.housekeeping import Housekeeping
 from services.app.ops.ledger import Ledger
+from services.app.orders.service import Orders
 from services.app.texts import T
 
 log = logging.getLogger(__name__)
@@ -89,7 +91,7 @@ def build_admin_router(admin_ids: frozenset[int]) -> Router:
         await bot.edit_message_text(text, chat_id=status.chat.id, message_id=status.message_id)
 
     @router.message(Command("stats"))
-    async def stats(message: Message, health: Health, ledger: Ledger) -> None:
+    async def stats(message: Message, health: Health, ledger: Ledger, orders: Orders) -> None:
         s = await health.stats()
         backlog = await ledger.backlog()
         parked, latest = await ledger.parked()
@@ -109,9 +111,30 @@ def build_admin_router(admin_ids: frozenset[int]) -> Router:
                 T.stats_parked.format(update_id=update_id, error=escape(error))
                 for update_id, error in latest
             )
+            + _last_order_import(await orders.recent_imports(1))
         )
 
     return router
+
+
+def _last_order_import(imports: list[dict[str, Any]]) -> str:
+    """The last import of the shop's orders, and why rows of it were skipped."""
+    if not imports:
+        return ""
+    last = imports[0]
+    when = last["created_at"].strftime("%Y-%m-%d %H:%M")
+    source = escape(last["source"])
+    if last["error"]:
+        return T.stats_orders_failed.format(when=when, source=source, error=escape(last["error"]))
+    reasons = [f"{r.get('row')}: {r.get('field')}: {r.get('problem')}" for r in last["reasons"]]
+    return T.stats_orders.format(
+        when=when,
+        source=source,
+        inserted=last["inserted"],
+        updated=last["updated"],
+        cancelled=last["cancelled"],
+        skipped=last["skipped"],
+    ) + "".join(T.stats_orders_reason.format(reason=escape(r)) for r in reasons[:5])
 
 
 def _seconds(ms: float | None) -> str:

@@ -20,11 +20,14 @@ from services.app.database import Database
 from services.app.facts.buy_links import BuyLinks
 from services.app.facts.clicks import BuyClicks
 from services.app.facts.recorder import FactRecorder
+from services.app.facts.referrals import Referrals
 from services.app.media.questions import MediaQuestions
 from services.app.ops.health import Health
 from services.app.ops.housekeeping import Housekeeping
 from services.app.ops.ledger import Ledger
 from services.app.ops.rate_limits import RateLimits
+from services.app.orders.service import Orders
+from services.app.orders.sync import OrderSync
 from services.app.people.people import People
 from services.app.people.visitors import Visitors
 from services.app.picks.group import GroupTable
@@ -85,6 +88,8 @@ class Services:
     ledger: Ledger
     catalog_admin: CatalogAdmin
     catalog_sync: CatalogSync | None  # with CATALOG_FEED_URL
+    orders: Orders
+    order_sync: OrderSync | None  # with ORDERS_URL
     housekeeping: Housekeeping
 
     async def close(self) -> None:
@@ -121,6 +126,15 @@ def build_services(rt: Runtime) -> Services:
         if settings.catalog_feed_url
         else None
     )
+    referrals = Referrals(key, settings.referral_params, settings.referral_token_param)
+    orders = Orders(
+        rt.maintenance_sessions, referrals, settings.orders_timezone, settings.attribution_days
+    )
+    order_sync = (
+        OrderSync(orders, settings.orders_url, settings.orders_sync_minutes)
+        if settings.orders_url
+        else None
+    )
     return Services(
         settings=settings,
         llm=llm,
@@ -146,7 +160,7 @@ def build_services(rt: Runtime) -> Services:
         group_table=GroupTable(database, recorder),
         console=console,
         console_access=ConsoleAccess(database, signer, base),
-        clicks=BuyClicks(database, links),
+        clicks=BuyClicks(database, links, referrals),
         digest=WeeklyDigest(console, settings.admin_id_set),
         health=Health(database, store),
         rate_limits=RateLimits(
@@ -155,5 +169,7 @@ def build_services(rt: Runtime) -> Services:
         ledger=Ledger(database),
         catalog_admin=catalog_admin,
         catalog_sync=sync,
+        orders=orders,
+        order_sync=order_sync,
         housekeeping=Housekeeping(rt),
     )

@@ -337,6 +337,7 @@ class T:
         "visitors": "связь с веб-чатом",
         "answer_facts": "статистика запросов",
         "buy_clicks": "переходы «Купить»",
+        "order_lines": "связь покупок с вами (покупки остаются без имени)",
     }
 
     # --- Admins: /seed, /backup, /embed, /stats, /import, /console -----------------------------
@@ -363,6 +364,14 @@ class T:
         "Отложено после сбоев: {parked}"
     )
     stats_parked = "\n• #{update_id}: {error}"
+    stats_orders = (
+        "\nЗаказы, последняя загрузка {when} ({source}): новых {inserted}, обновлено {updated}, "
+        "отменено {cancelled}, пропущено строк {skipped}"
+    )
+    stats_orders_failed = "\nЗаказы, последняя загрузка {when} ({source}) не удалась: {error}"
+    stats_orders_reason = "\n• {reason}"
+    orders_sync_failed = "Загрузка заказов не удалась: {error}"
+    orders_sync_skipped = "Загрузка заказов: пропущено строк {skipped}.\n{lines}"
     seconds = "{value:.1f} с"
     nothing = "—"
     import_format = "Формат: {format}, строк: {rows}"

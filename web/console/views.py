@@ -196,7 +196,23 @@ async def catalog(console: ConsoleService, w: Window) -> dict[str, Any]:
                     ("why", "Почему"),
                 ],
                 data["syncs"],
-            )
+            ),
+            Table(
+                "orders",
+                "Последние загрузки заказов",
+                [
+                    ("when", "Когда"),
+                    ("source", "Источник"),
+                    ("rows", "Строк"),
+                    ("inserted", "Новых заказов"),
+                    ("updated", "Изменено"),
+                    ("unchanged", "Без изменений"),
+                    ("cancelled", "Отменено"),
+                    ("skipped", "Пропущено строк"),
+                    ("why", "Почему"),
+                ],
+                data["order_imports"],
+            ),
         ],
     }
 

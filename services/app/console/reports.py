@@ -16,6 +16,7 @@ from core.settings import Settings
 from repositories import console as q
 from repositories.console import DIMENSIONS, UNMET_KEYS, Period
 from repositories.fact_rollup import SEPARATOR, refresh
+from repositories.orders import order_syncs
 from services.app.console.estimates import people_estimate, percentile
 from services.app.database import Database
 
@@ -239,6 +240,7 @@ class ConsoleService:
         async with self.sessions() as s:
             syncs = await q.catalog_syncs(s)
             state = await q.catalog_state(s, self.settings.embedding_model)
+            order_imports = await order_syncs(s)
         return {
             "state": state,
             "syncs": [
@@ -258,7 +260,27 @@ class ConsoleService:
                 }
                 for r in syncs
             ],
+            "order_imports": [
+                {
+                    "when": r["created_at"].strftime("%Y-%m-%d %H:%M"),
+                    "source": r["source"],
+                    "rows": r["rows"],
+                    "inserted": r["inserted"],
+                    "updated": r["updated"],
+                    "unchanged": r["unchanged"],
+                    "cancelled": r["cancelled"],
+                    "skipped": r["skipped"],
+                    "why": r["error"] or _reasons(r["reasons"]),
+                }
+                for r in order_imports
+            ],
         }
+
+
+def _reasons(reasons: list[dict[str, Any]] | None) -> str:
+    return "; ".join(
+        f"{p.get('row')}: {p.get('field')}: {p.get('problem')}" for p in (reasons or [])[:5]
+    )
 
 
 def _change(now: int, before: int) -> int | None:

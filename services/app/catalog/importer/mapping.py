@@ -70,23 +70,25 @@ FIELD_NAMES: dict[str, tuple[str, ...]] = {
 }
 
 
-def _key(name: str) -> str:
+def header_key(name: str) -> str:
     folded = name.strip().lower().replace("ё", "е")
     folded = re.sub(r"\(.*?\)|,\s*(л|%|руб\.?|₽)$", " ", folded)
     return " ".join(re.findall(r"[a-zа-я0-9]+", folded.replace("_", " ")))
 
 
-_BY_KEY: dict[str, str] = {_key(n): field for field, names in FIELD_NAMES.items() for n in names}
+_BY_KEY: dict[str, str] = {
+    header_key(n): field for field, names in FIELD_NAMES.items() for n in names
+}
 
 
 class FieldMapper:
     """Header/param name -> canonical field; `custom` (from --mapping) wins over the built-ins."""
 
     def __init__(self, custom: dict[str, str] | None = None) -> None:
-        self.custom = {_key(k): v for k, v in (custom or {}).items()}
+        self.custom = {header_key(k): v for k, v in (custom or {}).items()}
 
     def field(self, name: str) -> str | None:
-        key = _key(name)
+        key = header_key(name)
         return self.custom.get(key) or _BY_KEY.get(key)
 
 

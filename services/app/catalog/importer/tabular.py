@@ -46,6 +46,15 @@ def _mostly_text(text: str) -> bool:
 
 
 def read_csv(data: bytes, mapper: FieldMapper) -> list[RawRow]:
+    return _rows(csv_table(data), mapper)
+
+
+def read_xlsx(data: bytes, mapper: FieldMapper) -> list[RawRow]:
+    return _rows(xlsx_table(data), mapper)
+
+
+def csv_table(data: bytes) -> list[list[str]]:
+    """The cells of a CSV export: its encoding and separator found from the content."""
     text = decode_text(data)
     first = text.split("\n", 1)[0]
     delimiter = max((";", ",", "\t", "|"), key=first.count)
@@ -53,10 +62,11 @@ def read_csv(data: bytes, mapper: FieldMapper) -> list[RawRow]:
         table = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
     except csv.Error as exc:
         raise CatalogFileError(f"the CSV file cannot be read: {exc}") from None
-    return _rows(table, mapper)
+    return table
 
 
-def read_xlsx(data: bytes, mapper: FieldMapper) -> list[RawRow]:
+def xlsx_table(data: bytes) -> list[list[str]]:
+    """The cells of the first sheet of an XLSX export, as text."""
     from openpyxl import load_workbook
 
     try:
@@ -71,7 +81,7 @@ def read_xlsx(data: bytes, mapper: FieldMapper) -> list[RawRow]:
         ]
     finally:
         book.close()
-    return _rows(table, mapper)
+    return table
 
 
 def _cell(value: object) -> str:
