@@ -116,3 +116,48 @@ async def test_the_shop_picks_page_in_a_real_browser(seeded: Runtime) -> None:
     assert not any(v for k, v in marked.items() if k != done.bought)
     assert forged_status == 403
     assert deleted
+
+
+async def test_a_rule_form_needs_its_token_and_the_pages_origin(seeded: Runtime) -> None:
+    form = {"action": "boost", "field": "country", "value": "Италия"}
+    async with console_stack(seeded, api_token="console-secret") as stack:
+        base = stack.base
+        link = await console_link(stack)
+        jar = aiohttp.CookieJar(unsafe=True)  # keeps the cookies of 127.0.0.1 too
+        async with aiohttp.ClientSession(cookie_jar=jar) as http:
+            async with http.get(link):
+                pass  # the login cookie
+            async with http.get(f"{base}/console/rules") as opened:
+                page = await opened.text()
+            token = page.split('name="csrf" value="', 1)[1].split('"', 1)[0]
+            statuses = []
+            for extra, headers in (
+                ({}, {}),  # the login alone: refused
+                ({"csrf": "forged"}, {}),
+                ({"csrf": token}, {"Origin": "https://elsewhere.example"}),
+                ({"csrf": token}, {"Origin": base}),  # the page's own post
+            ):
+                async with http.post(
+                    f"{base}/console/rules",
+                    data=form | extra,
+                    headers=headers,
+                    allow_redirects=False,
+                ) as r:
+                    statuses.append(r.status)
+        async with (
+            aiohttp.ClientSession() as script,
+            script.post(
+                f"{base}/console/rules",
+                data=form | {"action": "bury", "field": "tag", "value": "распродажа"},
+                headers={"Authorization": "Bearer console-secret"},
+                allow_redirects=False,
+            ) as by_script,
+        ):
+            script_status = by_script.status
+        rows = await stack.bot.services.shop_rules.rules()
+    assert statuses == [403, 403, 403, 303]
+    assert script_status == 303
+    assert [(r.rule.action, r.rule.field, r.rule.value) for r in rows] == [
+        ("boost", "country", "Италия"),
+        ("bury", "tag", "распродажа"),
+    ]
