@@ -21,7 +21,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
 
 from services.app.runtime import Runtime
-from tests.bot_helpers import adult, ask, card_wine_id, cards
+from tests.bot_helpers import adult, ask, card_wine_id, cards, wines_by_id
 from tests.browser import chromium, screenshot
 from tests.console_harness import console_link, console_stack, converse
 
@@ -102,7 +102,9 @@ async def test_the_shop_picks_page_in_a_real_browser(seeded: Runtime) -> None:
 
     assert seen["empty"]
     ((action, field, value, *_rest),) = seen["rules"]
+    value, wine_name = value.splitlines()  # the id typed, and the wine it names
     assert (action, field, value) == ("Поднять", "Вино", str(done.bought))
+    assert wine_name == (await wines_by_id(seeded, [done.bought]))[done.bought].name
     assert "Вино недели" in seen["rules"][0]
     boosted, _buried, _others = seen["groups"]
     assert boosted[0] == "Поднятые" and boosted[1] == "1"  # one wine

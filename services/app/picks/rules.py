@@ -34,6 +34,7 @@ class RuleRow:
     rule: PickRule
     wines: int  # wines on sale it names now
     active: bool  # in force today
+    wine_name: str | None = None  # a `wine` rule: the wine's name, when it names one
 
 
 class ShopRules:
@@ -43,9 +44,15 @@ class ShopRules:
 
     async def rules(self) -> list[RuleRow]:
         today = shop_today()
+        rows = []
         async with self._database.single() as s:
-            rules = await q.list_rules(s)
-            return [RuleRow(r, len(await q.wines_named(s, r)), r.active_on(today)) for r in rules]
+            for rule in await q.list_rules(s):
+                named = await q.wines_named(s, rule)
+                name = None
+                if rule.field == "wine" and len(named) == 1:
+                    name = (await q.wine_names(s, named)).get(named[0])
+                rows.append(RuleRow(rule, len(named), rule.active_on(today), name))
+        return rows
 
     async def add(self, fields: dict[str, Any], admin_id: int | None = None) -> PickRule:
         """A rule from the console's form (`PickRuleError` says what is wrong)."""
