@@ -126,8 +126,9 @@ async def _structured(
     source = "named" if state.named_ids else "filters"
     pool = await _pool(repo, state, filters)
     if state.extreme and pool:  # «самое дешёвое»: the cheapest, shown before or not
-        picks = choose(pool, filters, state.extreme == "cheapest", state.extreme == "dearest")
-        return Selection(picks, source, repeated=all(w.id in shown for w in picks))
+        # The order the person asked for: the shop's rules do not apply to it.
+        extreme = choose(pool, filters, state.extreme == "cheapest", state.extreme == "dearest")
+        return Selection(extreme, source, repeated=all(w.id in shown for w in extreme))
     fresh = [w for w in pool if w.id not in shown]
     if fresh:
         return Selection(choose(fresh, filters, picks=picks), source)
