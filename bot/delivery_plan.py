@@ -33,6 +33,7 @@ def delivery_plan(rec: Recommendation) -> dict[str, Any]:
                 "why": w.why,
                 "url": w.url,
                 "old_price_rub": None if w.old_price_rub is None else str(w.old_price_rub),
+                "shop_pick": w.shop_pick,
             }
             for w in rec.wines
         ],
@@ -57,6 +58,7 @@ def planned_answer(plan: dict[str, Any]) -> Recommendation:
             why=w["why"],
             url=w["url"],
             old_price_rub=None if w["old_price_rub"] is None else Decimal(w["old_price_rub"]),
+            shop_pick=bool(w.get("shop_pick")),  # plans stored before it have none
         )
         for w in plan["wines"]
     ]

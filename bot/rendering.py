@@ -19,6 +19,7 @@ from core.domain import (
     WineType,
     format_price,
 )
+from services.app.texts import T
 
 
 class CardData(Protocol):
@@ -76,9 +77,16 @@ def _price_line(card: CardData) -> str:
     return line
 
 
+def _shop_pick_line(card: CardData) -> str:
+    """«Выбор магазина» on the card of a wine the shop's own rules boost, and on no other."""
+    return f"🏷 <b>{T.shop_pick}</b>" if getattr(card, "shop_pick", False) else ""
+
+
 def render_card(card: CardData) -> str:
-    """Telegram-HTML card: title, producer, origin, grapes, style, price, then the "why"."""
+    """Telegram-HTML card: the shop's pick mark, title, producer, origin, grapes, style, price,
+    then the "why"."""
     lines = [
+        _shop_pick_line(card),
         _title_line(card),
         escape(_one_line(card.producer)),
         _geo_line(card),
@@ -115,6 +123,7 @@ def compact_why(card: CardData) -> str:
 def render_compact_card(card: CardData) -> str:
     """Telegram HTML: the title, style and price on one line, then one line why."""
     lines = [
+        _shop_pick_line(card),
         _title_line(card),
         "🍷 " + wine_style_ru(card.wine_type, card.sweetness) + " · " + _price_line(card),
     ]

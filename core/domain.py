@@ -143,6 +143,9 @@ class WineRecord(BaseModel):
     external_id: str | None = Field(default=None, min_length=1, max_length=200)
     source: str | None = Field(default=None, max_length=2000)
     old_price_rub: Decimal | None = Field(default=None, ge=0, le=10_000_000, decimal_places=2)
+    # The shop's own labels and margin (percent) from its feed: what boost and bury rules name.
+    tags: list[str] = Field(default_factory=list, max_length=30)
+    margin: Decimal | None = Field(default=None, ge=-1000, le=1000, decimal_places=2)
 
     @field_validator("*")
     @classmethod
@@ -153,7 +156,7 @@ class WineRecord(BaseModel):
             raise ValueError("must not contain control characters")
         return value
 
-    @field_validator("grape_varieties", "food_pairings")
+    @field_validator("grape_varieties", "food_pairings", "tags")
     @classmethod
     def _lowercase_items(cls, items: list[str]) -> list[str]:
         cleaned = [item.strip().lower().replace("ё", "е") for item in items]

@@ -79,3 +79,8 @@ class MediaUnreadableError(SommelierError):
     def __init__(self, reason: str, detail: str) -> None:
         self.reason = reason
         super().__init__(detail)
+
+
+class PickRuleError(SommelierError, ValueError):
+    """A boost or bury rule (the console's form, a rules file) is invalid; the message says
+    which part and why."""

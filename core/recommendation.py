@@ -59,6 +59,8 @@ class RecommendedWine:
     why: str
     url: str | None = None  # the shop's product page: the card's «Купить» button
     old_price_rub: Decimal | None = None
+    # Boosted by the shop's own rules (core/shop_picks.py): the card says «Выбор магазина».
+    shop_pick: bool = False
     # The catalog row behind a why the model wrote: what services/agent/_grounding.py checks
     # the why against (description, notes, alcohol…). None when the catalog wrote the why.
     row: Any = field(default=None, repr=False, compare=False)
@@ -124,6 +126,7 @@ class Recommendation:
                     "sweetness": w.sweetness.value,
                     "why": w.why,
                     "url": w.url,
+                    "shop_pick": w.shop_pick,
                 }
                 for w in self.wines
             ],

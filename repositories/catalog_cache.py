@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
+from typing import Any
 
 VOCABULARY_TTL_SECONDS = 60.0
 
@@ -22,9 +24,13 @@ vocabularies: dict[str, Vocabulary] = {}
 # reading it scans the table, so it is rechecked after the same TTL, and at once after this
 # process writes the catalog.
 versions: dict[str, tuple[tuple[int, str], float]] = {}
+# The shop's boost and bury rules in force (repositories/shop_picks.py), resolved against the
+# catalog: (core.shop_picks.ShopPicks, the day they were resolved for, when).
+shop_picks_cache: dict[str, tuple[Any, date, float]] = {}
 
 
 def forget_catalog_caches() -> None:
     """Drop every cached vocabulary and catalog version (the catalog was changed outside)."""
     vocabularies.clear()
     versions.clear()
+    shop_picks_cache.clear()

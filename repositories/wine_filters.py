@@ -15,7 +15,13 @@ from core.errors import CatalogFilterError
 from core.language.foods import FOOD_CATEGORIES, FOOD_WORDS
 from core.language.grapes import GRAPE_ALIASES
 from core.language.places import REGION_ALIASES
-from repositories.catalog_cache import VOCABULARY_TTL_SECONDS, Vocabulary, versions, vocabularies
+from repositories.catalog_cache import (
+    VOCABULARY_TTL_SECONDS,
+    Vocabulary,
+    shop_picks_cache,
+    versions,
+    vocabularies,
+)
 from repositories.matching import canonical_country, matching_values
 from repositories.models import Wine
 
@@ -105,6 +111,7 @@ class FilteredWines:
     def forget_vocabulary(self) -> None:
         vocabularies.pop(self._vocabulary_key(), None)
         versions.pop(self._vocabulary_key(), None)
+        shop_picks_cache.pop(self._vocabulary_key(), None)  # the rules name wines anew
 
     # ---- filters ---------------------------------------------------------------------------
 

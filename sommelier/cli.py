@@ -22,6 +22,7 @@ from services.llm.embeddings import EmbeddingService
 from sommelier import event_loop, terminal
 from sommelier.health import check_health
 from sommelier.logs import configure_logging
+from sommelier.picks_file import add_picks_parser
 
 Command = Callable[[argparse.Namespace, Settings], Awaitable[int]]
 
@@ -210,6 +211,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dry-run", action="store_true", help="check and report, write nothing")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(handler=cmd_orders)
+    add_picks_parser(sub)
 
     p = sub.add_parser("db-url", help="print the database URL in use (password masked)")
     p.set_defaults(handler=cmd_db_url)

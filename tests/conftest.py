@@ -121,6 +121,7 @@ async def clean_db(runtime: Runtime) -> AsyncIterator[Runtime]:
         await conn.execute(
             text(
                 "TRUNCATE wines, catalog_syncs, housekeeping_runs, orders, order_syncs, "
+                "merch_rules, "
                 f"{PEOPLE_TABLES} CASCADE"
             )
         )

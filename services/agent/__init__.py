@@ -10,7 +10,8 @@ use. Everything else here is private by name (a leading underscore), and an impo
 - The catalog tools (`build_catalog_tools`, a `ToolRegistry`) are what the model may call.
 - Answers without the model: `WelcomeWriter` (the /start picks), `catalog_picks` (a group
   table's), `catalog_why` (the catalog's own why for a wine), `catalog_index` (the catalog's
-  names, cached per version).
+  names, cached per version), `shop_today` (the shop's calendar day, when its boost and bury
+  rules apply).
 - The answer format as stored (`render_answer`, `first_sentence`) and what the prose may not
   carry (`without_links`).
 - The check of a model's prose (`ground_prose`, `GroundingReport`, `forget_prose_readings`):
@@ -40,6 +41,7 @@ from services.agent._offline_picks import catalog_picks
 from services.agent._run import MAX_STEPS, UserContext
 from services.agent._safety import without_links
 from services.agent._service import SommelierService
+from services.agent._shop_picks import shop_today
 from services.agent._tool_registry import ToolRegistry
 from services.agent._welcome import WelcomeWriter
 
@@ -69,5 +71,6 @@ __all__ = [
     "forget_prose_readings",
     "ground_prose",
     "render_answer",
+    "shop_today",
     "without_links",
 ]

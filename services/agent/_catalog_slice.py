@@ -23,6 +23,7 @@ from services.agent._request_state import RequestState
 from services.agent._resolve import resolve_picks
 from services.agent._run import Run
 from services.agent._selection import select_wines
+from services.agent._shop_picks import shop_picks
 from services.agent._strategies import Declined, Draft, Service, Step
 
 CATALOG_SLICE = 20
@@ -79,11 +80,14 @@ async def catalog_slice(
             repo = WineRepository(session)
             best = (await select_wines(repo, state)).wines
             shown = set(state.shown)
-            pool = [
-                w
-                for w in await repo.random(CATALOG_SLICE * 3, state.filters)
-                if w.id not in shown and state.admits(w) and w not in best
-            ]
+            # The shop's boosted wines that fit lead the random ones (best is re-ranked already).
+            pool = (await shop_picks(session)).rerank(
+                [
+                    w
+                    for w in await repo.random(CATALOG_SLICE * 3, state.filters)
+                    if w.id not in shown and state.admits(w) and w not in best
+                ]
+            )
         if len(best) + len(pool) >= MAX_WINES:
             return (best + pool)[:CATALOG_SLICE]
     filters = query.filters

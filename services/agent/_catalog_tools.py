@@ -19,6 +19,7 @@ from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent._catalog_index import catalog_index
 from services.agent._hybrid_search import hybrid_search
+from services.agent._shop_picks import shop_picks
 from services.agent._tool_registry import Tool, ToolOutput, ToolRegistry
 from services.llm.embeddings import EmbeddingService
 
@@ -187,15 +188,17 @@ def build_catalog_tools(
     async def search_wines(args: SearchWinesArgs) -> ToolOutput:
         async with sessions() as session:
             repo = WineRepository(session)
-            # Conditions checked here in memory need a wider pool read; otherwise the query's
-            # own limit (plus the wines the tool will leave out as shown) is enough.
+            picks = await shop_picks(session)
+            # Conditions checked here in memory, and the shop's rules (a boosted wine that fits
+            # may be anywhere in the price order), need a wider pool read; otherwise the
+            # query's own limit (plus the wines the tool will leave out as shown) is enough.
             in_memory = args.name or args.countries or args.exclude_countries or args.exclude_grapes
-            wanted = POOL if in_memory else args.limit + len(SHOWN_WINES.get())
+            wanted = POOL if in_memory or picks.active else args.limit + len(SHOWN_WINES.get())
             pool = await repo.search(args.filters(), limit=wanted, columns=BRIEF_COLUMNS)
             if args.name:
                 named = set((await catalog_index(repo)).match(args.name)[0])
                 pool = [w for w in pool if w.id in named]
-            wines = [w for w in pool if args.admits(w)]
+            wines = picks.rerank([w for w in pool if args.admits(w)])
         wines = _unshown(wines, args.include_shown, args.limit)
         return _output(wines, f"найдено {len(wines)}")
 
@@ -204,22 +207,28 @@ def build_catalog_tools(
         # words to rank by: "красное сухое" must not find a white wine of «Красного Камня».
         filters = args.filters().merged_over(parse_query(args.query).filters.hard())
         extra = len(SHOWN_WINES.get())
+        async with sessions() as session:
+            picks = await shop_picks(session)
+        # With the shop's rules, they re-order the best matches twice over.
+        wanted = (args.limit * 2 if picks.active else args.limit) + extra
         words = " ".join(query_words(args.query)) or args.query
         found, mode = await hybrid_search(
             sessions,
             embeddings,
             args.query,
             filters,
-            args.limit + extra,
+            wanted,
             timeout * EMBEDDING_SHARE,
             words=words,
         )
-        wines = _unshown(found, args.include_shown, args.limit)
+        wines = _unshown(picks.rerank(found), args.include_shown, args.limit)
         if not wines:
             # Nothing in the text either: still answer with wines within the filters.
             async with sessions() as session:
-                found = await WineRepository(session).search(filters, limit=args.limit + extra)
-            wines = _unshown(found, args.include_shown, args.limit)
+                found = await WineRepository(session).search(
+                    filters, limit=POOL if picks.active else args.limit + extra
+                )
+            wines = _unshown(picks.rerank(found), args.include_shown, args.limit)
             mode = "filters"
         return _output(wines, f"найдено {len(wines)} ({mode})")
 

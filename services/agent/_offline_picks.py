@@ -19,6 +19,7 @@ from services.agent._events import Observation, StepStarted, ToolInvoked
 from services.agent._request_state import RequestState
 from services.agent._run import Run
 from services.agent._selection import Selection, select_wines
+from services.agent._shop_picks import mark_shop_picks, shop_picks
 from services.agent._strategies import Draft, Service, Step
 
 FILTER_NAMES_RU = {
@@ -105,9 +106,12 @@ async def catalog_picks(
     state = (await read_conversation(sessions, history, text)).state
     async with sessions() as session:
         selection = await select_wines(WineRepository(session), state, profile)
-    return [
+        picks = await shop_picks(session)
+    wines = [
         RecommendedWine.from_wine(w, catalog_why(w, state.filters, state)) for w in selection.wines
     ]
+    mark_shop_picks(wines, picks)
+    return wines
 
 
 _FURTHEST = {

@@ -4,6 +4,10 @@ Order of evidence: wines the request names (кьянти, просекко) → 
 least-important first when nothing fits) → the full-text index for moods («с ягодными
 нотами») → the taste profile and the day → balanced picks. Wines already shown in the
 conversation are left out unless the person names them.
+
+The shop's boost and bury rules (core/shop_picks.py) re-order only wines that meet every
+condition of the request: never relaxed ones, and never against an order the person asked
+for («самое дешёвое», «подешевле»).
 """
 
 from __future__ import annotations
@@ -17,10 +21,12 @@ from core.domain import Sweetness, WineFilters, WineType
 from core.language.catalog_terms import query_words
 from core.language.vocabulary import STYLE_TYPES
 from core.recommendation import MAX_WINES
+from core.shop_picks import NO_PICKS, ShopPicks
 from core.taste import price_ceiling, taste_score
 from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent._request_state import RequestState
+from services.agent._shop_picks import shop_picks
 
 TYPICAL_PRICE = Decimal(2000)
 POOL = 300
@@ -56,22 +62,26 @@ SOFT_FILTERS = ("region", "body_min", "body_max", "grape_variety", "food_pairing
 
 
 def choose(
-    wines: Sequence[Wine], filters: WineFilters, cheapest: bool = False, dearest: bool = False
+    wines: Sequence[Wine],
+    filters: WineFilters,
+    cheapest: bool = False,
+    dearest: bool = False,
+    picks: ShopPicks = NO_PICKS,
 ) -> list[Wine]:
     """Best within the budget when there is one, else around a typical price; varied producers.
     Asked for no type, a person means a still wine: «пино нуар» is the red, not the sparkling
     made partly from it (a sparkling, dessert or fortified wine comes only when no still one
-    fits)."""
+    fits). `picks`: the shop's rules, when every wine given meets the whole request."""
     if filters.wine_type is not None:
-        return _choose(wines, filters, cheapest, dearest)
+        return _choose(wines, filters, cheapest, dearest, picks)
     still = [w for w in wines if w.wine_type not in STYLE_TYPES]
     if still:  # fewer cards rather than a sparkling or a port to fill them
-        return _choose(still, filters, cheapest, dearest)
-    return _choose(wines, filters, cheapest, dearest)
+        return _choose(still, filters, cheapest, dearest, picks)
+    return _choose(wines, filters, cheapest, dearest, picks)
 
 
 def _choose(
-    wines: Sequence[Wine], filters: WineFilters, cheapest: bool, dearest: bool
+    wines: Sequence[Wine], filters: WineFilters, cheapest: bool, dearest: bool, picks: ShopPicks
 ) -> list[Wine]:
     if cheapest:
         ranked = sorted(wines, key=lambda w: (w.price_rub, w.slug))
@@ -80,13 +90,14 @@ def _choose(
     else:
         target = filters.price_min or TYPICAL_PRICE
         ranked = sorted(wines, key=lambda w: (abs(w.price_rub - target), w.slug))
-    picks: list[Wine] = []
+    ranked = picks.rerank(ranked)
+    chosen: list[Wine] = []
     for wine in ranked:
-        if all(p.producer != wine.producer for p in picks):
-            picks.append(wine)
-        if len(picks) == MAX_WINES:
-            return picks
-    return picks + [w for w in ranked if w not in picks][: MAX_WINES - len(picks)]
+        if all(p.producer != wine.producer for p in chosen):
+            chosen.append(wine)
+        if len(chosen) == MAX_WINES:
+            return chosen
+    return chosen + [w for w in ranked if w not in chosen][: MAX_WINES - len(chosen)]
 
 
 def liked_style(profile: dict[str, Any]) -> tuple[WineType, Sweetness] | None:
@@ -107,19 +118,22 @@ async def _pool(repo: WineRepository, state: RequestState, filters: WineFilters)
     return [w for w in wines if state.admits(w)]
 
 
-async def _structured(repo: WineRepository, state: RequestState) -> Selection:
+async def _structured(
+    repo: WineRepository, state: RequestState, picks: ShopPicks = NO_PICKS
+) -> Selection:
     shown = set(state.shown) - (set(state.named_ids) if state.named_now else set())
     filters = state.filters
     source = "named" if state.named_ids else "filters"
     pool = await _pool(repo, state, filters)
     if state.extreme and pool:  # «самое дешёвое»: the cheapest, shown before or not
-        picks = choose(pool, filters, state.extreme == "cheapest", state.extreme == "dearest")
-        return Selection(picks, source, repeated=all(w.id in shown for w in picks))
+        # The order the person asked for: the shop's rules do not apply to it.
+        extreme = choose(pool, filters, state.extreme == "cheapest", state.extreme == "dearest")
+        return Selection(extreme, source, repeated=all(w.id in shown for w in extreme))
     fresh = [w for w in pool if w.id not in shown]
     if fresh:
-        return Selection(choose(fresh, filters), source)
+        return Selection(choose(fresh, filters, picks=picks), source)
     if pool:
-        return await _all_shown(repo, state, pool, shown)
+        return await _all_shown(repo, state, pool, shown, picks)
     direction = next((d for d in state.refined if d in _DIRECTIONS), None)
     if direction is not None and state.last_shown and not _asked_bound(state, direction):
         return await _nothing_further(repo, state, direction)
@@ -141,12 +155,16 @@ async def _structured(repo: WineRepository, state: RequestState) -> Selection:
             closest = cheaper and "price_max" in relaxed
             return Selection(choose(fresh, filters, cheapest=closest), source, relaxed)
     if state.named_ids:  # the named wines are all shown or gone: the rest of the request
-        return await _structured(repo, _without_names(state))
+        return await _structured(repo, _without_names(state), picks)
     return Selection([], "filters", relaxed)
 
 
 async def _all_shown(
-    repo: WineRepository, state: RequestState, pool: list[Wine], shown: set[Any]
+    repo: WineRepository,
+    state: RequestState,
+    pool: list[Wine],
+    shown: set[Any],
+    picks: ShopPicks = NO_PICKS,
 ) -> Selection:
     """Every wine that fits was shown: new wines by giving up a soft condition only, else the
     fitting ones again («а сухое есть?» — yes, the one shown)."""
@@ -164,9 +182,8 @@ async def _all_shown(
         if fresh:
             return Selection(choose(fresh, filters), "filters", relaxed, all_shown=True)
     cheapest = "дешевле" in state.refined
-    return Selection(
-        choose(pool, state.filters, cheapest), "filters", all_shown=True, repeated=True
-    )
+    fitting = choose(pool, state.filters, cheapest, picks=NO_PICKS if cheapest else picks)
+    return Selection(fitting, "filters", all_shown=True, repeated=True)
 
 
 # A follow-up that moves one way («подешевле», «полегче», «посуше»): the bound it set, and how
@@ -215,17 +232,17 @@ async def _by_text(repo: WineRepository, state: RequestState) -> list[Wine]:
 
 
 async def _balanced(
-    repo: WineRepository, state: RequestState, types: Sequence[WineType]
+    repo: WineRepository, state: RequestState, types: Sequence[WineType], picks: ShopPicks
 ) -> list[Wine]:
-    picks: list[Wine] = []
+    chosen: list[Wine] = []
     shown = set(state.shown)
     for wine_type in dict.fromkeys([*types, WineType.red, WineType.white, WineType.sparkling]):
         candidates = await repo.search(WineFilters(wine_type=wine_type), limit=POOL)
         fresh = [w for w in candidates if w.id not in shown]
-        picks.extend(choose(fresh, WineFilters())[:1])
-        if len(picks) == MAX_WINES:
+        chosen.extend(choose(fresh, WineFilters(), picks=picks)[:1])
+        if len(chosen) == MAX_WINES:
             break
-    return picks
+    return chosen
 
 
 async def select_wines(
@@ -234,8 +251,9 @@ async def select_wines(
     profile: dict[str, Any] | None = None,
     day_types: Sequence[WineType] = (),
 ) -> Selection:
+    picks = await shop_picks(repo.session)
     if state.structured:
-        selection = await _structured(repo, state)
+        selection = await _structured(repo, state, picks)
         if selection.wines:
             return selection
     style = liked_style(profile or {})
@@ -244,7 +262,7 @@ async def select_wines(
         if found:
             if profile:  # the same text matches, the person's taste first
                 found.sort(key=lambda w: -taste_score(w, profile))
-            return Selection(found[:MAX_WINES], "text")
+            return Selection(picks.rerank(found)[:MAX_WINES], "text")
     if style is not None:
         wine_type, sweetness = style
         ceiling = price_ceiling(profile)
@@ -255,5 +273,6 @@ async def select_wines(
         if fresh:
             best = max(taste_score(w, profile) for w in fresh)
             fitting = [w for w in fresh if taste_score(w, profile) == best]
-            return Selection(choose(fitting, WineFilters(price_max=ceiling)), "profile")
-    return Selection(await _balanced(repo, state, day_types), "balanced")
+            chosen = choose(fitting, WineFilters(price_max=ceiling), picks=picks)
+            return Selection(chosen, "profile")
+    return Selection(await _balanced(repo, state, day_types, picks), "balanced")

@@ -39,6 +39,7 @@ from services.agent._offline_picks import OfflinePicks
 from services.agent._prompt_guard import PromptGuard
 from services.agent._reviewed_answers import ReviewedAnswer, fixed_answer
 from services.agent._run import MAX_STEPS, Run, Turn, UserContext
+from services.agent._shop_picks import mark_shop_picks, shop_picks
 from services.agent._strategies import Draft, Strategy, first_answer
 from services.agent._tool_registry import ToolRegistry
 from services.llm.client import LLMClient, LLMReply
@@ -130,6 +131,9 @@ class SommelierService:
             intro = f"{reading.entry.answer}\n\n{draft.intro}".strip()
             draft = Draft(draft.path, intro, draft.wines, draft.closing)
         rec = finish_run(self.guard, run, draft)
+        if rec.wines:
+            async with self.sessions() as session:
+                mark_shop_picks(rec.wines, await shop_picks(session))
         rec.kind, rec.manipulation = reading.kind.value, reading.message.manipulation
         rec.entry = reading.entry.id if reading.entry is not None else None
         yield Final.of(rec, run.request_id, run.steps)

@@ -32,6 +32,7 @@ from services.app.people.people import People
 from services.app.people.visitors import Visitors
 from services.app.picks.group import GroupTable
 from services.app.picks.inline import QuickPicks
+from services.app.picks.rules import ShopRules
 from services.app.picks.welcome import WelcomePicks
 from services.app.runtime import Runtime
 from services.app.signing import Signer, signing_key
@@ -82,6 +83,7 @@ class Services:
     console_access: ConsoleAccess
     clicks: BuyClicks
     digest: WeeklyDigest
+    shop_rules: ShopRules
     # Operations.
     health: Health
     rate_limits: RateLimits
@@ -162,6 +164,7 @@ def build_services(rt: Runtime) -> Services:
         console_access=ConsoleAccess(database, signer, base),
         clicks=BuyClicks(database, links, referrals),
         digest=WeeklyDigest(console, settings.admin_id_set),
+        shop_rules=ShopRules(database, console),
         health=Health(database, store),
         rate_limits=RateLimits(
             database, settings.rate_limit_per_minute, settings.web_rate_limit_per_address

@@ -51,6 +51,7 @@ class T:
     )
     similar_button = "Похожие"
     favourite_button = "⭐ В избранное"
+    shop_pick = "Выбор магазина"  # a card of a wine the shop's own rules boost
     favourite_button_kept = "⭐ В избранном"
     favourite_added = "Добавлено в избранное — /favorites"
     favourite_already = "Уже в избранном — /favorites"

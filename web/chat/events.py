@@ -56,6 +56,8 @@ def card(wine: RecommendedWine) -> dict[str, Any]:
         if wine.old_price_rub is not None and wine.old_price_rub > wine.price_rub
         else None,
         "why": _cut(wine.why),
+        # The shop's own pick (its boost rules): the card says so, and only then.
+        "shop_pick": T.shop_pick if wine.shop_pick else None,
         "url": safe_url(wine.url),
         "image": safe_url(wine.image_url),
     }

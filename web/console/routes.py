@@ -20,6 +20,7 @@ from aiohttp import web
 from services.app.console.reports import PERIODS, window
 from services.app.container import Services
 from services.app.ops.metrics import CONTENT_TYPE, scrape
+from web.console.rules import add_rules
 from web.console.views import BUILDERS, VIEWS
 from web.cookies import set_cookie
 from web.pages import render
@@ -40,6 +41,8 @@ def add_console(app: web.Application, services: Services) -> None:
     app[SERVICES_KEY] = services
     app.router.add_get("/console/login", login)
     app.router.add_get("/console", home)
+    # «Выбор магазина» (the shop's boost and bury rules) before the generic views' routes.
+    add_rules(app, lambda r: r.app[SERVICES_KEY], _admin, _login_admin, _window, _refused)
     app.router.add_get(r"/console/{view:[a-z]+}.csv", download)
     app.router.add_get(r"/console/{view:[a-z]+}", page)
     app.router.add_get(r"/go/{token}", go)
@@ -65,13 +68,16 @@ def _still_admin(request: web.Request, admin: object) -> bool:
 
 
 def _admin(request: web.Request) -> bool:
-    if _bearer_ok(request):
-        return True
+    return _bearer_ok(request) or _login_admin(request) is not None
+
+
+def _login_admin(request: web.Request) -> int | None:
+    """The admin whose login cookie this is (still in ADMIN_IDS), else None."""
     cookie = request.cookies.get(COOKIE)
     if not cookie:
-        return False
-    signer = request.app[SERVICES_KEY].signer
-    return _still_admin(request, signer.unsign(cookie, LOGIN_PURPOSE, LOGIN_HOURS * 3600))
+        return None
+    admin = request.app[SERVICES_KEY].signer.unsign(cookie, LOGIN_PURPOSE, LOGIN_HOURS * 3600)
+    return admin if _still_admin(request, admin) else None
 
 
 def _refused() -> web.Response:

@@ -16,6 +16,7 @@ VIEWS = {
     "unmet": "Неудовлетворенный спрос",
     "wines": "Вина",
     "catalog": "Каталог",
+    "rules": "Выбор магазина",  # web/console/rules.py: the shop's boost and bury rules
 }
 
 

@@ -100,6 +100,7 @@ function card(w) {
     picture.setAttribute("aria-hidden", "true");
   }
   const body = el("div", "card__body");
+  if (w.shop_pick) body.append(el("p", "card__shop-pick", w.shop_pick));
   body.append(el("h3", "card__name", w.name));
   if (w.details) body.append(el("p", "card__details", w.details));
   const price = el("p", "card__price");

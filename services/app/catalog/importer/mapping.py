@@ -67,6 +67,8 @@ FIELD_NAMES: dict[str, tuple[str, ...]] = {
     "alcohol": ("alcohol", "крепость", "алкоголь", "abv", "содержание алкоголя"),
     "barcode": ("barcode", "штрихкод", "штрих код", "ean"),
     "currency": ("currency", "currencyid", "валюта"),
+    "tags": ("tags", "tag", "теги", "тег", "метки", "метка", "labels"),
+    "margin": ("margin", "маржа", "маржинальность", "наценка", "margin percent"),
 }
 
 

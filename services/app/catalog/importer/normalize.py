@@ -205,6 +205,13 @@ def to_record(raw: RawRow, source: str) -> tuple[WineRecord | None, list[Problem
     if f.get("old_price_rub"):
         old = number(f["old_price_rub"])
         values["old_price_rub"] = old.quantize(Decimal("0.01")) if old is not None else None
+    if f.get("tags"):
+        values["tags"] = list(dict.fromkeys(t.lower() for t in _split(f["tags"])))
+    if f.get("margin"):
+        margin = number(f["margin"].replace("%", ""))
+        if margin is None:
+            return None, [problem("margin", f"not a number: {f['margin']!r}")]
+        values["margin"] = margin.quantize(Decimal("0.01"))
     if f.get("volume_l"):
         values["volume_l"] = volume_litres(f["volume_l"])
     if f.get("alcohol"):
