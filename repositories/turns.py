@@ -1,5 +1,5 @@
-"""One turn of a conversation in the database: what it needs read in one statement, the turn
-stored in the caller's one transaction.
+"""One turn of a conversation in the database: what it starts from, read in one statement, and
+the turn stored in the caller's one transaction (its messages and the answer's row).
 
 The conversation a turn goes on with is the person's open one that has not gone quiet for
 longer than the inactivity limit. When there is none, nothing is written at read time: the
@@ -16,9 +16,11 @@ from typing import Any
 
 from sqlalchemy import insert, text
 from sqlalchemy.dialects.postgresql import JSON, JSONB, UUID
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 
+from core.recommendation import Recommendation
 from repositories.database import Executor
-from repositories.models import Message
+from repositories.models import Answer, Message, User
 
 HISTORY_LIMIT = 200
 
@@ -66,11 +68,12 @@ _READ = text(
 )
 
 
-async def read_turn_start(
+async def turn_start(
     session: Executor, user_id: int, inactivity: timedelta, *, remember: bool = True
-) -> TurnStart | None:
+) -> TurnStart:
     """In one statement: the person, their quiz, their open conversation and its last
-    HISTORY_LIMIT messages (`remember=False`: no conversation). None for an unknown person."""
+    HISTORY_LIMIT messages (`remember=False`: no conversation). A person not seen before is
+    registered, and starts from nothing."""
     row = (
         await session.execute(
             _READ,
@@ -83,7 +86,12 @@ async def read_turn_start(
         )
     ).one_or_none()
     if row is None:
-        return None
+        await session.execute(
+            pg_insert(User)
+            .values(id=user_id, is_active=True)
+            .on_conflict_do_nothing(index_elements=[User.id])
+        )
+        return TurnStart()
     profile, language, quiz, conversation_id, history = row
     return TurnStart(
         dict(profile or {}),
@@ -103,16 +111,34 @@ def _chat_message(stored: dict[str, Any]) -> dict[str, Any]:
     return item
 
 
-async def store_turn_messages(
+async def store_turn(
+    session: Executor, user_id: int | None, thread: Thread | None, rec: Recommendation
+) -> None:
+    """In the caller's transaction: the turn's messages, when it is remembered (`thread`; the
+    last message carries the wines shown), and the answer's row (what /stats counts)."""
+    if thread is not None and user_id is not None:
+        await _store_messages(
+            session, user_id, thread.conversation_id, rec.new_messages, [w.id for w in rec.wines]
+        )
+    await session.execute(
+        insert(Answer).values(
+            user_id=user_id,
+            path=rec.path,
+            llm_calls=rec.llm_calls,
+            duration_ms=int(rec.timings_ms.get("total", 0)),
+        )
+    )
+
+
+async def _store_messages(
     session: Executor,
     user_id: int,
     conversation_id: uuid.UUID | None,
     messages: list[dict[str, Any]],
-    wine_ids: list[uuid.UUID] | None = None,
-) -> uuid.UUID:
-    """In the caller's transaction: the turn's messages (the last one carries the wines shown)
-    in the conversation it went on with, or in a new one that ends the person's open one.
-    Returns the conversation's id."""
+    wine_ids: list[uuid.UUID],
+) -> None:
+    """The messages in the conversation the turn went on with, or in a new one that ends the
+    person's open one."""
     if conversation_id is None:
         conversation_id = (
             await session.execute(
@@ -145,4 +171,3 @@ async def store_turn_messages(
                 for index, m in enumerate(messages)
             ],
         )
-    return conversation_id

@@ -24,17 +24,6 @@ async def read_access(executor: Executor, user_id: int) -> tuple[bool, bool] | N
     return (bool(row[0]), bool(row[1])) if row is not None else None
 
 
-async def record_answer(
-    executor: Executor, user_id: int | None, path: str, llm_calls: int, duration_ms: int
-) -> None:
-    """One answer counted, in the caller's transaction (the turn's store)."""
-    await executor.execute(
-        insert(Answer).values(
-            user_id=user_id, path=path, llm_calls=llm_calls, duration_ms=duration_ms
-        )
-    )
-
-
 class UserRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session

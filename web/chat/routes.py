@@ -170,14 +170,16 @@ async def message(
     if not await services.rate_limits.allow(f"web:{user_id}"):
         return _error(429, "rate_limited")
     wine = parse_wine_reference(str(body.get("wine") or ""))
+    return await _answer(request, services, user_id, admitted.text, wine)
+
+
+async def _answer(
+    request: web.Request, services: Services, user_id: int, text: str, wine: str | None
+) -> web.StreamResponse:
+    """The turn as server-sent events: a status, the agent's steps as the page shows them, the
+    answer. The wine of the shop's page the chat is on (`wine`) joins the conversation first."""
     if wine is not None:
         await services.visitors.view_wine(user_id, wine)
-    return await _stream(request, services, user_id, admitted.text)
-
-
-async def _stream(
-    request: web.Request, services: Services, user_id: int, text: str
-) -> web.StreamResponse:
     response = web.StreamResponse(
         headers={
             "Content-Type": "text/event-stream; charset=utf-8",

@@ -10,12 +10,10 @@ from typing import Any
 
 from core.recommendation import Recommendation
 from core.taste import taste_profile
-from repositories.turns import Thread, TurnStart, read_turn_start
-from repositories.users import UserRepository
+from repositories.turns import Thread, TurnStart, turn_start
 from services.agent import MAX_STEPS, AgentEvent, Final, SommelierService, UserContext
 from services.app.database import Database, database_errors_as_unavailable
-from services.app.turns.answer_log import log_refusal
-from services.app.turns.store import TurnStore, WithTurn
+from services.app.turns.store import TurnStore, WithTurn, log_refusal
 
 
 class Turns:
@@ -79,7 +77,7 @@ class Turns:
         thread: Thread | None = None
         history: list[dict[str, Any]] = []
         if user_id is not None:
-            start = await self._turn_start(user_id, remember)
+            start = await self._start(user_id, remember)
             context = UserContext(
                 user_id, taste_profile(start.taste_profile, start.quiz), start.language_code
             )
@@ -99,12 +97,7 @@ class Turns:
                     await self._store.store(user_id, thread, event.result, with_turn)
                 yield event
 
-    async def _turn_start(self, user_id: int, remember: bool) -> TurnStart:
-        """What the turn needs, in one statement; a person not seen before is registered."""
+    async def _start(self, user_id: int, remember: bool) -> TurnStart:
+        """What the turn starts from, in one statement (a person not seen before is registered)."""
         async with self._database.statements() as conn:
-            start = await read_turn_start(conn, user_id, self._inactivity, remember=remember)
-        if start is None:
-            async with self._database.single() as s:
-                await UserRepository(s).upsert(user_id)
-            start = TurnStart()
-        return start
+            return await turn_start(conn, user_id, self._inactivity, remember=remember)
