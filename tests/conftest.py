@@ -119,7 +119,10 @@ PEOPLE_TABLES = (
 async def clean_db(runtime: Runtime) -> AsyncIterator[Runtime]:
     async with runtime.engine.begin() as conn:
         await conn.execute(
-            text(f"TRUNCATE wines, catalog_syncs, housekeeping_runs, {PEOPLE_TABLES} CASCADE")
+            text(
+                "TRUNCATE wines, catalog_syncs, housekeeping_runs, orders, order_syncs, "
+                f"{PEOPLE_TABLES} CASCADE"
+            )
         )
     from repositories.wines import forget_catalog_caches
 
