@@ -3,10 +3,10 @@ sommelier — *led* or *assisted* (`repositories/orders.py` sets it) — of orde
 UTC days [first, last]. A cancelled order counts nothing, whatever its lines say; a line's
 revenue is quantity × price_rub.
 
-These read `orders` and `order_lines` directly (no rollup): an order can arrive, change or be
-cancelled days after it was placed, so a past day's sales are never final; the index on
-`orders.placed_at` keeps a period's orders together, and each order's lines are found by its
-primary key."""
+The views read the per-day rollup `sales_days` (migration 0015): per day, its total (wine '*')
+and each wine's part. An order can arrive, change or be cancelled long after its day, so no day
+is final: triggers on `orders` and `order_lines` list the days a statement touched in
+`sales_stale_days`, and `refresh_sales` recomputes just those before a view."""
 
 from __future__ import annotations
 
@@ -16,22 +16,40 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
+SALES_LOCK = 72_6578_0042
 ATTRIBUTED = ("led", "assisted")
 
-_PLACED = (
-    "o.status = 'placed' "
-    "AND o.placed_at >= (CAST(:first AS date)::timestamp AT TIME ZONE 'UTC') "
-    "AND o.placed_at < ((CAST(:last AS date) + 1)::timestamp AT TIME ZONE 'UTC')"
-)
-_LINES = (
-    "FROM orders o JOIN order_lines l ON l.order_id = o.order_id "
-    f"WHERE {_PLACED} AND l.attribution IN ('led', 'assisted')"
-)
-_REVENUE = (
-    "coalesce(sum(l.quantity * l.price_rub) FILTER (WHERE l.attribution = 'led'), 0) AS led, "
-    "coalesce(sum(l.quantity * l.price_rub) FILTER (WHERE l.attribution = 'assisted'), 0) "
-    "AS assisted, count(DISTINCT o.order_id) AS orders, count(*) AS lines"
-)
+_DAY = "(o.placed_at AT TIME ZONE 'UTC')::date"
+_RECOMPUTE = f"""
+INSERT INTO sales_days (day, wine, led, assisted, orders, lines)
+SELECT {_DAY}, CASE WHEN GROUPING(l.wine_id) = 1 THEN '*' ELSE l.wine_id::text END,
+  coalesce(sum(l.quantity * l.price_rub) FILTER (WHERE l.attribution = 'led'), 0),
+  coalesce(sum(l.quantity * l.price_rub) FILTER (WHERE l.attribution = 'assisted'), 0),
+  count(DISTINCT o.order_id), count(*)
+FROM orders o JOIN order_lines l ON l.order_id = o.order_id
+WHERE o.status = 'placed' AND l.attribution IN ('led', 'assisted')
+  AND o.placed_at >= (CAST(:first AS date)::timestamp AT TIME ZONE 'UTC')
+  AND o.placed_at < ((CAST(:last AS date) + 1)::timestamp AT TIME ZONE 'UTC')
+  AND {_DAY} = ANY(:days)
+GROUP BY GROUPING SETS (({_DAY}, l.wine_id), ({_DAY}))
+HAVING GROUPING(l.wine_id) = 1 OR l.wine_id IS NOT NULL
+"""
+_PERIOD = "day BETWEEN :first AND :last"
+
+
+async def refresh_sales(session: AsyncSession) -> int:
+    """Recompute the days whose orders changed since the last time (one replica at a time);
+    returns how many. The caller commits."""
+    await session.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": SALES_LOCK})
+    days = list(
+        (await session.execute(text("DELETE FROM sales_stale_days RETURNING day"))).scalars()
+    )
+    if days:
+        await session.execute(text("DELETE FROM sales_days WHERE day = ANY(:days)"), {"days": days})
+        await session.execute(
+            text(_RECOMPUTE), {"days": days, "first": min(days), "last": max(days)}
+        )
+    return len(days)
 
 
 def _rows(result: Any) -> list[dict[str, Any]]:
@@ -43,8 +61,8 @@ async def daily_sales(session: AsyncSession, first: date, last: date) -> list[di
     attributed line, and the attributed lines."""
     result = await session.execute(
         text(
-            f"SELECT (o.placed_at AT TIME ZONE 'UTC')::date AS day, {_REVENUE} {_LINES} "
-            "GROUP BY 1 ORDER BY 1"
+            "SELECT day, led, assisted, orders, lines FROM sales_days "
+            f"WHERE wine = '*' AND {_PERIOD} ORDER BY day"
         ),
         {"first": first, "last": last},
     )
@@ -55,11 +73,20 @@ async def sales_totals(session: AsyncSession, first: date, last: date) -> dict[s
     """The period's led and assisted revenue, orders with an attributed line (an order with
     several lines counts once) and attributed lines."""
     result = await session.execute(
-        text(f"SELECT {_REVENUE} {_LINES}"), {"first": first, "last": last}
+        text(
+            "SELECT coalesce(sum(led), 0) AS led, coalesce(sum(assisted), 0) AS assisted, "
+            "coalesce(sum(orders), 0) AS orders, coalesce(sum(lines), 0) AS lines "
+            f"FROM sales_days WHERE wine = '*' AND {_PERIOD}"
+        ),
+        {"first": first, "last": last},
     )
     return dict(result.mappings().one())
 
 
 # Per wine (a CTE of the Wines view's query, `repositories/console.py`): the orders with a line
-# of it attributed led or assisted, and that revenue.
-WINE_SALES = f"SELECT l.wine_id, {_REVENUE} {_LINES} AND l.wine_id IS NOT NULL GROUP BY l.wine_id"
+# of it attributed led or assisted (an order is on one day, so the days' counts add up), and
+# that revenue.
+WINE_SALES = (
+    "SELECT wine::uuid AS wine_id, sum(led) AS led, sum(assisted) AS assisted, "
+    f"sum(orders) AS orders FROM sales_days WHERE wine <> '*' AND {_PERIOD} GROUP BY wine"
+)

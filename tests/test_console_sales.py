@@ -86,12 +86,37 @@ async def test_led_and_assisted_revenue_per_day_the_funnel_and_the_cost_per_sale
     assert sales["cost_per_sale"] == Decimal("5.00")  # 4,000 tokens × 2.5 ₽ / 1,000 / 2 sales
     steps = {r["step"]: r for r in data["funnel"]}
     assert [r["count"] for r in data["funnel"]] == [8, 1, 1, 3]
-    assert steps["Нравится 👍"]["of_previous"] == 12.5
+    assert steps["Нравится"]["of_previous"] == 12.5
     assert steps["Заказано (привел или помог бот)"]["of_shown"] == 37.5
 
     year = await ConsoleService(Database(seeded.sessions), make_settings()).overview(window(365))
     assert year["sales"]["led"] == 13000  # the order 40 days ago is inside a year
     assert year["sales"]["cost_per_sale"] is None  # no price: no cost is claimed
+
+
+async def test_an_order_cancelled_changed_or_arriving_late_changes_the_days_already_shown(
+    seeded: Runtime,
+) -> None:
+    a, _ = await shop_week(seeded)
+    console = ConsoleService(Database(seeded.sessions), make_settings())
+    before = (await console.overview(window(30)))["series"]
+    assert (before[-1]["led"], before[-2]["assisted"]) == (3000, 2700)
+    async with seeded.engine.begin() as conn:  # what a later import does to earlier days
+        await conn.execute(text("UPDATE orders SET status = 'cancelled' WHERE order_id = 'O-2'"))
+        await conn.execute(
+            text("UPDATE order_lines SET attribution = 'led' WHERE order_id = 'O-4'")
+        )
+    await place_order(
+        seeded, "O-6", datetime.now(UTC) - timedelta(days=3), [Line(a, 1, Decimal("700"), "led")]
+    )
+    after = (await console.overview(window(30)))["series"]
+    assert (after[-1]["led"], after[-1]["sales"]) == (4500, 2)  # O-4's line now led
+    assert after[-2]["assisted"] == 0 and after[-2]["sales"] == 0  # O-2 cancelled
+    assert after[-4]["led"] == 700  # O-6 placed three days ago, imported now
+    async with seeded.engine.begin() as conn:
+        await conn.execute(text("TRUNCATE orders CASCADE"))
+    emptied = await console.overview(window(30))
+    assert emptied["sales"]["revenue"] == 0
 
 
 async def test_no_sales_leave_nothing_to_divide_by(seeded: Runtime) -> None:
@@ -151,10 +176,10 @@ async def test_pages_csv_metrics_and_the_digest_show_the_sales(seeded: Runtime) 
     assert 'id="kpi-cost-per-sale">5\u00a0₽' in page and 'id="chart-sales"' in page
     header, today = days[0], days[1]  # newest day first
     assert header[-3:] == ["Выручка: привел бот, ₽", "Выручка: помог бот, ₽", "Продаж с ботом"]
-    assert today[-3:] == ["3000.00", "1000.00", "1"]  # numbers, as a spreadsheet sums them
+    assert today[-3:] == ["3000", "1000", "1"]  # numbers, as a spreadsheet sums them
     assert [r[1] for r in funnel[1:]] == ["8", "1", "1", "3"]
     assert wines[0][-3:] == ["Заказов с ботом", "Выручка: привел бот, ₽", "Выручка: помог бот, ₽"]
-    assert ["1", "3000.00", "0.00"] in [r[-3:] for r in wines[1:]]
+    assert ["1", "3000", "0"] in [r[-3:] for r in wines[1:]]
     samples = _samples(metrics)
     assert samples['sommelier_sales_revenue_rub{attribution="led"}'] == 3000
     assert samples['sommelier_sales_revenue_rub{attribution="assisted"}'] == 3700

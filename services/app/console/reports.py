@@ -16,9 +16,9 @@ from core.settings import Settings
 from repositories import console as q
 from repositories.console import DIMENSIONS, UNMET_KEYS, Period
 from repositories.fact_rollup import SEPARATOR, refresh
-from repositories.sales import daily_sales, sales_totals
+from repositories.sales import daily_sales, refresh_sales, sales_totals
 from services.app.console.estimates import people_estimate, percentile
-from services.app.console.sales import funnel, rub, sales_per_day, sales_summary
+from services.app.console.sales import funnel, rub, rubles, sales_per_day, sales_summary
 from services.app.database import Database
 
 PERIODS = (7, 30, 90, 365)
@@ -86,10 +86,12 @@ class ConsoleService:
 
     async def refresh(self) -> None:
         """Before a view: any day without a final rollup (after /forget, say) and today —
-        today at most every TODAY_SECONDS (the views of one page visit share it)."""
+        today at most every TODAY_SECONDS (the views of one page visit share it); the sales of
+        every day whose orders changed."""
         fresh = time.monotonic() - self._today_at < TODAY_SECONDS
         async with self.sessions() as s:
             computed = await refresh(s, today_fresh=fresh)
+            await refresh_sales(s)  # the days whose orders changed: none most of the time
             await s.commit()
         if computed:
             self._today_at = time.monotonic()
@@ -158,7 +160,10 @@ class ConsoleService:
         """The last `days` UTC days' attributed sales (today included): /metrics."""
         w = window(days)
         async with self.sessions() as s:
-            return await sales_totals(s, w.current.first, w.current.last)
+            await refresh_sales(s)
+            totals = await sales_totals(s, w.current.first, w.current.last)
+            await s.commit()
+        return totals
 
     async def demand(self, w: Window) -> dict[str, list[dict[str, Any]]]:
         await self.refresh()
@@ -237,8 +242,8 @@ class ConsoleService:
                 "clicks": int(r["clicks"]),
                 "click_rate": round(100 * r["clicks"] / r["shown"], 1) if r["shown"] else None,
                 "orders": int(r["orders"]),
-                "led": rub(r["led"]),
-                "assisted": rub(r["assisted"]),
+                "led": rubles(r["led"]),
+                "assisted": rubles(r["assisted"]),
             }
             for r in rows
         ]
