@@ -73,8 +73,8 @@ async def overview(console: ConsoleService, w: Window) -> dict[str, Any]:
         ),
         "sales_chart": bar_chart(
             days,
-            [float(d["led"] + d["assisted"]) for d in series],
-            [float(d["led"]) for d in series],
+            [d["led"] + d["assisted"] for d in series],
+            [d["led"] for d in series],
         ),
         "cost_in_rub": console.settings.llm_price_per_1k_tokens > 0,
         "per": "неделю" if weekly else "день",

@@ -11,6 +11,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from decimal import Decimal
 from typing import Any
 
 from core.domain import format_price
@@ -46,8 +47,8 @@ def _sales_line(sales: dict[str, Any]) -> str:
     if not sales["sales"]:
         return T.digest_no_sales
     return T.digest_sales.format(
-        led=format_price(sales["led"]),
-        assisted=format_price(sales["assisted"]),
+        led=format_price(Decimal(sales["led"])),
+        assisted=format_price(Decimal(sales["assisted"])),
         sales=sales["sales"],
     )
 

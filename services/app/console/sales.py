@@ -18,26 +18,33 @@ from typing import Any
 KOPECK = Decimal("0.01")
 FUNNEL_STEPS = (
     ("shown", "Показано вин"),
-    ("up", "Нравится 👍"),
+    ("up", "Нравится"),
     ("clicks", "«Купить»"),
     ("ordered", "Заказано (привел или помог бот)"),
 )
 
 
 def rub(value: Decimal | int | float) -> Decimal:
+    """To the kopeck: a cost or an average."""
     return Decimal(value).quantize(KOPECK, rounding=ROUND_HALF_UP)
 
 
+def rubles(value: Decimal | int) -> int:
+    """To the ruble: revenue in a table or a chart, as the shop's prices are."""
+    return int(Decimal(value).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
 def sales_per_day(days: Sequence[date], rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Every day of the period: led and assisted revenue (₽) and the sales (0 without any)."""
+    """Every day of the period: led and assisted revenue (whole ₽), the sales and the lines
+    ordered (0 without any)."""
     by_day = {r["day"]: r for r in rows}
     series = []
     for day in days:
         r = by_day.get(day, {})
         series.append(
             {
-                "led": rub(r.get("led", 0)),
-                "assisted": rub(r.get("assisted", 0)),
+                "led": rubles(r.get("led", 0)),
+                "assisted": rubles(r.get("assisted", 0)),
                 "sales": int(r.get("orders", 0)),
                 "ordered": int(r.get("lines", 0)),
             }
@@ -69,19 +76,19 @@ def sales_summary(
 ) -> dict[str, Any]:
     """The period's totals: led, assisted, revenue, sales, revenue per conversation and, with
     a price per 1,000 tokens, the model's cost per sale (None when it cannot be said)."""
-    led = sum((d["led"] for d in series), Decimal(0))
-    assisted = sum((d["assisted"] for d in series), Decimal(0))
+    led = sum(int(d["led"]) for d in series)
+    assisted = sum(int(d["assisted"]) for d in series)
     sales = sum(int(d["sales"]) for d in series)
     revenue = led + assisted
     cost = Decimal(tokens) / 1000 * price
     return {
-        "led": rub(led),
-        "assisted": rub(assisted),
-        "revenue": rub(revenue),
+        "led": led,
+        "assisted": assisted,
+        "revenue": revenue,
         "sales": sales,
         "ordered": sum(int(d["ordered"]) for d in series),
         "conversations": conversations,
-        "per_conversation": rub(revenue / conversations) if conversations else None,
+        "per_conversation": rub(Decimal(revenue) / conversations) if conversations else None,
         "cost_per_sale": rub(cost / sales) if price > 0 and sales else None,
     }
 
