@@ -38,13 +38,15 @@ _PERIOD = "day BETWEEN :first AND :last"
 
 
 async def refresh_sales(session: AsyncSession) -> int:
-    """Recompute the days whose orders changed since the last time (one replica at a time);
-    returns how many. The caller commits."""
-    await session.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": SALES_LOCK})
+    """Recompute the days whose orders changed since the last time; returns how many. The
+    caller commits. Each stale mark is taken by one caller; the recomputing is one replica at
+    a time (a day marked again meanwhile is recomputed after, from what is committed then),
+    and a view with nothing to recompute — the usual case — pays one statement."""
     days = list(
         (await session.execute(text("DELETE FROM sales_stale_days RETURNING day"))).scalars()
     )
     if days:
+        await session.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": SALES_LOCK})
         await session.execute(text("DELETE FROM sales_days WHERE day = ANY(:days)"), {"days": days})
         await session.execute(
             text(_RECOMPUTE), {"days": days, "first": min(days), "last": max(days)}
