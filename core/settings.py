@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -62,7 +63,8 @@ class Settings(BaseSettings):
     # The shop's console (issue 27): where the bot is reachable from outside (links it hands
     # out: the console's one-time link, «Купить» through the tracked redirect).
     public_url: str | None = Field(default=None, pattern=r"^https?://")
-    llm_price_per_1k_tokens: float = Field(default=0.0, ge=0)
+    # ₽ per 1,000 LLM tokens; 0: not known, the console shows tokens and no cost.
+    llm_price_per_1k_tokens: Decimal = Field(default=Decimal(0), ge=0, le=1_000_000)
     weekly_digest: bool = True
 
     # Answers in flight per process; most of each is waiting for the LLM, so this caps the

@@ -13,6 +13,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from repositories.fact_rollup import DIMENSIONS, SEPARATOR, UNMET_KEYS
+from repositories.sales import WINE_SALES
 
 __all__ = ["DIMENSIONS", "UNMET_KEYS", "Period"]
 
@@ -130,8 +131,20 @@ async def clicks(session: AsyncSession, p: Period) -> int:
     )
 
 
+async def shown(session: AsyncSession, p: Period) -> int:
+    """Wines shown in the period (an answer of three wines shows three)."""
+    return int(
+        await session.scalar(
+            text(f"SELECT sum(n) FROM fact_day_values WHERE dim = 'wine' AND {_DAYS}"),
+            p.params(),
+        )
+        or 0
+    )
+
+
 async def wine_rows(session: AsyncSession, p: Period) -> list[dict[str, Any]]:
-    """Every wine with its shows (rollups), 👍/👎 and clicks in the period."""
+    """Every wine with its shows (rollups), 👍/👎, clicks, and its orders and revenue
+    attributed led or assisted, in the period."""
     result = await session.execute(
         text(
             "WITH shown AS (SELECT value::uuid AS wine_id, sum(n) AS shown FROM fact_day_values "
@@ -140,13 +153,16 @@ async def wine_rows(session: AsyncSession, p: Period) -> list[dict[str, Any]]:
             "  count(*) FILTER (WHERE vote < 0) AS down FROM feedback "
             f"  WHERE {_STAMPS.replace('created_at', 'updated_at')} GROUP BY wine_id), "
             "clicked AS (SELECT wine_id, count(*) AS clicks FROM buy_clicks "
-            f"  WHERE {_STAMPS} GROUP BY wine_id) "
+            f"  WHERE {_STAMPS} GROUP BY wine_id), "
+            f"sold AS ({WINE_SALES}) "
             "SELECT w.id, w.name, w.producer, w.price_rub, w.available, "
             "coalesce(s.shown, 0) AS shown, coalesce(v.up, 0) AS up, "
-            "coalesce(v.down, 0) AS down, coalesce(c.clicks, 0) AS clicks FROM wines w "
+            "coalesce(v.down, 0) AS down, coalesce(c.clicks, 0) AS clicks, "
+            "coalesce(o.orders, 0) AS orders, coalesce(o.led, 0) AS led, "
+            "coalesce(o.assisted, 0) AS assisted FROM wines w "
             "LEFT JOIN shown s ON s.wine_id = w.id LEFT JOIN voted v ON v.wine_id = w.id "
-            "LEFT JOIN clicked c ON c.wine_id = w.id "
-            "ORDER BY shown DESC, clicks DESC, w.name"
+            "LEFT JOIN clicked c ON c.wine_id = w.id LEFT JOIN sold o ON o.wine_id = w.id "
+            "ORDER BY shown DESC, clicks DESC, orders DESC, w.name"
         ),
         p.params(),
     )

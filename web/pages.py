@@ -3,11 +3,14 @@ text can never become markup), strict security headers on every page, and the st
 
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from aiohttp import web
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+
+from core.domain import format_price
 
 STATIC_DIR = Path(__file__).parent / "static"
 STATIC_PREFIX = "/static"
@@ -25,6 +28,14 @@ _env = Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
+
+
+def _rub(amount: Decimal | int | None) -> str:
+    """«1 990 ₽» in a page; a sum that cannot be said (nothing to divide by) is «—»."""
+    return "—" if amount is None else format_price(Decimal(amount))
+
+
+_env.filters["rub"] = _rub
 
 
 def environment() -> Environment:

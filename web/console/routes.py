@@ -8,18 +8,19 @@
 - `/go/<token>` — «Купить»: a genuine token is counted and redirected to the wine's shop page,
   anything else is 404 (never a redirect to an address from the request);
 - `/metrics` — Prometheus text, behind API_TOKEN like the API (without it: served only when
-  the server is not public)."""
+  the server is not public); the backlog and the sales gauges are read when scraped."""
 
 from __future__ import annotations
 
 import hmac
 import logging
+from typing import Any
 
 from aiohttp import web
 
 from services.app.console.reports import PERIODS, window
 from services.app.container import Services
-from services.app.ops.metrics import CONTENT_TYPE, scrape
+from services.app.ops.metrics import CONTENT_TYPE, SALES_DAYS, scrape
 from web.console.rules import add_rules
 from web.console.views import BUILDERS, VIEWS
 from web.cookies import set_cookie
@@ -178,4 +179,9 @@ async def metrics(request: web.Request) -> web.StreamResponse:
         backlog: int | None = await services.ledger.backlog()
     except Exception:  # the database being down must not hide the other metrics
         backlog = None
-    return web.Response(body=scrape(backlog), headers={"Content-Type": CONTENT_TYPE})
+    try:
+        sales: dict[str, Any] | None = await services.console.sales_totals(SALES_DAYS)
+    except Exception as exc:  # the database being down must not hide the other metrics
+        log.warning("sales not read for /metrics: %s", type(exc).__name__)
+        sales = None
+    return web.Response(body=scrape(backlog, sales), headers={"Content-Type": CONTENT_TYPE})

@@ -36,6 +36,7 @@ class Table:
 
 
 WEEKLY_AFTER_DAYS = 90  # longer periods are drawn and tabulated by week
+SUMMED = ("answers", "people", "unmet", "tokens", "cost", "led", "assisted", "sales", "ordered")
 
 
 def by_week(series: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -46,7 +47,7 @@ def by_week(series: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if index % 7 == 0:
             weeks.append({**day})
         else:
-            for key in ("answers", "people", "unmet", "tokens", "cost"):
+            for key in SUMMED:
                 weeks[-1][key] = round(weeks[-1][key] + day[key], 2)
     return weeks
 
@@ -59,13 +60,23 @@ async def overview(console: ConsoleService, w: Window) -> dict[str, Any]:
     paths = data["paths"]
     for row, width in zip(paths, share_bars(paths, "answers", 80), strict=True):
         row["bar"] = width
+    funnel = data["funnel"]
+    for row, width in zip(funnel, share_bars(funnel, "count", 80), strict=True):
+        row["bar"] = width
     return {
         "data": data,
         "answers_chart": bar_chart(
             days, [d["answers"] for d in series], [d["unmet"] for d in series]
         ),
         "people_chart": bar_chart(days, [d["people"] for d in series], height=120),
-        "cost_chart": bar_chart(days, [d["cost"] or d["tokens"] for d in series], height=120),
+        "cost_chart": bar_chart(
+            days, [float(d["cost"]) or d["tokens"] for d in series], height=120
+        ),
+        "sales_chart": bar_chart(
+            days,
+            [d["led"] + d["assisted"] for d in series],
+            [d["led"] for d in series],
+        ),
         "cost_in_rub": console.settings.llm_price_per_1k_tokens > 0,
         "per": "неделю" if weekly else "день",
         "tables": [
@@ -79,6 +90,9 @@ async def overview(console: ConsoleService, w: Window) -> dict[str, Any]:
                     ("unmet", "Неудовлетворено"),
                     ("tokens", "Токенов LLM"),
                     ("cost", "Стоимость, ₽"),
+                    ("led", "Выручка: привел бот, ₽"),
+                    ("assisted", "Выручка: помог бот, ₽"),
+                    ("sales", "Продаж с ботом"),
                 ],
                 list(reversed(series)),
             ),
@@ -93,6 +107,17 @@ async def overview(console: ConsoleService, w: Window) -> dict[str, Any]:
                     ("p95", "p95, мс"),
                 ],
                 paths,
+            ),
+            Table(
+                "funnel",
+                "Воронка: от показа до заказа",
+                [
+                    ("step", "Шаг"),
+                    ("count", "Сколько"),
+                    ("of_previous", "От предыдущего, %"),
+                    ("of_shown", "От показов, %"),
+                ],
+                funnel,
             ),
         ],
     }
@@ -161,6 +186,9 @@ async def wines(console: ConsoleService, w: Window) -> dict[str, Any]:
         ("down", "Не нравится"),
         ("clicks", "«Купить»"),
         ("click_rate", "Кликов, %"),
+        ("orders", "Заказов с ботом"),
+        ("led", "Выручка: привел бот, ₽"),
+        ("assisted", "Выручка: помог бот, ₽"),
     ]
     return {
         "clicks_tracked": console.clicks_tracked,

@@ -1,5 +1,6 @@
 """The weekly digest: on Monday morning each admin gets one message — a chart of the week's
-answers per day (the unmet part darker) and the week's top unmet demand. One replica sends
+answers per day (the unmet part darker), the revenue the sommelier led and assisted, and the
+week's top unmet demand. One replica sends
 it: the week's mark is stored once (`console_links`, the same one-time table as the console's
 links), so a second replica finds it taken and stays silent."""
 
@@ -10,10 +11,14 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+from typing import Any
 
+from core.domain import format_price
 from repositories.facts import use_console_link
 from services.app.console.png import bar_png
 from services.app.console.reports import ConsoleService, window
+from services.app.texts import T
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +42,17 @@ def next_send_time(now: datetime) -> datetime:
     return when if when > now else when + timedelta(days=7)
 
 
+def _sales_line(sales: dict[str, Any]) -> str:
+    """The week's revenue the sommelier led and assisted."""
+    if not sales["sales"]:
+        return T.digest_no_sales
+    return T.digest_sales.format(
+        led=format_price(Decimal(sales["led"])),
+        assisted=format_price(Decimal(sales["assisted"])),
+        sales=sales["sales"],
+    )
+
+
 class WeeklyDigest:
     """`send` (how a message reaches an admin: the bot's) is given at each run."""
 
@@ -52,6 +68,7 @@ class WeeklyDigest:
         lines = [
             f"Сомелье за неделю: {overview['answers']} ответов, {overview['people']} человек, "
             f"👍 {overview['up']} / 👎 {overview['down']}, «Купить» {overview['clicks']}.",
+            _sales_line(overview["sales"]),
         ]
         if unmet:
             lines.append("Чего не хватило в каталоге:")

@@ -17,7 +17,9 @@ from repositories import console as q
 from repositories.console import DIMENSIONS, UNMET_KEYS, Period
 from repositories.fact_rollup import SEPARATOR, refresh
 from repositories.orders import order_syncs
+from repositories.sales import daily_sales, refresh_sales, sales_totals
 from services.app.console.estimates import people_estimate, percentile
+from services.app.console.sales import funnel, rub, rubles, sales_per_day, sales_summary
 from services.app.database import Database
 
 PERIODS = (7, 30, 90, 365)
@@ -85,10 +87,12 @@ class ConsoleService:
 
     async def refresh(self) -> None:
         """Before a view: any day without a final rollup (after /forget, say) and today —
-        today at most every TODAY_SECONDS (the views of one page visit share it)."""
+        today at most every TODAY_SECONDS (the views of one page visit share it); the sales of
+        every day whose orders changed."""
         fresh = time.monotonic() - self._today_at < TODAY_SECONDS
         async with self.sessions() as s:
             computed = await refresh(s, today_fresh=fresh)
+            await refresh_sales(s)  # the days whose orders changed: none most of the time
             await s.commit()
         if computed:
             self._today_at = time.monotonic()
@@ -101,10 +105,12 @@ class ConsoleService:
             mix = await q.path_mix(s, w.current)
             votes = await q.votes(s, w.current)
             clicks = await q.clicks(s, w.current)
+            shown = await q.shown(s, w.current)
+            sold = await daily_sales(s, w.current.first, w.current.last)
         price = self.settings.llm_price_per_1k_tokens
         by_day = {d["day"]: d for d in days}
         series = []
-        for day in w.day_list:
+        for day, sales in zip(w.day_list, sales_per_day(w.day_list, sold), strict=True):
             d = by_day.get(day, {})
             tokens = int(d.get("tokens", 0))
             series.append(
@@ -114,20 +120,23 @@ class ConsoleService:
                     "people": int(d.get("people", 0)),
                     "unmet": int(d.get("unmet", 0)),
                     "tokens": tokens,
-                    "cost": round(tokens / 1000 * price, 2),
+                    "cost": rub(tokens / Decimal(1000) * price),
                 }
+                | sales
             )
         registers = {value: int(n) for dim, value, n, *_ in hll if dim == "hll"}
         latency = {int(value): int(n) for dim, value, n, *_ in hll if dim == "latency"}
         total = sum(d["answers"] for d in series)
         tokens = sum(d["tokens"] for d in series)
         voted = votes["up"] + votes["down"]
+        conversations = sum(d["people"] for d in series)
+        sales = sales_summary(series, conversations, tokens, price)
         return {
             "series": series,
             "answers": total,
             "people": people_estimate(registers),
             "tokens": tokens,
-            "cost": round(tokens / 1000 * price, 2),
+            "cost": rub(tokens / Decimal(1000) * price),
             "p50": percentile(latency, 0.5),
             "p95": percentile(latency, 0.95),
             "paths": [
@@ -144,7 +153,18 @@ class ConsoleService:
             "down": votes["down"],
             "up_share": round(100 * votes["up"] / voted) if voted else None,
             "clicks": clicks,
+            "sales": sales,
+            "funnel": funnel(shown, votes["up"], clicks, sales["ordered"]),
         }
+
+    async def sales_totals(self, days: int) -> dict[str, Any]:
+        """The last `days` UTC days' attributed sales (today included): /metrics."""
+        w = window(days)
+        async with self.sessions() as s:
+            await refresh_sales(s)
+            totals = await sales_totals(s, w.current.first, w.current.last)
+            await s.commit()
+        return totals
 
     async def demand(self, w: Window) -> dict[str, list[dict[str, Any]]]:
         await self.refresh()
@@ -222,10 +242,15 @@ class ConsoleService:
                 "down": int(r["down"]),
                 "clicks": int(r["clicks"]),
                 "click_rate": round(100 * r["clicks"] / r["shown"], 1) if r["shown"] else None,
+                "orders": int(r["orders"]),
+                "led": rubles(r["led"]),
+                "assisted": rubles(r["assisted"]),
             }
             for r in rows
         ]
-        used = [r for r in table if r["shown"] or r["up"] or r["down"] or r["clicks"]]
+        used = [
+            r for r in table if r["shown"] or r["up"] or r["down"] or r["clicks"] or r["orders"]
+        ]
         return {
             "shown": [r for r in used if r["available"]],
             "never": [

@@ -1,16 +1,20 @@
 """Prometheus metrics (`/metrics`), on a registry of their own (the client library's global
 one would collect across test apps). Incremented where the events happen: the turn store for
 answers, LLM use and tools, the rate limiter for refusals, the bot's request middleware for
-Telegram API errors; the update backlog is read at scrape time."""
+Telegram API errors; the update backlog and the sales of the last days are read at scrape
+time."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
 
 from prometheus_client import CONTENT_TYPE_LATEST as CONTENT_TYPE
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
 from core.recommendation import Recommendation
 
-__all__ = ["CONTENT_TYPE", "REGISTRY", "observe_answer", "scrape"]
+__all__ = ["CONTENT_TYPE", "REGISTRY", "SALES_DAYS", "observe_answer", "scrape"]
 
 REGISTRY = CollectorRegistry(auto_describe=True)
 
@@ -40,6 +44,18 @@ BUY_CLICKS = Counter(
 BACKLOG = Gauge(
     "sommelier_update_backlog", "Telegram updates stored and not yet answered", registry=REGISTRY
 )
+SALES_DAYS = 30  # the sales gauges cover the console's default period
+SALES_REVENUE = Gauge(
+    "sommelier_sales_revenue_rub",
+    f"Revenue (₽) of orders placed in the last {SALES_DAYS} UTC days, by the sommelier's part",
+    ["attribution"],
+    registry=REGISTRY,
+)
+SALES_ORDERS = Gauge(
+    "sommelier_sales_orders",
+    f"Orders placed in the last {SALES_DAYS} UTC days with a line the sommelier led or assisted",
+    registry=REGISTRY,
+)
 
 
 def observe_answer(rec: Recommendation) -> None:
@@ -57,7 +73,12 @@ def observe_answer(rec: Recommendation) -> None:
         TOOL_CALLS.labels(tool).inc()
 
 
-def scrape(backlog: int | None) -> bytes:
+def scrape(backlog: int | None, sales: Mapping[str, Any] | None = None) -> bytes:
+    """The metrics as text; the backlog and the sales (read at scrape time) when known."""
     if backlog is not None:
         BACKLOG.set(backlog)
+    if sales is not None:
+        for attribution in ("led", "assisted"):
+            SALES_REVENUE.labels(attribution).set(float(sales[attribution]))
+        SALES_ORDERS.set(int(sales["orders"]))
     return generate_latest(REGISTRY)
