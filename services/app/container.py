@@ -31,6 +31,8 @@ from services.app.picks.group import GroupTable
 from services.app.picks.inline import QuickPicks
 from services.app.picks.welcome import WelcomePicks
 from services.app.runtime import Runtime
+from services.app.sending.limits import SendLimits
+from services.app.sending.outbox import Outbox
 from services.app.signing import Signer, signing_key
 from services.app.taste.favourites import Favourites
 from services.app.taste.profiles import TasteProfiles
@@ -86,6 +88,9 @@ class Services:
     catalog_admin: CatalogAdmin
     catalog_sync: CatalogSync | None  # with CATALOG_FEED_URL
     housekeeping: Housekeeping
+    # Sending within Telegram's limits; alerts queued to be sent.
+    send_limits: SendLimits
+    outbox: Outbox
 
     async def close(self) -> None:
         await self.llm.close()
@@ -156,4 +161,6 @@ def build_services(rt: Runtime) -> Services:
         catalog_admin=catalog_admin,
         catalog_sync=sync,
         housekeeping=Housekeeping(rt),
+        send_limits=SendLimits(database, settings),
+        outbox=Outbox(database),
     )
