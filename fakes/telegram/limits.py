@@ -5,16 +5,17 @@ person blocked the bot.
 
 What counts is a new message (sendMessage, sendPhoto, …), as with Telegram; chat actions,
 drafts, edits and callback answers do not. A call refused with 429 does not count either.
-The model of a chat's pace is a token bucket (GCRA): `chat_burst` messages at once, then one
-per `chat_seconds` (`group_seconds` in a group); a little `slack` absorbs the network's jitter
-between a sender's clock and this server's.
+Both paces are token buckets (GCRA): the bot's `per_second` with a clump of `bot_burst`
+tolerated, a chat's `chat_burst` messages at once, then one per `chat_seconds`
+(`group_seconds` in a group). The tolerances stand for Telegram's "or so": they absorb the
+network's jitter and this server's own stalls on a busy machine (requests that waited for its
+event loop are read together), never a sender that keeps a faster pace.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections import deque
 from dataclasses import dataclass, field
 
 from fakes.telegram.wire import ApiError
@@ -43,15 +44,16 @@ COUNTED_METHODS = frozenset(
 class TelegramLimits:
     enabled: bool = True
     per_second: int = 30
+    bot_burst: int = 10
     chat_seconds: float = 1.0
     group_seconds: float = 3.0
     chat_burst: int = 5
-    slack: float = 0.05
+    slack: float = 0.25
     #: Chats whose person blocked the bot (every call naming them gets 403).
     blocked: set[int] = field(default_factory=set)
     #: Every 429 given: (method, chat_id, retry_after, why: "bot" | "chat").
     refusals: list[tuple[str, int, int, str]] = field(default_factory=list)
-    _recent: deque[float] = field(default_factory=deque)
+    _bot_next: float = 0.0
     _chat_next: dict[int, float] = field(default_factory=dict)
 
     def check(self, method: str, chat_id: int | str | None) -> ApiError | None:
@@ -63,16 +65,16 @@ class TelegramLimits:
         if not self.enabled or method not in COUNTED_METHODS or not isinstance(chat_id, int):
             return None
         now = time.monotonic()
-        while self._recent and self._recent[0] <= now - 1.0:
-            self._recent.popleft()
-        if len(self._recent) >= self.per_second:
-            return self._refuse(method, chat_id, self._recent[0] + 1.0 - now, "bot")
+        slot = 1.0 / self.per_second
+        bot_next = max(self._bot_next, now)
+        if bot_next - now > (self.bot_burst - 1) * slot:
+            return self._refuse(method, chat_id, bot_next - now, "bot")
         interval = self.chat_seconds if chat_id > 0 else self.group_seconds
         next_at = self._chat_next.get(chat_id, now)
         early = next_at - now - (self.chat_burst - 1) * interval
         if early > self.slack:
             return self._refuse(method, chat_id, early, "chat")
-        self._recent.append(now)
+        self._bot_next = bot_next + slot
         self._chat_next[chat_id] = max(next_at, now) + interval
         return None
 
