@@ -56,15 +56,18 @@ class TelegramLimits:
     _bot_next: float = 0.0
     _chat_next: dict[int, float] = field(default_factory=dict)
 
-    def check(self, method: str, chat_id: int | str | None) -> ApiError | None:
-        """The error Telegram would answer this call with, or None (and then it counts)."""
+    def check(
+        self, method: str, chat_id: int | str | None, at: float | None = None
+    ) -> ApiError | None:
+        """The error Telegram would answer this call with, or None (and then it counts).
+        `at`: when the call arrived (an injected delay does not make it later)."""
         if isinstance(chat_id, int) and chat_id in self.blocked:
             if chat_id > 0:
                 return ApiError(403, "Forbidden: bot was blocked by the user")
             return ApiError(403, "Forbidden: bot was kicked from the group chat")
         if not self.enabled or method not in COUNTED_METHODS or not isinstance(chat_id, int):
             return None
-        now = time.monotonic()
+        now = time.monotonic() if at is None else at
         slot = 1.0 / self.per_second
         bot_next = max(self._bot_next, now)
         if bot_next - now > (self.bot_burst - 1) * slot:

@@ -299,7 +299,7 @@ class FakeTelegramServer(UpdatesMixin, MediaMixin, MessagesMixin, InlineMixin):
             return self._reject(
                 call, ApiError(failure.status, failure.description, failure.retry_after)
             )
-        refusal = self.limits.check(call.method, call.chat_id)
+        refusal = self.limits.check(call.method, call.chat_id, call.at)
         if refusal is not None:
             return self._reject(call, refusal)
         try:
