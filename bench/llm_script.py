@@ -18,6 +18,7 @@ from fakes.openai_server import (
     Step,
     call,
     error,
+    may_call_tools,
     reply,
     responder,
     tool_calls,
@@ -53,7 +54,7 @@ def answer(body: JSONDict, *, force_catalog: bool = False) -> Step:
     messages: list[JSONDict] = body["messages"]
     last_user = max(i for i, m in enumerate(messages) if m["role"] == "user")
     results = [m for m in messages[last_user + 1 :] if m["role"] == "tool"]
-    if not body.get("tools") and not results:
+    if not may_call_tools(body) and not results:
         ids = _UUID_LINE.findall(str(messages[0].get("content") or ""))
         return reply(formatted(ids[:3]))
     if force_catalog:

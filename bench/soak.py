@@ -132,7 +132,7 @@ def _arguments(question: str) -> JSONDict:
 
 def good_model(body: JSONDict) -> Any:
     """Searches with the question's filters, then answers with three of the wines found."""
-    from fakes.openai_server import call, reply, tool_calls
+    from fakes.openai_server import call, may_call_tools, reply, tool_calls
 
     catalog = [
         line.split(" | ")[0]
@@ -140,7 +140,7 @@ def good_model(body: JSONDict) -> Any:
         if line.count(" | ") >= 5
     ]
     found = _found(body)
-    if "tools" not in body:
+    if not may_call_tools(body):
         ids = catalog[:3] if catalog else [str(w["id"]) for w in (found or [])[:3]]
         return reply(_formatted(ids) if ids else "Здравствуйте! Чем помочь с выбором вина?")
     question = _question(body)

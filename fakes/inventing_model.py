@@ -23,7 +23,7 @@ import sys
 from typing import Any
 
 from core.language.request import grape_from_text, parse_query
-from fakes.openai_server import FakeOpenAIServer, Step, call, reply, tool_calls
+from fakes.openai_server import FakeOpenAIServer, Step, call, may_call_tools, reply, tool_calls
 
 INVENTING_MODEL = "inventing-sommelier"
 # The why of every card, as measured from outside (the example), then more inventions.
@@ -81,7 +81,7 @@ def respond(body: JSONDict) -> Step:
     messages: list[JSONDict] = body["messages"]
     last_user = max(i for i, m in enumerate(messages) if m["role"] == "user")
     results = [m for m in messages[last_user + 1 :] if m["role"] == "tool"]
-    if not body.get("tools") and not results:  # the catalog prompt: wines as catalog lines
+    if not may_call_tools(body) and not results:  # the catalog prompt: wines as catalog lines
         lines = _UUID_LINE.findall(str(messages[0].get("content") or ""))
         wines = []
         for wine_id, rest in lines[:3]:

@@ -98,7 +98,8 @@ def wines_in_tool_results(body: JSONDict) -> list[JSONDict]:
 
 
 def system_text(body: JSONDict) -> str:
-    return str(body["messages"][0]["content"])
+    """Every system message of a request: the instructions first, the turn's context later."""
+    return "\n\n".join(str(m["content"]) for m in body["messages"] if m["role"] == "system")
 
 
 def catalog_lines(body: JSONDict) -> list[str]:

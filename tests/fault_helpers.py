@@ -22,7 +22,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.callbacks import VoteCallback
-from fakes.openai_server import Step, call, reply, tool_calls
+from fakes.openai_server import Step, call, may_call_tools, reply, tool_calls
 from fakes.telegram_server import SentCall
 from repositories.models import Wine
 from repositories.wines import WineRepository
@@ -71,7 +71,7 @@ def good_agent(arguments: JSONDict, tool: str = "search_wines") -> Callable[[JSO
         found = results_of_calls(body, tool, arguments)
         if found:
             return reply(good_answer(found))
-        if "tools" in body:
+        if may_call_tools(body):
             return tool_calls(call(tool, arguments))
         ids = catalog_ids(body)
         return reply(

@@ -24,6 +24,7 @@ from fakes.openai_server import (
     call,
     error,
     hang,
+    may_call_tools,
     raw_tool_calls,
     reply,
     responder,
@@ -100,7 +101,7 @@ def answer_from_catalog() -> Step:
 
 def always_tools(body: JSONDict) -> Step:
     """A model that calls a tool whenever it is offered one, and answers only when it is not."""
-    if "tools" in body:
+    if may_call_tools(body):
         return tool_calls(call("search_wines", {"wine_type": "white", "limit": 4}))
     wines = wines_in_tool_results(body)
     return reply(formatted([(w["id"], why_for(w["id"])) for w in wines[:MAX_WINES]]))
@@ -228,7 +229,7 @@ async def test_parallel_calls_each_get_their_own_result(
     assert_reasons_paired(rec)
 
 
-async def test_a_search_that_found_wines_is_followed_by_one_call_without_tools(
+async def test_a_search_that_found_wines_is_followed_by_one_call_that_may_not_use_them(
     seeded: Runtime, server: FakeOpenAIServer
 ) -> None:
     server.script(responder(always_tools), responder(always_tools))
@@ -238,8 +239,9 @@ async def test_a_search_that_found_wines_is_followed_by_one_call_without_tools(
     assert server.errors == []
     assert len(server.requests) == 2 and rec.llm_calls == 2
     first, second = server.requests
-    assert "tools" in first
-    assert "tools" not in second and "parallel_tool_calls" not in second
+    assert "tools" in first and "tool_choice" not in first
+    # The same schemas (the prompt's prefix stays the same), but no call may be made.
+    assert second["tools"] == first["tools"] and second["tool_choice"] == "none"
     assert len(tool_messages(second)) == 1
     assert rec.path == "agent" and rec.tools_called == ["search_wines"]
     assert len(rec.wines) == 3
@@ -248,7 +250,7 @@ async def test_a_search_that_found_wines_is_followed_by_one_call_without_tools(
 
 def searches_for_nothing(body: JSONDict) -> Step:
     """A model that keeps searching while tools are offered, and nothing ever matches."""
-    if "tools" in body:
+    if may_call_tools(body):
         return tool_calls(call("search_wines", {"wine_type": "white", "price_max": 1}))
     return reply("К сожалению, таких вин в магазине нет.")
 
@@ -264,7 +266,8 @@ async def test_a_model_that_always_wants_tools_is_stopped_after_two_iterations(
     assert len(server.requests) == 3 and rec.llm_calls == 3
     first, second, third = server.requests
     assert "tools" in first and "tools" in second
-    assert "tools" not in third and "parallel_tool_calls" not in third
+    assert "tool_choice" not in first and "tool_choice" not in second
+    assert third["tools"] == first["tools"] and third["tool_choice"] == "none"
     assert len(tool_messages(third)) == 2  # both iterations' results reach the final call
     assert rec.tools_called == ["search_wines", "search_wines"]
 
@@ -274,7 +277,7 @@ async def test_max_steps_lowers_the_cap(seeded: Runtime, server: FakeOpenAIServe
     async with sommelier_service(seeded, agent_settings(server.base_url)) as service:
         rec = await service.generate_response(UserContext(), "белое", [], max_steps=1)
     assert len(server.requests) == 2
-    assert "tools" not in server.requests[1]
+    assert server.requests[1]["tool_choice"] == "none"
     assert rec.path == "agent" and rec.wines
 
 
@@ -361,7 +364,8 @@ async def test_arguments_sent_as_an_object_are_used_and_echoed_as_text(
     rec = await ask(seeded, server, "белое")
 
     assert server.errors == []  # the strict server accepted the echoed assistant message
-    echoed = server.requests[1]["messages"][2]["tool_calls"][0]["function"]["arguments"]
+    echoed = next(m for m in server.requests[1]["messages"] if m.get("tool_calls"))
+    echoed = echoed["tool_calls"][0]["function"]["arguments"]
     assert isinstance(echoed, str)
     assert rec.path == "agent" and len(rec.wines) == 3
     assert all(w.wine_type == WHITE for w in await catalog_rows(seeded, rec))

@@ -19,6 +19,7 @@ from tests.bot_helpers import (
     cards,
     empty_list_in,
     fake_llm,
+    last_user_text,
     llm_settings,
     messages,
     wines_by_id,
@@ -137,7 +138,7 @@ async def test_dish_photo_names_the_dish_and_pairs_through_the_agent(seeded: Run
     found = cards(replies)
     assert len(found) == 3
     agent_requests = [r for r in llm.requests if r not in llm.vision_requests]
-    question = agent_requests[0]["messages"][-1]["content"]
+    question = last_user_text(agent_requests[0])
     assert "стейк рибай" in question and "до 3000" in question
     wines = await wines_by_id(seeded, [card_wine_id(c) for c in found])
     assert all(w.wine_type == "red" and w.price_rub <= 3000 for w in wines.values())
@@ -182,7 +183,7 @@ async def test_voice_is_heard_shown_and_answered_with_cards(seeded: Runtime) -> 
     assert first["model"] == "whisper-1" and first["filename"] == "voice.ogg"
     assert second["filename"] == "video_note.mp4"
     assert first["size"] == len(VOICE)
-    assert llm.requests[0]["messages"][-1]["content"] == "красное сухое к стейку"
+    assert last_user_text(llm.requests[0]) == "красное сухое к стейку"
 
 
 async def test_too_long_voice_is_refused_before_download(seeded: Runtime) -> None:

@@ -15,7 +15,7 @@ from repositories.models import QuizAnswers, Wine
 from services.agent._day_context import MOSCOW_TZ
 from services.app.runtime import Runtime
 from services.app.texts import T
-from tests.agent_fixtures import catalog_ids, formatted
+from tests.agent_fixtures import catalog_ids, formatted, system_text
 from tests.bot_harness import BotHarness, running_bot
 from tests.bot_helpers import (
     adult,
@@ -133,7 +133,7 @@ async def test_without_the_quiz_an_open_request_is_not_steered(seeded: Runtime) 
 
 def _taste_following_model(body: JSONDict) -> Step:
     """A model that keeps to the profile in its prompt: red dry within 2000 if the quiz says so."""
-    system = body["messages"][0]["content"]
+    system = system_text(body)
     wines = current_tool_wines(body)
     if not wines:
         if "по анкете вкуса: красное, сухое" in system and "до 2 000 ₽" in system:
@@ -170,7 +170,7 @@ async def test_quiz_steers_the_llm_path_too(seeded: Runtime) -> None:
         llm.script(*[responder(_taste_following_model)] * 2)
         steered = await _prices_and_styles(seeded, cards(await ask(h, PERSON, EVENING)))
         assert steered and all(_red_dry_within(w) for w in steered)
-        prompt = llm.requests[-1]["messages"][0]["content"]
+        prompt = system_text(llm.requests[-1])
         assert "по анкете вкуса: красное, сухое, полнотелое, до 2 000 ₽" in prompt
         assert llm.errors == []
 

@@ -131,3 +131,12 @@ def test_it_answers_from_the_tool_results_and_broadens_an_empty_search() -> None
     assert isinstance(step, ReplyStep)
     assert f"[WINE:{wine['id']}]" in step.content and "2900 ₽" in step.content
     assert step.content.startswith("[INTRO]") and "[CLOSING]" in step.content
+
+
+def test_under_tool_choice_none_it_answers_in_text_as_the_real_api_does() -> None:
+    """The schemas are sent (the prompt's prefix stays the same) but no call may be made: a
+    search that found nothing is not searched again, the honest answer comes instead."""
+    request = body(*called("белое к рыбе", {"wine_type": "white", "food_pairing": "рыба"}))
+    assert isinstance(respond(request), ToolCallsStep)  # tools allowed: it broadens the search
+    step = respond({**request, "tool_choice": "none"})
+    assert isinstance(step, ReplyStep) and "ничего не нашлось" in step.content

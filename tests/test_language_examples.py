@@ -21,6 +21,7 @@ from tests.agent_fixtures import (
     fake_openai,
     formatted,
     sommelier_service,
+    system_text,
     wines_by_id,
     wines_in_tool_results,
 )
@@ -165,7 +166,7 @@ async def test_a_models_answer_to_a_wine_question_keeps_only_what_the_entry_says
         server.script(reply(said))
         async with sommelier_service(seeded, agent_settings(server.base_url)) as service:
             rec = await service.generate_response(UserContext(), "что такое танины?")
-    system = server.requests[0]["messages"][0]["content"]
+    system = system_text(server.requests[0])
     assert tannins.answer in system  # the model answers from the reviewed entry
     assert rec.path == "agent" and rec.entry == "tannins" and rec.wines == []
     assert "терпкость" in rec.intro and "Пастер" not in rec.intro and "1864" not in rec.intro

@@ -52,7 +52,13 @@ async def test_with_a_model_the_reading_still_holds(seeded: Runtime) -> None:
     knowledge entry as context, and cards it adds to a pure knowledge question are dropped."""
     from fakes.openai_server import call, reply, responder, tool_calls
     from services.agent._run import UserContext
-    from tests.agent_fixtures import agent_settings, fake_openai, formatted, sommelier_service
+    from tests.agent_fixtures import (
+        agent_settings,
+        fake_openai,
+        formatted,
+        sommelier_service,
+        system_text,
+    )
 
     async with fake_openai() as server:
         settings = agent_settings(server.base_url)
@@ -75,7 +81,7 @@ async def test_with_a_model_the_reading_still_holds(seeded: Runtime) -> None:
                 ),
             )
             answer = await service.generate_response(UserContext(), "Что такое танины?")
-    system = server.requests[0]["messages"][0]["content"]
+    system = system_text(server.requests[0])
     assert "Проверенная справка" in system and "кожицы, косточек" in system
     assert answer.path == "agent" and answer.kind == "wine_question"
     assert answer.wines == [] and "терпкость" in answer.intro

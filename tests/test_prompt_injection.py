@@ -28,7 +28,7 @@ from sqlalchemy import func, select
 
 from bot.callbacks import SimilarCallback, VoteCallback
 from fakes.database import history_problems
-from fakes.openai_server import Step, call, reply, responder, tool_calls
+from fakes.openai_server import Step, call, may_call_tools, reply, responder, tool_calls
 from fakes.telegram_server import SentCall
 from prompts import load_prompt
 from repositories.models import Feedback, Wine
@@ -36,7 +36,7 @@ from services.agent._answer_format import FORMAT_INSTRUCTIONS
 from services.agent._prompt_guard import PromptGuard, StreamGuard
 from services.app.runtime import Runtime
 from services.app.texts import T
-from tests.agent_fixtures import formatted
+from tests.agent_fixtures import formatted, system_text
 from tests.bot_harness import ADMIN_ID, running_bot
 from tests.bot_helpers import adult, ask, callback_answer, fake_llm, last_user_text, llm_settings
 from tests.fault_helpers import (
@@ -56,7 +56,7 @@ EVIL = "evil.example"
 
 
 def system(body: JSONDict) -> str:
-    return str(body["messages"][0]["content"])
+    return system_text(body)
 
 
 def turn_wines(body: JSONDict) -> list[JSONDict]:
@@ -81,7 +81,7 @@ def after_search(
     """Search first (when tools are offered), then answer with what came back."""
 
     def respond(body: JSONDict) -> Step:
-        if "tools" in body and not called(body):
+        if may_call_tools(body) and not called(body):
             return tool_calls(call("search_wines", arguments))
         return reply(answer(turn_wines(body)))
 
@@ -90,7 +90,7 @@ def after_search(
 
 def calls_then_says(name: str, arguments: JSONDict, text: str) -> Callable[[JSONDict], Step]:
     def respond(body: JSONDict) -> Step:
-        if "tools" in body and not called(body):
+        if may_call_tools(body) and not called(body):
             return tool_calls(call(name, arguments))
         return reply(text)
 

@@ -24,7 +24,7 @@ from collections.abc import AsyncIterator
 import pytest
 from sqlalchemy import text
 
-from fakes.openai_server import FakeOpenAIServer, responder
+from fakes.openai_server import FakeOpenAIServer, may_call_tools, responder
 from fakes.telegram_server import FakeTelegramServer, SentCall
 from services.app.runtime import Runtime
 from tests.bot_harness import running_bot
@@ -60,7 +60,7 @@ class Model:
         llm.script(*[responder(self._respond)] * 20)
 
     async def _respond(self, body: JSONDict) -> object:
-        self.steps += "tools" in body
+        self.steps += may_call_tools(body)
         self.called.set()
         if self.hold_next:
             self.hold_next = False

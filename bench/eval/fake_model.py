@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bench.eval.reader import Reading, read
-from fakes.openai.protocol import content_text
+from fakes.openai.protocol import content_text, may_call_tools
 from fakes.openai_server import Step, call, reply, tool_calls
 
 JSONDict = dict[str, Any]
@@ -280,7 +280,7 @@ def respond(body: JSONDict) -> Step:
     if not turns:
         return reply("Здравствуйте! Расскажите, какое вино вы ищете.")
     turn = turns[-1]
-    tools = body.get("tools") or []
+    tools = body["tools"] if may_call_tools(body) else []
     reading = read(turn.user)
     if not turn.calls:
         if reading.smalltalk and reading.empty():

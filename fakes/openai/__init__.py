@@ -42,7 +42,7 @@ behaviours), ``chat.py`` (answering chat completions, JSON and SSE), ``embedding
 """
 
 from fakes.openai.embeddings import deterministic_embedding
-from fakes.openai.protocol import JSONDict
+from fakes.openai.protocol import JSONDict, may_call_tools
 from fakes.openai.server import DEFAULT_MODEL_ID, FakeOpenAIServer
 from fakes.openai.steps import (
     DropStep,
@@ -88,6 +88,7 @@ __all__ = [
     "drop",
     "error",
     "hang",
+    "may_call_tools",
     "raw_tool_calls",
     "reply",
     "responder",

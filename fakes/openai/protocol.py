@@ -215,3 +215,9 @@ def validate_keys_and_model(body: JSONDict, allowed: Collection[str]) -> None:
         raise Invalid("you must provide a model parameter")
     if not isinstance(model, str):
         raise invalid_type("model", "a string", model)
+
+
+def may_call_tools(body: JSONDict) -> bool:
+    """Whether a model may answer this request with tool calls: tools are offered and
+    ``tool_choice`` is not ``"none"`` (under ``"none"`` the real API only answers in text)."""
+    return bool(body.get("tools")) and body.get("tool_choice") != "none"

@@ -1,5 +1,5 @@
 """The first strategy: the model with the catalog tools (≤ `max_steps` iterations, then a final
-call without tools), its picks resolved to real wines.
+call that may not use them), its picks resolved to real wines.
 
 It gives way (`Declined`) when tool use fails — the model quoted its instructions instead of
 answering a wine request, answered one without the catalog, named no real wine — or when the
@@ -55,13 +55,16 @@ class AgentWithTools:
         except LLMUnavailableError as exc:
             yield Declined(str(exc), model_unreachable=True)
 
-    def system_prompt(self, run: Run) -> str:
-        # The tools are described by their schemas alone.
-        system = self.service.instructions(self.service.context_block(run.turn.user))
-        system += "\n\n" + run.state.prompt_block()
-        if context := knowledge_context(run.reading):
-            system += "\n\n" + context
-        return system
+    def turn_context(self, run: Run) -> str:
+        """What the model is told of this person and turn (the day, their taste, the request
+        in force, what the message is): after their message, so the instructions and the
+        conversation before it stay a prefix every call repeats. The tools are described by
+        their schemas alone."""
+        blocks = [f"## Контекст\n{self.service.context_block(run.turn.user)}"]
+        blocks.append(run.state.prompt_block())
+        if known := knowledge_context(run.reading):
+            blocks.append(known)
+        return "\n\n".join(blocks)
 
     async def _answer(self, run: Run) -> AsyncIterator[Step]:
         reply = None
@@ -80,12 +83,13 @@ class AgentWithTools:
         """The model's steps: tools while it asks for them, then its final reply."""
         turn, service = run.turn, self.service
         tools = turn.tools
-        system = self.system_prompt(run)
+        system, context = service.instructions(), self.turn_context(run)
         specs = tools.openai_specs() or None
         found_wines = False
         for step in range(1, turn.max_steps + 2):
             # Once the searches found enough wines that keep to the request, the model only has
-            # to choose: no tools on the next call (the schemas are the largest part of it).
+            # to choose: the next call forbids tools (`tool_choice` "none") but still sends
+            # their schemas, so it repeats the previous call's prompt from its start.
             last = step > turn.max_steps or found_wines
             if step > turn.max_steps:
                 # The model still wants tools after the last iteration: one call without tools.
@@ -93,11 +97,11 @@ class AgentWithTools:
             else:
                 run.steps = step
             yield StepStarted(step=run.steps, request_id=run.request_id, max_steps=turn.max_steps)
-            messages = service.messages(system, turn.history, run)
+            messages = service.messages(system, turn.history, run, context)
             reply: LLMReply | None = None
-            offered = None if last else specs
+            choice = "none" if last and specs else None
             async for item in streamed_call(
-                lambda on_delta, m=messages, t=offered: service.call(run, m, t, on_delta),
+                lambda on_delta, m=messages, c=choice: service.call(run, m, specs, on_delta, c),
                 service.guard,
                 turn.stream_answer,
                 StreamGrounder(run.briefs, run.request) if turn.stream_answer else None,

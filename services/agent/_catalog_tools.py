@@ -44,40 +44,31 @@ def _unshown(wines: list[Wine], include_shown: bool, limit: int) -> list[Wine]:
 class SearchWinesArgs(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    wine_type: WineType | None = Field(default=None, description="тип вина")
+    # Descriptions as short as they can be: the schemas go with every call.
+    wine_type: WineType | None = Field(default=None, description="тип")
     sweetness: Sweetness | None = Field(default=None, description="сладость")
-    grape_variety: str | None = Field(
-        default=None, max_length=60, description="сорт винограда по-русски, например «мерло»"
-    )
-    food_pairing: str | None = Field(
-        default=None, max_length=60, description="блюдо или продукт, например «стейк», «рыба»"
-    )
-    country: str | None = Field(
-        default=None, max_length=60, description="страна, например «Франция»"
-    )
-    region: str | None = Field(default=None, max_length=60, description="регион, например «Бордо»")
-    price_min: float | None = Field(default=None, ge=0, description="минимальная цена, ₽")
-    price_max: float | None = Field(default=None, ge=0, description="максимальная цена, ₽")
-    body_min: int | None = Field(default=None, ge=1, le=5, description="минимальная тельность 1–5")
-    body_max: int | None = Field(default=None, ge=1, le=5, description="максимальная тельность 1–5")
+    grape_variety: str | None = Field(default=None, max_length=60, description="по-русски: «мерло»")
+    food_pairing: str | None = Field(default=None, max_length=60, description="«стейк», «рыба»")
+    country: str | None = Field(default=None, max_length=60, description="«Франция»")
+    region: str | None = Field(default=None, max_length=60, description="«Бордо»")
+    price_min: float | None = Field(default=None, ge=0, description="₽")
+    price_max: float | None = Field(default=None, ge=0, description="₽")
+    body_min: int | None = Field(default=None, ge=1, le=5, description="тельность")
+    body_max: int | None = Field(default=None, ge=1, le=5, description="тельность")
     name: str | None = Field(
-        default=None,
-        max_length=80,
-        description="название, апелласьон или стиль из запроса: «кьянти», «просекко», «шабли»",
+        default=None, max_length=80, description="название, апелласьон, стиль: «кьянти», «шабли»"
     )
     countries: list[Annotated[str, Field(max_length=60)]] | None = Field(
-        default=None, max_length=20, description="любая из стран (например, «Новый Свет»)"
+        default=None, max_length=20, description="любая из них («Новый Свет»)"
     )
     exclude_countries: list[Annotated[str, Field(max_length=60)]] | None = Field(
-        default=None, max_length=20, description="исключить страны («без Италии»)"
+        default=None, max_length=20, description="«без Италии»"
     )
     exclude_grapes: list[Annotated[str, Field(max_length=60)]] | None = Field(
-        default=None, max_length=20, description="исключить сорта («только не шардоне»)"
+        default=None, max_length=20, description="«только не шардоне»"
     )
-    limit: int = Field(default=5, ge=1, le=MAX_RESULTS, description="сколько вин вернуть")
-    include_shown: bool = Field(
-        default=False, description="вернуть и вина, уже показанные в этой беседе"
-    )
+    limit: int = Field(default=5, ge=1, le=MAX_RESULTS, description="сколько вин")
+    include_shown: bool = Field(default=False, description="и уже показанные в беседе")
 
     def admits(self, wine: Wine) -> bool:
         if self.countries and wine.country not in self.countries:
@@ -98,17 +89,11 @@ class SearchWinesArgs(BaseModel):
 class SemanticSearchArgs(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    query: str = Field(
-        min_length=1,
-        max_length=300,
-        description="описание желаемого вина или повода своими словами",
-    )
-    wine_type: WineType | None = Field(default=None, description="тип вина")
-    price_max: float | None = Field(default=None, ge=0, description="максимальная цена, ₽")
-    limit: int = Field(default=5, ge=1, le=MAX_RESULTS, description="сколько вин вернуть")
-    include_shown: bool = Field(
-        default=False, description="вернуть и вина, уже показанные в этой беседе"
-    )
+    query: str = Field(min_length=1, max_length=300, description="вино или повод своими словами")
+    wine_type: WineType | None = Field(default=None, description="тип")
+    price_max: float | None = Field(default=None, ge=0, description="₽")
+    limit: int = Field(default=5, ge=1, le=MAX_RESULTS, description="сколько вин")
+    include_shown: bool = Field(default=False, description="и уже показанные в беседе")
 
     def filters(self) -> WineFilters:
         price = Decimal(str(self.price_max)) if self.price_max is not None else None
@@ -236,15 +221,13 @@ def build_catalog_tools(
         [
             Tool(
                 "search_wines",
-                "Поиск вин в каталоге магазина по точным фильтрам: тип, сладость, сорт, "
-                "блюдо, страна, регион, цена, тельность. Все фильтры необязательны.",
+                "Вина каталога по фильтрам, все необязательны.",
                 SearchWinesArgs,
                 search_wines,
             ),
             Tool(
                 "semantic_search",
-                "Поиск вин по смыслу описания: настроение, повод, вкус, аромат "
-                "(«легкое фруктовое на пикник»). Можно ограничить типом и ценой.",
+                "Вина каталога по смыслу: настроение, повод, вкус («легкое на пикник»).",
                 SemanticSearchArgs,
                 semantic_search,
             ),

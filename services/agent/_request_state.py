@@ -146,9 +146,10 @@ class RequestState:
             prices = ", ".join(f"{int(w.price)} ₽" for w in self.last_shown)
             lines.append(f"- в прошлом ответе показаны вина по ценам: {prices}")
         if self.shown:
+            # Their ids are in the answers above ([WINE:<id>]): not repeated on every call.
             lines.append(
-                "- уже показанные вина (инструменты их не возвращают — нужны они, передай "
-                "include_shown: true; не предлагай их снова, если человек сам о них не "
-                "спрашивает): " + ", ".join(str(i) for i in self.shown)
+                f"- уже показано вин: {len(self.shown)} (инструменты их не возвращают — нужны "
+                "они, передай include_shown: true; не предлагай их снова, если человек сам о "
+                "них не спрашивает)"
             )
         return "\n".join(lines)

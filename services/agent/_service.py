@@ -147,10 +147,10 @@ class SommelierService:
 
     # ---- what the strategies share --------------------------------------------------------------
 
-    def instructions(self, context: str = "") -> str:
-        """The agent's system prompt around `context`, its part that differs per person and
-        turn: the fixed instructions come first, so providers' prompt caching applies."""
-        return fill(load_prompt("system"), answer_format=FORMAT_INSTRUCTIONS, context=context)
+    def instructions(self) -> str:
+        """The agent's system prompt: the same text for every person, turn and call (what
+        differs goes in `messages`' late context), so providers' prompt caching applies."""
+        return fill(load_prompt("system"), answer_format=FORMAT_INSTRUCTIONS)
 
     def day(self) -> DayContext:
         return build_day_context(self.clock() if self.clock else None)
@@ -165,11 +165,18 @@ class SommelierService:
         return "\n".join(blocks)
 
     def messages(
-        self, system: str, history: Sequence[dict[str, Any]], run: Run
+        self, system: str, history: Sequence[dict[str, Any]], run: Run, context: str = ""
     ) -> list[dict[str, Any]]:
+        """The system prompt, the past turns, the person's message, then `context` (what
+        differs per person and turn) as a system message of its own, then this turn's tool
+        traffic: each call repeats the one before it from its start up to what is new."""
         budget = self.settings.history_token_budget
         past = trim_to_budget(compact_history(history), budget)
-        return repair_pairing([{"role": "system", "content": system}, *past, *run.messages])
+        said, traffic = run.messages[:1], run.messages[1:]
+        late = [{"role": "system", "content": context}] if context else []
+        return repair_pairing(
+            [{"role": "system", "content": system}, *past, *said, *late, *traffic]
+        )
 
     async def call(
         self,
@@ -177,11 +184,14 @@ class SommelierService:
         messages: list[dict[str, Any]],
         tools: list[dict[str, Any]] | None,
         on_delta: Any = None,
+        tool_choice: str | None = None,
     ) -> LLMReply:
         started = time.perf_counter()
         run.llm_calls += 1
         try:
-            reply = await self.llm.complete(repair_pairing(messages), tools, on_delta=on_delta)
+            reply = await self.llm.complete(
+                repair_pairing(messages), tools, tool_choice=tool_choice, on_delta=on_delta
+            )
         finally:
             run.llm_ms += (time.perf_counter() - started) * 1000
         run.usage.add(reply.usage)

@@ -68,12 +68,12 @@ class Service(Protocol):
 
     def day(self) -> DayContext: ...
 
-    def instructions(self, context: str = "") -> str: ...
+    def instructions(self) -> str: ...
 
     def context_block(self, user: UserContext) -> str: ...
 
     def messages(
-        self, system: str, history: Sequence[dict[str, Any]], run: Run
+        self, system: str, history: Sequence[dict[str, Any]], run: Run, context: str = ""
     ) -> list[dict[str, Any]]: ...
 
     async def call(
@@ -82,6 +82,7 @@ class Service(Protocol):
         messages: list[dict[str, Any]],
         tools: list[dict[str, Any]] | None,
         on_delta: Any = None,
+        tool_choice: str | None = None,
     ) -> LLMReply: ...
 
 

@@ -173,8 +173,14 @@ def _schema_of(model: type[BaseModel]) -> dict[str, Any]:
     return _clean_schema(model.model_json_schema())
 
 
+# Bounds only the validation needs: a model never nears them, and a call past one is answered
+# with the validation error. Sent with every call, they would cost tokens on each.
+_VALIDATION_ONLY = frozenset({"maxLength", "minLength", "maxItems"})
+
+
 def _clean_schema(schema: dict[str, Any]) -> dict[str, Any]:
-    """Inline $defs, drop titles and collapse Optional[...] into a plain typed property."""
+    """Inline $defs, drop titles, validation-only bounds and a zero minimum, and collapse
+    Optional[...] into a plain typed property."""
     defs = schema.get("$defs", {})
 
     def resolve(node: Any) -> Any:
@@ -191,7 +197,10 @@ def _clean_schema(schema: dict[str, Any]) -> dict[str, Any]:
             return {
                 k: resolve(v)
                 for k, v in node.items()
-                if k not in ("title", "$defs") and not (k == "default" and v is None)
+                if k not in ("title", "$defs")
+                and k not in _VALIDATION_ONLY
+                and not (k == "default" and v is None)
+                and not (k == "minimum" and v == 0)
             }
         if isinstance(node, list):
             return [resolve(v) for v in node]

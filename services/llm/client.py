@@ -139,11 +139,16 @@ class LLMClient:
         messages: Sequence[dict[str, Any]],
         tools: Sequence[dict[str, Any]] | None = None,
         *,
+        tool_choice: str | None = None,
         temperature: float = 0.4,
         max_tokens: int = 1200,
         on_delta: DeltaCallback | None = None,
     ) -> LLMReply:
-        """One chat completion; streamed when `on_delta` wants the text as it arrives."""
+        """One chat completion; streamed when `on_delta` wants the text as it arrives.
+
+        `tool_choice` "none" sends the tools but forbids calling them: the request keeps the
+        same prefix as the calls that may use them, which the provider's prompt cache serves.
+        """
         if self._client is None:
             raise LLMUnavailableError("no LLM is configured (LLM_API_KEY is not set)")
         request: dict[str, Any] = {
@@ -156,6 +161,8 @@ class LLMClient:
             # parallel_tool_calls is only valid together with tools.
             request["tools"] = list(tools)
             request["parallel_tool_calls"] = True
+            if tool_choice is not None:
+                request["tool_choice"] = tool_choice
         sent_chars = prompt_chars(messages, tools)
         try:
             if on_delta is None:
