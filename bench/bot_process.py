@@ -20,6 +20,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Coroutine
+from pathlib import Path
 from typing import Any
 
 import asyncpg
@@ -163,12 +164,16 @@ def main() -> int:
     # CPU time, not wall time: on a busy machine a wall-clock profile charges other processes'
     # time to whatever frame was running when the bot was descheduled.
     profiler = cProfile.Profile(time.process_time) if profile_file else None
-    if profiler is not None:  # from the end of start-up (the knowledge index…): answers only
+    ready_file = os.environ.get("BENCH_READY_FILE")  # written once start-up is done
+    if profiler is not None or ready_file:  # the profile: from the end of start-up, answers only
         frozen = serve_module.freeze_start_up
 
         def freeze_then_profile() -> None:
             frozen()
-            profiler.enable()
+            if ready_file:
+                Path(ready_file).touch()
+            if profiler is not None:
+                profiler.enable()
 
         serve_module.freeze_start_up = freeze_then_profile  # type: ignore[assignment]
     started = time.perf_counter()

@@ -11,7 +11,7 @@ from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from repositories.database import Executor, driver_fetchrow
+from repositories.database import Executor, driver_execute, driver_fetchrow
 from repositories.models import Answer, Conversation, Feedback, Message, User, Wine
 
 
@@ -28,10 +28,13 @@ async def record_answer(
     executor: Executor, user_id: int | None, path: str, llm_calls: int, duration_ms: int
 ) -> None:
     """One answer counted, in the caller's transaction (the turn's store)."""
-    await executor.execute(
-        insert(Answer).values(
-            user_id=user_id, path=path, llm_calls=llm_calls, duration_ms=duration_ms
-        )
+    await driver_execute(
+        executor,
+        "INSERT INTO answers (user_id, path, llm_calls, duration_ms) VALUES ($1, $2, $3, $4)",
+        user_id,
+        path,
+        llm_calls,
+        duration_ms,
     )
 
 
