@@ -152,6 +152,8 @@ def _child_env(
     )
     if profile is not None:
         env["BENCH_PROFILE"] = str(profile)
+    if ready := os.environ.get("BENCH_READY_FILE"):  # for a sampling profiler outside: py-spy
+        env["BENCH_READY_FILE"] = ready
     return env
 
 

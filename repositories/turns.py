@@ -9,18 +9,19 @@ that fails before its store leaves the conversations as they were.
 
 from __future__ import annotations
 
+import json
 import uuid
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import insert, text
+from sqlalchemy import text
 from sqlalchemy.dialects.postgresql import JSON, JSONB, UUID
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from core.recommendation import Recommendation
-from repositories.database import Executor
-from repositories.models import Answer, Message, User
+from repositories.database import Executor, driver_execute, driver_fetchrow
+from repositories.models import User
 
 HISTORY_LIMIT = 200
 
@@ -111,6 +112,30 @@ def _chat_message(stored: dict[str, Any]) -> dict[str, Any]:
     return item
 
 
+# The turn's messages in one statement with the conversation's own write: its new row (ending
+# the person's open one) or its activity mark. Written for the driver (no SQL construct to build
+# and compile per turn); the rows go in as arrays, in the turn's order (ids follow `ord`).
+_MESSAGES = (
+    "INSERT INTO messages (conversation_id, role, content, tool_calls, tool_call_id, wine_ids) "
+    "SELECT conv.id, m.role, m.content, CAST(m.tool_calls AS jsonb), m.tool_call_id, "
+    " CASE WHEN m.ord = $6 THEN CAST($7 AS uuid[]) END "
+    "FROM conv, unnest(CAST($2 AS text[]), CAST($3 AS text[]), CAST($4 AS text[]),"
+    " CAST($5 AS text[])) WITH ORDINALITY AS m(role, content, tool_calls, tool_call_id, ord) "
+    "ORDER BY m.ord"
+)
+_IN_NEW_CONVERSATION = (
+    "WITH ended AS (UPDATE conversations SET ended_at = now()"
+    " WHERE user_id = $1 AND ended_at IS NULL), "
+    "conv AS (INSERT INTO conversations (user_id) VALUES ($1) RETURNING id), "
+    f"added AS ({_MESSAGES}) "
+    "SELECT id FROM conv"
+)
+_IN_CONVERSATION = (
+    "WITH touched AS (UPDATE conversations SET last_activity_at = now() WHERE id = $1), "
+    f"conv AS (SELECT CAST($1 AS uuid) AS id) {_MESSAGES}"
+)
+
+
 async def store_turn(
     session: Executor, user_id: int | None, thread: Thread | None, rec: Recommendation
 ) -> None:
@@ -120,13 +145,13 @@ async def store_turn(
         await _store_messages(
             session, user_id, thread.conversation_id, rec.new_messages, [w.id for w in rec.wines]
         )
-    await session.execute(
-        insert(Answer).values(
-            user_id=user_id,
-            path=rec.path,
-            llm_calls=rec.llm_calls,
-            duration_ms=int(rec.timings_ms.get("total", 0)),
-        )
+    await driver_execute(
+        session,
+        "INSERT INTO answers (user_id, path, llm_calls, duration_ms) VALUES ($1, $2, $3, $4)",
+        user_id,
+        rec.path,
+        rec.llm_calls,
+        int(rec.timings_ms.get("total", 0)),
     )
 
 
@@ -135,39 +160,23 @@ async def _store_messages(
     user_id: int,
     conversation_id: uuid.UUID | None,
     messages: list[dict[str, Any]],
-    wine_ids: list[uuid.UUID],
-) -> None:
-    """The messages in the conversation the turn went on with, or in a new one that ends the
-    person's open one."""
+    wine_ids: list[uuid.UUID] | None = None,
+) -> uuid.UUID:
+    """In the caller's transaction: the turn's messages (the last one carries the wines shown)
+    in the conversation it went on with, or in a new one that ends the person's open one.
+    Returns the conversation's id."""
+    rows = (
+        [m["role"] for m in messages],
+        [m.get("content") for m in messages],
+        # As the JSONB column type wrote them: None is JSON null.
+        [json.dumps(m.get("tool_calls")) for m in messages],
+        [m.get("tool_call_id") for m in messages],
+        len(messages),
+        wine_ids or None,
+    )
     if conversation_id is None:
-        conversation_id = (
-            await session.execute(
-                text(
-                    "WITH ended AS (UPDATE conversations SET ended_at = now()"
-                    " WHERE user_id = :u AND ended_at IS NULL) "
-                    "INSERT INTO conversations (user_id) VALUES (:u) RETURNING id"
-                ),
-                {"u": user_id},
-            )
-        ).scalar_one()
-    else:
-        await session.execute(
-            text("UPDATE conversations SET last_activity_at = now() WHERE id = :c"),
-            {"c": conversation_id},
-        )
-    if messages:
-        last = len(messages) - 1
-        await session.execute(
-            insert(Message.__table__),
-            [
-                {
-                    "conversation_id": conversation_id,
-                    "role": m["role"],
-                    "content": m.get("content"),
-                    "tool_calls": m.get("tool_calls"),
-                    "tool_call_id": m.get("tool_call_id"),
-                    "wine_ids": wine_ids if index == last and wine_ids else None,
-                }
-                for index, m in enumerate(messages)
-            ],
-        )
+        row = await driver_fetchrow(session, _IN_NEW_CONVERSATION, user_id, *rows)
+        assert row is not None  # the INSERT … RETURNING always returns its row
+        return uuid.UUID(str(row[0]))
+    await driver_execute(session, _IN_CONVERSATION, conversation_id, *rows)
+    return conversation_id

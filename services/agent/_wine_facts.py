@@ -42,20 +42,42 @@ class Facts:
     grapes: frozenset[str]
     countries: frozenset[str]
     regions: frozenset[str]
-    names: frozenset[str]  # sound skeletons of the name's and producer's words
     vintage: int | None = None
     alcohol: Decimal | None = None
     volume: Decimal | None = None
-    own: frozenset[Claim] = frozenset()  # claims the wine's own words make
-    numbers: frozenset[Decimal] = frozenset()
-    cues: frozenset[str] = frozenset()
     complete: bool = True  # False: a tool brief; what it lacks is unknown, not absent
     own_text: str = ""  # the wine's own words: a sentence quoted from them says nothing new
+    name_text: str = ""  # the name's, the producer's and the own words, for name claims
+
+    # What the wine's own words say is read when a claim first needs it: most claims are
+    # settled by the row, and most wines a tool shows are never written about.
+    @property
+    def names(self) -> frozenset[str]:
+        """Sound skeletons of the name's, the producer's and the own words."""
+        return name_sounds(self.name_text)
+
+    @property
+    def own(self) -> frozenset[Claim]:
+        """The claims the wine's own words make."""
+        return _own_claims(self.own_text)
+
+    @property
+    def numbers(self) -> frozenset[Decimal]:
+        return _own_numbers(self.own_text)
+
+    @property
+    def cues(self) -> frozenset[str]:
+        return _own_cues(self.own_text)
 
     def check(self, claim: Claim) -> Verdict:
-        kind, value = claim.kind, claim.value
-        if _own(self, claim):
+        verdict = self._row_check(claim)
+        if verdict is Verdict.OK or _own(self, claim):
             return Verdict.OK
+        return verdict
+
+    def _row_check(self, claim: Claim) -> Verdict:
+        """What the row says of `claim` (the own words may still confirm it)."""
+        kind, value = claim.kind, claim.value
         if kind == "grape":
             if value not in self.grapes:
                 return Verdict.FALSE if self.grapes else Verdict.UNCONFIRMED
@@ -164,8 +186,18 @@ def _enum(kind: Any, value: object) -> Any:
 
 
 @lru_cache(maxsize=4096)
-def _own_reading(text: str) -> tuple[frozenset[Claim], frozenset[Decimal], frozenset[str]]:
-    return frozenset(read_claims(text)), numbers_in(text), unconfirmed_cues(text)
+def _own_claims(text: str) -> frozenset[Claim]:
+    return frozenset(read_claims(text))
+
+
+@lru_cache(maxsize=4096)
+def _own_numbers(text: str) -> frozenset[Decimal]:
+    return numbers_in(text)
+
+
+@lru_cache(maxsize=4096)
+def _own_cues(text: str) -> frozenset[str]:
+    return unconfirmed_cues(text)
 
 
 @lru_cache(maxsize=4096)  # a catalog's rows come back answer after answer
@@ -180,23 +212,19 @@ def facts_of(
     own_words: str,
     **known: Any,
 ) -> Facts:
-    own, numbers, cues = _own_reading(own_words)
     return Facts(
         wine_type=wine_type,
         sweetness=sweetness,
         grapes=_canonical(grapes, grape_from_text),
         countries=_canonical([country], country_from_text),
         regions=_regions(*regions),
-        names=name_sounds(f"{name} {producer} {own_words}"),
-        own=own,
-        numbers=numbers,
-        cues=cues,
         own_text=own_words,
+        name_text=f"{name} {producer} {own_words}",
         **known,
     )
 
 
 def forget_wine_facts() -> None:
     """Forget every row read so far (a benchmark reads each answer cold)."""
-    for cached in (facts_of, _own_reading, name_sounds, word_sounds):
+    for cached in (facts_of, _own_claims, _own_numbers, _own_cues, name_sounds, word_sounds):
         cached.cache_clear()
