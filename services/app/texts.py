@@ -371,6 +371,8 @@ class T:
     )
     stats_orders_failed = "\nЗаказы, последняя загрузка {when} ({source}) не удалась: {error}"
     stats_orders_reason = "\n• {reason}"
+    catalog_sync_failed = "Синхронизация каталога не удалась: {error}"
+    catalog_sync_skipped = "Синхронизация каталога: пропущено строк {skipped}.\n{lines}"
     orders_sync_failed = "Загрузка заказов не удалась: {error}"
     orders_sync_skipped = "Загрузка заказов: пропущено строк {skipped}.\n{lines}"
     seconds = "{value:.1f} с"
