@@ -3,11 +3,10 @@ mean a cancelled order."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from core.errors import OrderFileError
-from services.app.catalog.importer.mapping import header_key
+from services.app.catalog.importer.mapping import FieldMapper, read_mapping
 
 # Canonical field -> names shops use for it (compared case-, space- and punctuation-blind).
 ORDER_FIELD_NAMES: dict[str, tuple[str, ...]] = {
@@ -27,18 +26,12 @@ LINE_FIELDS = ("product", "quantity", "price_rub")
 ORDER_FIELDS = ("order_id", "placed_at", "status", "token")
 CANCELLED_PREFIXES = ("cancel", "отмен", "refund", "возврат", "annul", "аннул")
 
-_BY_KEY = {header_key(n): field for field, names in ORDER_FIELD_NAMES.items() for n in names}
 
-
-class OrderFields:
-    """A header or key -> the canonical field; `custom` (from --mapping) wins."""
+class OrderFields(FieldMapper):
+    """A header or key -> the canonical order field; `custom` (from --mapping) wins."""
 
     def __init__(self, custom: dict[str, str] | None = None) -> None:
-        self.custom = {header_key(k): v for k, v in (custom or {}).items()}
-
-    def field(self, name: str) -> str | None:
-        key = header_key(name)
-        return self.custom.get(key) or _BY_KEY.get(key)
+        super().__init__(custom, ORDER_FIELD_NAMES)
 
 
 def is_cancelled(status: str) -> bool:
@@ -47,19 +40,5 @@ def is_cancelled(status: str) -> bool:
 
 
 def load_order_mapping(path: Path) -> dict[str, str]:
-    """A JSON object {"their header": "our field"}; every target must be an order field."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise OrderFileError(f"cannot read the mapping file {path}: {exc}") from None
-    if not isinstance(data, dict) or not all(
-        isinstance(k, str) and isinstance(v, str) for k, v in data.items()
-    ):
-        raise OrderFileError("the mapping file must be a JSON object of header -> field")
-    known = [f for f in ORDER_FIELD_NAMES if f != "lines"]
-    unknown = sorted(v for v in data.values() if v not in known)
-    if unknown:
-        raise OrderFileError(
-            f"the mapping names unknown fields: {', '.join(unknown)}; known: {', '.join(known)}"
-        )
-    return dict(data)
+    """The orders' --mapping file; every target must be an order field."""
+    return read_mapping(path, [f for f in ORDER_FIELD_NAMES if f != "lines"], OrderFileError)

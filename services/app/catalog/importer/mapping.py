@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from core.errors import CatalogFileError
+from core.errors import CatalogFileError, SommelierError
 
 # Canonical field -> names shops use for it (compared case-, space- and punctuation-blind).
 FIELD_NAMES: dict[str, tuple[str, ...]] = {
@@ -78,36 +79,42 @@ def header_key(name: str) -> str:
     return " ".join(re.findall(r"[a-zа-я0-9]+", folded.replace("_", " ")))
 
 
-_BY_KEY: dict[str, str] = {
-    header_key(n): field for field, names in FIELD_NAMES.items() for n in names
-}
-
-
 class FieldMapper:
-    """Header/param name -> canonical field; `custom` (from --mapping) wins over the built-ins."""
+    """Header/param name -> canonical field; `custom` (from --mapping) wins over the built-ins
+    (`names`: canonical field -> the names shops use for it; the catalog's by default)."""
 
-    def __init__(self, custom: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        custom: dict[str, str] | None = None,
+        names: Mapping[str, Sequence[str]] = FIELD_NAMES,
+    ) -> None:
         self.custom = {header_key(k): v for k, v in (custom or {}).items()}
+        self.by_key = {header_key(n): field for field, aliases in names.items() for n in aliases}
 
     def field(self, name: str) -> str | None:
         key = header_key(name)
-        return self.custom.get(key) or _BY_KEY.get(key)
+        return self.custom.get(key) or self.by_key.get(key)
 
 
-def load_mapping(path: Path) -> dict[str, str]:
-    """A JSON object {"their header": "our field"}; every target must be a known field."""
+def read_mapping(path: Path, known: Sequence[str], error: type[SommelierError]) -> dict[str, str]:
+    """A JSON object {"their header": "our field"}; every target must be one of `known`.
+    What is wrong with the file is raised as `error`."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise CatalogFileError(f"cannot read the mapping file {path}: {exc}") from None
+        raise error(f"cannot read the mapping file {path}: {exc}") from None
     if not isinstance(data, dict) or not all(
         isinstance(k, str) and isinstance(v, str) for k, v in data.items()
     ):
-        raise CatalogFileError("the mapping file must be a JSON object of header -> field")
-    unknown = sorted(v for v in data.values() if v not in FIELD_NAMES)
+        raise error("the mapping file must be a JSON object of header -> field")
+    unknown = sorted(v for v in data.values() if v not in known)
     if unknown:
-        raise CatalogFileError(
-            f"the mapping names unknown fields: {', '.join(unknown)}; "
-            f"known: {', '.join(FIELD_NAMES)}"
+        raise error(
+            f"the mapping names unknown fields: {', '.join(unknown)}; known: {', '.join(known)}"
         )
     return dict(data)
+
+
+def load_mapping(path: Path) -> dict[str, str]:
+    """The catalog's --mapping file."""
+    return read_mapping(path, list(FIELD_NAMES), CatalogFileError)
