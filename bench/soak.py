@@ -339,7 +339,9 @@ class SoakReport:
         return (
             not self.lost
             and not self.duplicated
-            and self.apologised_only == 0
+            # Only an apology: Telegram refused the answer's first part (an injected 400),
+            # which no retry can change; never for any other cause.
+            and self.apologised_only <= self.telegram_faults.get("sendMessage 400", 0)
             and not self.unhandled
             and not self.history_problems
             and self.llm_invalid_requests == 0
