@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from aiogram import Bot
 
+from bot.answering import typing_indicator
 from bot.coordination import Delivery, plan_with_turn
 from bot.delivery import send_recommendation
-from bot.drafts import typing_indicator
 from services.app.picks.welcome import WelcomePicks
 
 

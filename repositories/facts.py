@@ -24,22 +24,29 @@ _OPTIONAL = tuple(
 
 # Every column but the time of writing, with the Python-side default of each (NULL for most):
 # one statement for every fact, written for the driver (nothing to build and compile per answer).
-_FACT_COLUMNS = tuple(
+FACT_COLUMNS = tuple(
     (c.key, c.default.arg if c.default is not None and c.default.is_scalar else None)
     for c in AnswerFact.__table__.columns
     if c.server_default is None
 )
-_FACT_KEYS = frozenset(key for key, _ in _FACT_COLUMNS)
-_INSERT_FACT = (
-    f"INSERT INTO answer_facts ({', '.join(key for key, _ in _FACT_COLUMNS)}) "
-    f"VALUES ({', '.join(f'${n}' for n in range(1, len(_FACT_COLUMNS) + 1))})"
-)
+FACT_KEYS = frozenset(key for key, _ in FACT_COLUMNS)
+
+
+def fact_insert(first: int) -> str:
+    """The fact's INSERT written for the driver, its values from parameter `first` on in the
+    order of FACT_COLUMNS."""
+    columns = ", ".join(key for key, _ in FACT_COLUMNS)
+    values = ", ".join(f"${n}" for n in range(first, first + len(FACT_COLUMNS)))
+    return f"INSERT INTO answer_facts ({columns}) VALUES ({values})"
+
+
+_INSERT_FACT = fact_insert(1)
 
 
 async def record_fact(session: Executor, values: dict[str, Any]) -> None:
     """One INSERT in the caller's transaction (the answer's own)."""
-    if values.keys() <= _FACT_KEYS:
-        params = [values.get(key, default) for key, default in _FACT_COLUMNS]
+    if values.keys() <= FACT_KEYS:
+        params = [values.get(key, default) for key, default in FACT_COLUMNS]
         await driver_execute(session, _INSERT_FACT, *params)
         return
     await session.execute(insert(AnswerFact.__table__), [dict.fromkeys(_OPTIONAL) | values])

@@ -1,5 +1,5 @@
 """One turn of a conversation in the database: what it starts from, read in one statement, and
-the turn stored in the caller's one transaction (its messages and the answer's row).
+the turn stored in one statement (its messages, the answer's row and its request facts).
 
 The conversation a turn goes on with is the person's open one that has not gone quiet for
 longer than the inactivity limit. When there is none, nothing is written at read time: the
@@ -20,7 +20,8 @@ from sqlalchemy.dialects.postgresql import JSON, JSONB, UUID
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from core.recommendation import Recommendation
-from repositories.database import Executor, driver_execute, driver_fetchrow
+from repositories.database import Executor, driver_execute
+from repositories.facts import FACT_COLUMNS, FACT_KEYS, fact_insert
 from repositories.models import User
 
 HISTORY_LIMIT = 200
@@ -112,71 +113,86 @@ def _chat_message(stored: dict[str, Any]) -> dict[str, Any]:
     return item
 
 
-# The turn's messages in one statement with the conversation's own write: its new row (ending
-# the person's open one) or its activity mark. Written for the driver (no SQL construct to build
-# and compile per turn); the rows go in as arrays, in the turn's order (ids follow `ord`).
-_MESSAGES = (
-    "INSERT INTO messages (conversation_id, role, content, tool_calls, tool_call_id, wine_ids) "
-    "SELECT conv.id, m.role, m.content, CAST(m.tool_calls AS jsonb), m.tool_call_id, "
-    " CASE WHEN m.ord = $6 THEN CAST($7 AS uuid[]) END "
-    "FROM conv, unnest(CAST($2 AS text[]), CAST($3 AS text[]), CAST($4 AS text[]),"
-    " CAST($5 AS text[])) WITH ORDINALITY AS m(role, content, tool_calls, tool_call_id, ord) "
-    "ORDER BY m.ord"
+# The whole turn in one statement, written for the driver (no SQL construct to build and compile
+# per turn): the answer's row ($1-$4), its request facts ($5 on), and, when the turn is
+# remembered, its messages with the conversation's own write: its new row (ending the person's
+# open one) or its activity mark. The messages go in as arrays, in the turn's order (ids follow
+# `ord`); the last one carries the wines shown.
+_ANSWER = (
+    "answer AS (INSERT INTO answers (user_id, path, llm_calls, duration_ms)"
+    " VALUES ($1, $2, $3, $4))"
 )
+_FACT_FIRST = 5
+_MESSAGES_FIRST = _FACT_FIRST + len(FACT_COLUMNS)
+_FACT = fact_insert(_FACT_FIRST)
+
+
+def _messages(first: int) -> str:
+    """The messages' INSERT into the CTE `conv`'s conversation; parameters `first` to
+    `first + 5`."""
+    role, content, calls, call_id, count, wines = (f"${first + n}" for n in range(6))
+    return (
+        "added AS (INSERT INTO messages"
+        " (conversation_id, role, content, tool_calls, tool_call_id, wine_ids) "
+        "SELECT conv.id, m.role, m.content, CAST(m.tool_calls AS jsonb), m.tool_call_id, "
+        f" CASE WHEN m.ord = {count} THEN CAST({wines} AS uuid[]) END "
+        f"FROM conv, unnest(CAST({role} AS text[]), CAST({content} AS text[]),"
+        f" CAST({calls} AS text[]), CAST({call_id} AS text[]))"
+        " WITH ORDINALITY AS m(role, content, tool_calls, tool_call_id, ord) "
+        "ORDER BY m.ord)"
+    )
+
+
+_CONVERSATION = f"${_MESSAGES_FIRST + 6}"
+_NOT_REMEMBERED = f"WITH {_ANSWER} {_FACT}"
 _IN_NEW_CONVERSATION = (
     "WITH ended AS (UPDATE conversations SET ended_at = now()"
     " WHERE user_id = $1 AND ended_at IS NULL), "
     "conv AS (INSERT INTO conversations (user_id) VALUES ($1) RETURNING id), "
-    f"added AS ({_MESSAGES}) "
-    "SELECT id FROM conv"
+    f"{_messages(_MESSAGES_FIRST)}, {_ANSWER} {_FACT}"
 )
 _IN_CONVERSATION = (
-    "WITH touched AS (UPDATE conversations SET last_activity_at = now() WHERE id = $1), "
-    f"conv AS (SELECT CAST($1 AS uuid) AS id) {_MESSAGES}"
+    "WITH touched AS (UPDATE conversations SET last_activity_at = now()"
+    f" WHERE id = {_CONVERSATION}), "
+    f"conv AS (SELECT CAST({_CONVERSATION} AS uuid) AS id), "
+    f"{_messages(_MESSAGES_FIRST)}, {_ANSWER} {_FACT}"
 )
 
 
 async def store_turn(
-    session: Executor, user_id: int | None, thread: Thread | None, rec: Recommendation
+    session: Executor,
+    user_id: int | None,
+    thread: Thread | None,
+    rec: Recommendation,
+    fact: dict[str, Any],
 ) -> None:
-    """In the caller's transaction: the turn's messages, when it is remembered (`thread`; the
-    last message carries the wines shown), and the answer's row (what /stats counts)."""
-    if thread is not None and user_id is not None:
-        await _store_messages(
-            session, user_id, thread.conversation_id, rec.new_messages, [w.id for w in rec.wines]
-        )
-    await driver_execute(
-        session,
-        "INSERT INTO answers (user_id, path, llm_calls, duration_ms) VALUES ($1, $2, $3, $4)",
+    """The whole turn in one statement: the answer's row (what /stats counts), its request
+    facts (what the console reads) and, when the turn is remembered (`thread`), its messages
+    in the conversation it went on with, or in a new one that ends the person's open one.
+    In the caller's transaction when it has one; on its own it stands or falls whole."""
+    if not fact.keys() <= FACT_KEYS:
+        raise ValueError(f"not columns of a fact: {sorted(fact.keys() - FACT_KEYS)}")
+    args: list[Any] = [
         user_id,
         rec.path,
         rec.llm_calls,
         int(rec.timings_ms.get("total", 0)),
-    )
-
-
-async def _store_messages(
-    session: Executor,
-    user_id: int,
-    conversation_id: uuid.UUID | None,
-    messages: list[dict[str, Any]],
-    wine_ids: list[uuid.UUID] | None = None,
-) -> uuid.UUID:
-    """In the caller's transaction: the turn's messages (the last one carries the wines shown)
-    in the conversation it went on with, or in a new one that ends the person's open one.
-    Returns the conversation's id."""
-    rows = (
-        [m["role"] for m in messages],
-        [m.get("content") for m in messages],
-        # As the JSONB column type wrote them: None is JSON null.
-        [json.dumps(m.get("tool_calls")) for m in messages],
-        [m.get("tool_call_id") for m in messages],
-        len(messages),
-        wine_ids or None,
-    )
-    if conversation_id is None:
-        row = await driver_fetchrow(session, _IN_NEW_CONVERSATION, user_id, *rows)
-        assert row is not None  # the INSERT … RETURNING always returns its row
-        return uuid.UUID(str(row[0]))
-    await driver_execute(session, _IN_CONVERSATION, conversation_id, *rows)
-    return conversation_id
+        *(fact.get(key, default) for key, default in FACT_COLUMNS),
+    ]
+    sql = _NOT_REMEMBERED
+    if thread is not None and user_id is not None:
+        messages = rec.new_messages
+        args += [
+            [m["role"] for m in messages],
+            [m.get("content") for m in messages],
+            # As the JSONB column type wrote them: None is JSON null.
+            [json.dumps(m.get("tool_calls")) for m in messages],
+            [m.get("tool_call_id") for m in messages],
+            len(messages),
+            [w.id for w in rec.wines] or None,
+        ]
+        sql = _IN_NEW_CONVERSATION
+        if thread.conversation_id is not None:
+            sql = _IN_CONVERSATION
+            args.append(thread.conversation_id)
+    await driver_execute(session, sql, *args)

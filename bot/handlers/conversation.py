@@ -6,7 +6,7 @@ from aiogram import Bot, F, Router
 from aiogram.filters import Command
 from aiogram.types import Message
 
-from bot.answering import answer, is_private
+from bot.answering import ChatAnswer
 from bot.coordination import Delivery, plan_with_turn
 from bot.filters import InLoop
 from bot.middlewares import ADMIT_FLAG
@@ -33,13 +33,15 @@ async def question(
     """The words reach here admitted (bot/middlewares.py, AdmissionMiddleware)."""
     if message.from_user is None:
         return
-    events = turns.stream(
-        message.from_user.id,
-        admitted.text,
-        stream_answer=is_private(message),
-        with_turn=plan_with_turn(delivery),
+    shown = ChatAnswer(message, bot, delivery)
+    await shown.show(
+        turns.stream(
+            message.from_user.id,
+            admitted.text,
+            stream_answer=shown.private,
+            with_turn=plan_with_turn(delivery),
+        )
     )
-    await answer(message, bot, events, delivery)
 
 
 def build_router() -> Router:

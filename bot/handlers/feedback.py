@@ -8,10 +8,10 @@ from aiogram import Bot, Router
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import CallbackQuery, Message
 
+from bot.answering import typing_indicator
 from bot.callbacks import SimilarCallback, VoteCallback
 from bot.coordination import Delivery, plan_with_turn
 from bot.delivery import send_recommendation
-from bot.drafts import typing_indicator
 from bot.keyboards import card_kept, card_url, wine_card
 from services.app.taste.profiles import TasteProfiles
 from services.app.taste.similar import SimilarWines

@@ -27,7 +27,7 @@ from aiogram.types import (
 )
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
-from bot.drafts import typing_indicator
+from bot.answering import typing_indicator
 from bot.filters import InLoop
 from bot.keyboards import wine_deep_link
 from bot.rendering import read_table_reply, render_table_reply

@@ -13,7 +13,7 @@ from html import escape
 from aiogram import Bot, F, Router
 from aiogram.types import Message, PhotoSize
 
-from bot.answering import answer, is_private
+from bot.answering import ChatAnswer
 from bot.coordination import Delivery, plan_with_turn
 from bot.filters import InLoop
 from bot.middlewares import ADMIT_FLAG
@@ -106,15 +106,16 @@ async def photo(
         turns.refused(user_id, "photo_download")
         await message.answer(T.photo_unreadable)
         return
+    shown = ChatAnswer(message, bot, delivery)
     events = media.photo_stream(
         user_id,
         image,
         admitted.text,
-        stream_answer=is_private(message),
+        stream_answer=shown.private,
         with_turn=plan_with_turn(delivery),
     )
     try:
-        await answer(message, bot, _with_notes(message, events), delivery)
+        await shown.show(_with_notes(message, events))
     except MediaUnreadableError as exc:
         log.info("photo not read (%s): %s", exc.reason, exc)
         turns.refused(user_id, f"photo_{exc.reason}")
@@ -148,15 +149,16 @@ async def voice(
         return
     # The extension tells the transcription API the format: voice is OGG/Opus, a video note MP4.
     filename = "voice.ogg" if message.voice is not None else "video_note.mp4"
+    shown = ChatAnswer(message, bot, delivery)
     events = media.voice_stream(
         user_id,
         audio,
         filename,
-        stream_answer=is_private(message),
+        stream_answer=shown.private,
         with_turn=plan_with_turn(delivery),
     )
     try:
-        await answer(message, bot, _with_notes(message, events), delivery)
+        await shown.show(_with_notes(message, events))
     except MediaUnreadableError as exc:
         log.info("voice not read (%s): %s", exc.reason, exc)
         turns.refused(user_id, f"voice_{exc.reason}")

@@ -1,7 +1,7 @@
 """Storing a turn: the step every answer that is kept ends with. Its messages (when it goes on
-a conversation), the answer's row, its request facts and whatever the caller adds to the same
-transaction (the bot: the plan of the answer's delivery) stand or fall together; then the
-answer is counted, measured and logged.
+a conversation), the answer's row and its request facts are one statement; with whatever the
+caller adds to the same transaction (the bot: the plan of the answer's delivery) they stand or
+fall together. Then the answer is counted, measured and logged.
 
 The answers log is written here: one structured line per answer kept, and per refusal, on the
 `sommelier.answers` logger. The message is the JSON object itself; with LOG_FORMAT=json
@@ -18,7 +18,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from core.recommendation import Recommendation
-from repositories.facts import record_fact
 from repositories.turns import Thread, store_turn
 from services.app.database import Database, Transaction
 from services.app.facts.recorder import FactRecorder, new_fact_id, note_unmet_name
@@ -52,12 +51,14 @@ class TurnStore:
         fact_id = new_fact_id()
         self._recorder.track_links(rec, fact_id)  # «Купить» through /go/ (with a public URL)
         await note_unmet_name(self._database.single, rec)
-        async with self._database.transactions() as tx:
-            await store_turn(tx, user_id, thread, rec)
+        fact = self._recorder.values(fact_id, user_id, rec)
+        # One statement stands or falls whole on its own; what the caller adds needs a transaction.
+        units = self._database.statements if with_turn is None else self._database.transactions
+        async with units() as conn:
+            await store_turn(conn, user_id, thread, rec, fact)
             if with_turn is not None:
-                await with_turn(tx, rec)
-            await record_fact(tx, self._recorder.values(fact_id, user_id, rec))
-            await tx.commit()
+                await with_turn(conn, rec)
+            await conn.commit()
         # Only an answer that was kept is an answer: a failed store becomes a refusal instead.
         self.answers_by_path[rec.path] += 1
         observe_answer(rec)
