@@ -14,7 +14,7 @@
   earlier update of its chat is unanswered. Nothing holds a database connection while waiting
   or while the LLM works, so a thousand chats in flight need only a handful of connections.
 - **One answer.** The answer planned for an update is stored in the turn's own transaction
-  (`Delivery.plan_with_turn`, which the handlers hand to the turn's store), and each part is
+  (`plan_with_turn`, which the handlers hand to the turn's store), and each part is
   recorded as it goes out: a takeover sends only what is missing — and the part in flight
   when the process died, which Telegram may or may not have accepted, once more.
 - **Poison.** An update taken over `max_attempts` times (its handler keeps dying) is parked
@@ -39,7 +39,6 @@ from typing import Any
 from bot.delivery_plan import delivery_plan
 from core.errors import DatabaseUnavailableError, LeaseLostError
 from core.recommendation import Recommendation
-from services.app.database import Transaction
 from services.app.ops.ledger import Intake, LeasedUpdate, Ledger
 from services.app.turns.store import WithTurn
 
@@ -176,16 +175,13 @@ class Delivery:
     def is_takeover(self) -> bool:
         return self.attempts > 1
 
-    async def plan_with_turn(self, tx: Transaction, rec: Recommendation) -> None:
-        """Inside the transaction that stores the turn (`TurnStore`'s `with_turn`): the answer
-        planned for this update, so a takeover resends this answer instead of writing another.
-        Raises LeaseLostError (the turn is rolled back) when another process has taken the
-        update over meanwhile: its answer is the one the person gets."""
-        plan = delivery_plan(rec)
-        coordinator = self.coordinator
-        if not await coordinator.ledger.save_plan(tx, self.update_id, plan, coordinator.owner):
-            raise LeaseLostError(f"update {self.update_id} was taken over before its answer")
-        self.plan = plan
+    def planned(self, rec: Recommendation) -> dict[str, Any]:
+        """The plan of this update's answer, stored with the turn (`TurnStore`'s `with_turn`),
+        so that a takeover resends this answer instead of writing another. The turn is not
+        kept (LeaseLostError) when another process has taken the update over meanwhile: its
+        answer is the one the person gets, and this one is never sent."""
+        self.plan = delivery_plan(rec)
+        return self.plan
 
     async def mark_sent(self, parts: int) -> None:
         """Record that the first `parts` parts of the answer went out. Best effort: with the
@@ -204,5 +200,7 @@ class Delivery:
 
 def plan_with_turn(delivery: Delivery | None) -> WithTurn | None:
     """What a handler hands the service that stores its turn: the update's plan, written in
-    the turn's own transaction (None for an update the ledger does not hold)."""
-    return delivery.plan_with_turn if delivery is not None else None
+    the turn's own statement (None for an update the ledger does not hold)."""
+    if delivery is None:
+        return None
+    return WithTurn(delivery.update_id, delivery.coordinator.owner, delivery.planned)

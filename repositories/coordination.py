@@ -163,21 +163,6 @@ class UpdateLedger:
             {"ids": list(update_ids), "owner": owner},
         )
 
-    async def save_plan(
-        self, update_id: int, plan: dict[str, Any], owner: str | None = None
-    ) -> bool:
-        """Store the answer planned for the update; with `owner`, only while it holds the
-        update (False: another process took it over)."""
-        held = " AND lease_owner = :owner" if owner is not None else ""
-        result = await self.session.execute(
-            text(
-                f"UPDATE telegram_updates SET plan = CAST(:p AS jsonb) WHERE update_id = :u{held}"
-            ),
-            {"u": update_id, "p": json.dumps(plan, ensure_ascii=False)}
-            | ({"owner": owner} if owner is not None else {}),
-        )
-        return bool(result.rowcount)
-
     async def claim_notice(self, update_id: int) -> bool:
         """True once per update: the first takeover that tells the person their answer is late
         claims it, so that a takeover of that takeover does not tell them again."""

@@ -32,12 +32,14 @@ FACT_COLUMNS = tuple(
 FACT_KEYS = frozenset(key for key, _ in FACT_COLUMNS)
 
 
-def fact_insert(first: int) -> str:
+def fact_insert(first: int, when: str | None = None) -> str:
     """The fact's INSERT written for the driver, its values from parameter `first` on in the
-    order of FACT_COLUMNS."""
+    order of FACT_COLUMNS; `when`: a condition the row is written on."""
     columns = ", ".join(key for key, _ in FACT_COLUMNS)
     values = ", ".join(f"${n}" for n in range(first, first + len(FACT_COLUMNS)))
-    return f"INSERT INTO answer_facts ({columns}) VALUES ({values})"
+    if when is None:
+        return f"INSERT INTO answer_facts ({columns}) VALUES ({values})"
+    return f"INSERT INTO answer_facts ({columns}) SELECT {values} WHERE {when}"
 
 
 _INSERT_FACT = fact_insert(1)

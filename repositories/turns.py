@@ -20,7 +20,7 @@ from sqlalchemy.dialects.postgresql import JSON, JSONB, UUID
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from core.recommendation import Recommendation
-from repositories.database import Executor, driver_execute
+from repositories.database import Executor, driver_fetchrow
 from repositories.facts import FACT_COLUMNS, FACT_KEYS, fact_insert
 from repositories.models import User
 
@@ -114,17 +114,25 @@ def _chat_message(stored: dict[str, Any]) -> dict[str, Any]:
 
 
 # The whole turn in one statement, written for the driver (no SQL construct to build and compile
-# per turn): the answer's row ($1-$4), its request facts ($5 on), and, when the turn is
-# remembered, its messages with the conversation's own write: its new row (ending the person's
-# open one) or its activity mark. The messages go in as arrays, in the turn's order (ids follow
-# `ord`); the last one carries the wines shown.
+# per turn): the answer's row ($1-$4), the plan of its delivery in the update's ledger row
+# ($5-$7, when the caller has one), its request facts, and, when the turn is remembered, its
+# messages with the conversation's own write: its new row (ending the person's open one) or its
+# activity mark. The messages go in as arrays, in the turn's order (ids follow `ord`); the last
+# one carries the wines shown. Nothing is written unless the plan is (`held`): an update taken
+# over meanwhile is the other process's to answer.
+_HELD = "(SELECT ok FROM held)"
+_PLAN = (
+    "planned AS (UPDATE telegram_updates SET plan = CAST($5 AS jsonb)"
+    " WHERE update_id = $6 AND lease_owner = $7 RETURNING 1), "
+    "held AS (SELECT CAST($6 AS bigint) IS NULL OR EXISTS (SELECT FROM planned) AS ok)"
+)
 _ANSWER = (
     "answer AS (INSERT INTO answers (user_id, path, llm_calls, duration_ms)"
-    " VALUES ($1, $2, $3, $4))"
+    f" SELECT $1, $2, $3, $4 WHERE {_HELD})"
 )
-_FACT_FIRST = 5
+_FACT_FIRST = 8
 _MESSAGES_FIRST = _FACT_FIRST + len(FACT_COLUMNS)
-_FACT = fact_insert(_FACT_FIRST)
+_FACT = f"fact AS ({fact_insert(_FACT_FIRST, _HELD)})"
 
 
 def _messages(first: int) -> str:
@@ -139,24 +147,38 @@ def _messages(first: int) -> str:
         f"FROM conv, unnest(CAST({role} AS text[]), CAST({content} AS text[]),"
         f" CAST({calls} AS text[]), CAST({call_id} AS text[]))"
         " WITH ORDINALITY AS m(role, content, tool_calls, tool_call_id, ord) "
-        "ORDER BY m.ord)"
+        f"WHERE {_HELD} ORDER BY m.ord)"
     )
 
 
+def _turn(*conversation: str) -> str:
+    return f"WITH {', '.join((_PLAN, *conversation, _ANSWER, _FACT))} SELECT ok FROM held"
+
+
 _CONVERSATION = f"${_MESSAGES_FIRST + 6}"
-_NOT_REMEMBERED = f"WITH {_ANSWER} {_FACT}"
-_IN_NEW_CONVERSATION = (
-    "WITH ended AS (UPDATE conversations SET ended_at = now()"
-    " WHERE user_id = $1 AND ended_at IS NULL), "
-    "conv AS (INSERT INTO conversations (user_id) VALUES ($1) RETURNING id), "
-    f"{_messages(_MESSAGES_FIRST)}, {_ANSWER} {_FACT}"
+_NOT_REMEMBERED = _turn()
+_IN_NEW_CONVERSATION = _turn(
+    "ended AS (UPDATE conversations SET ended_at = now()"
+    f" WHERE user_id = $1 AND ended_at IS NULL AND {_HELD})",
+    f"conv AS (INSERT INTO conversations (user_id) SELECT $1 WHERE {_HELD} RETURNING id)",
+    _messages(_MESSAGES_FIRST),
 )
-_IN_CONVERSATION = (
-    "WITH touched AS (UPDATE conversations SET last_activity_at = now()"
-    f" WHERE id = {_CONVERSATION}), "
-    f"conv AS (SELECT CAST({_CONVERSATION} AS uuid) AS id), "
-    f"{_messages(_MESSAGES_FIRST)}, {_ANSWER} {_FACT}"
+_IN_CONVERSATION = _turn(
+    "touched AS (UPDATE conversations SET last_activity_at = now()"
+    f" WHERE id = {_CONVERSATION} AND {_HELD})",
+    f"conv AS (SELECT CAST({_CONVERSATION} AS uuid) AS id)",
+    _messages(_MESSAGES_FIRST),
 )
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The plan of a turn's delivery, kept in the update's ledger row with the turn, while
+    `owner` holds the update."""
+
+    update_id: int
+    owner: str
+    plan: dict[str, Any]
 
 
 async def store_turn(
@@ -165,11 +187,13 @@ async def store_turn(
     thread: Thread | None,
     rec: Recommendation,
     fact: dict[str, Any],
-) -> None:
+    plan: Plan | None = None,
+) -> bool:
     """The whole turn in one statement: the answer's row (what /stats counts), its request
-    facts (what the console reads) and, when the turn is remembered (`thread`), its messages
-    in the conversation it went on with, or in a new one that ends the person's open one.
-    In the caller's transaction when it has one; on its own it stands or falls whole."""
+    facts (what the console reads), the plan of its delivery (`plan`) and, when the turn is
+    remembered (`thread`), its messages in the conversation it went on with, or in a new one
+    that ends the person's open one. False, and nothing written, when the plan's update is no
+    longer its owner's."""
     if not fact.keys() <= FACT_KEYS:
         raise ValueError(f"not columns of a fact: {sorted(fact.keys() - FACT_KEYS)}")
     args: list[Any] = [
@@ -177,6 +201,9 @@ async def store_turn(
         rec.path,
         rec.llm_calls,
         int(rec.timings_ms.get("total", 0)),
+        None if plan is None else json.dumps(plan.plan, ensure_ascii=False),
+        None if plan is None else plan.update_id,
+        None if plan is None else plan.owner,
         *(fact.get(key, default) for key, default in FACT_COLUMNS),
     ]
     sql = _NOT_REMEMBERED
@@ -195,4 +222,5 @@ async def store_turn(
         if thread.conversation_id is not None:
             sql = _IN_CONVERSATION
             args.append(thread.conversation_id)
-    await driver_execute(session, sql, *args)
+    row = await driver_fetchrow(session, sql, *args)
+    return row is not None and bool(row[0])

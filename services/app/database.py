@@ -19,7 +19,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
 from core.errors import DatabaseUnavailableError
-from repositories.database import Executor, autocommit_sessions, core_connections
+from repositories.database import autocommit_sessions, core_connections
 
 DATABASE_ERRORS = (
     OperationalError,
@@ -32,9 +32,6 @@ DATABASE_ERRORS = (
 
 
 SessionFactory = Callable[[], AbstractAsyncContextManager[AsyncSession]]
-#: What a unit of work runs its statements on: an ORM session or a Core connection.
-Transaction = Executor
-
 Unit = TypeVar("Unit", AsyncSession, AsyncConnection)
 
 

@@ -9,11 +9,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from datetime import timedelta
-from typing import Any
 
 from repositories.coordination import Executor, Intake, LeasedUpdate, Processes, RateCounter
 from repositories.coordination import UpdateLedger as LedgerRows
-from services.app.database import Database, Transaction
+from services.app.database import Database
 
 LEDGER_RETENTION = timedelta(days=2)
 
@@ -85,13 +84,6 @@ class Ledger:
         async with self._statements() as s:
             await LedgerRows(s).release(update_ids, owner)
             await s.commit()
-
-    async def save_plan(
-        self, tx: Transaction, update_id: int, plan: dict[str, Any], owner: str
-    ) -> bool:
-        """Inside the transaction `tx` that stores a turn: the answer planned for the update.
-        False when the update is no longer `owner`'s (taken over meanwhile)."""
-        return await LedgerRows(tx).save_plan(update_id, plan, owner)
 
     async def mark_sent(self, update_id: int, parts: int, owner: str) -> bool:
         """False when the update is no longer `owner`'s (taken over meanwhile)."""

@@ -1,7 +1,7 @@
 """Storing a turn: the step every answer that is kept ends with. Its messages (when it goes on
-a conversation), the answer's row and its request facts are one statement; with whatever the
-caller adds to the same transaction (the bot: the plan of the answer's delivery) they stand or
-fall together. Then the answer is counted, measured and logged.
+a conversation), the answer's row, its request facts and what the caller keeps with it (the
+bot: the plan of the answer's delivery) are one statement: they stand or fall together. Then
+the answer is counted, measured and logged.
 
 The answers log is written here: one structured line per answer kept, and per refusal, on the
 `sommelier.answers` logger. The message is the JSON object itself; with LOG_FORMAT=json
@@ -14,18 +14,28 @@ from __future__ import annotations
 import json
 import logging
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
+from core.errors import LeaseLostError
 from core.recommendation import Recommendation
-from repositories.turns import Thread, store_turn
-from services.app.database import Database, Transaction
+from repositories.turns import Plan, Thread, store_turn
+from services.app.database import Database
 from services.app.facts.recorder import FactRecorder, new_fact_id, note_unmet_name
 from services.app.ops.metrics import observe_answer
 
-#: Work the caller adds to the turn's transaction, given the answer being stored; raising
-#: rolls the whole turn back.
-WithTurn = Callable[[Transaction, Recommendation], Awaitable[None]]
+
+@dataclass(frozen=True)
+class WithTurn:
+    """What the caller keeps with the turn, in its one statement: the plan of the answer's
+    delivery (made from the answer being stored) in the row of the update it answers, while
+    `owner` holds that update. Taken over meanwhile: nothing of the turn is kept."""
+
+    update_id: int
+    owner: str
+    plan_of: Callable[[Recommendation], dict[str, Any]]
+
 
 __all__ = ["Thread", "TurnStore", "WithTurn", "log_refusal"]
 
@@ -45,20 +55,21 @@ class TurnStore:
         rec: Recommendation,
         with_turn: WithTurn | None = None,
     ) -> None:
-        """The whole turn in one transaction (`thread`: the conversation it went on with;
-        None: not remembered), then its log line."""
+        """The whole turn in one statement (`thread`: the conversation it went on with;
+        None: not remembered), then its log line. LeaseLostError: `with_turn`'s update was
+        taken over meanwhile (nothing was kept)."""
         line = _answer_line(user_id, rec)  # written once the turn is kept
         fact_id = new_fact_id()
         self._recorder.track_links(rec, fact_id)  # «Купить» through /go/ (with a public URL)
         await note_unmet_name(self._database.single, rec)
         fact = self._recorder.values(fact_id, user_id, rec)
-        # One statement stands or falls whole on its own; what the caller adds needs a transaction.
-        units = self._database.statements if with_turn is None else self._database.transactions
-        async with units() as conn:
-            await store_turn(conn, user_id, thread, rec, fact)
-            if with_turn is not None:
-                await with_turn(conn, rec)
-            await conn.commit()
+        plan = None
+        if with_turn is not None:
+            plan = Plan(with_turn.update_id, with_turn.owner, with_turn.plan_of(rec))
+        async with self._database.statements() as conn:
+            kept = await store_turn(conn, user_id, thread, rec, fact, plan)
+        if plan is not None and not kept:
+            raise LeaseLostError(f"update {plan.update_id} was taken over before its answer")
         # Only an answer that was kept is an answer: a failed store becomes a refusal instead.
         self.answers_by_path[rec.path] += 1
         observe_answer(rec)
