@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.language.followups import points_at_shown
+from core.language.about_shown import points_at_shown
 from services.app.runtime import Runtime
 from tests.test_conversation import _ask, offline_chat
 

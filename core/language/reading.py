@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from core.domain import WineType
+from core.language.about_shown import points_at_shown
 from core.language.catalog_terms import CatalogIndex
 from core.language.followups import (
     FollowUp,
@@ -30,7 +31,6 @@ from core.language.followups import (
     keeps_budget,
     measures_by_named,
     opens_as_refinement,
-    points_at_shown,
     read_followup,
     without_negated,
     word_count,
