@@ -55,7 +55,7 @@ def _skeletons(word: str) -> frozenset[str]:
         form = form.replace("qu", "k").replace("ck", "k").replace("x", "ks").replace("ph", "f")
         form = re.sub(r"c(?=[eiy])", "s", form).replace("c", "k")
         form = form.replace("j", "h").replace("y", "i").replace("w", "v").replace("z", "s")
-        form = form.replace("ts", "s").replace("h", "").replace("ai", "ei")  # Taylor ≈ Тэйлор
+        form = form.replace("ts", "s").replace("h", "")
         form = re.sub(r"(.)\1+", r"\1", form)
         forms.add(form)
     return frozenset(f for f in forms if f)
