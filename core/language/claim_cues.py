@@ -1,7 +1,9 @@
 """Claims no catalog field holds, found by their cue words: ageing («выдержка в бочке»), awards
-(«95 баллов»), history («основана в 1870»), ranks of an appellation («премье крю», «DOCG») and
-how the bubbles were made. Such a claim stands only when the wine's own words (name, description,
-notes) make the same one (`services/agent/_grounding.py`).
+(«95 баллов»), history («основана в 1870»), ranks of an appellation («премье крю», «DOCG»,
+«пятое гран крю»), the side of a place («с восточных склонов») and how the bubbles were made.
+Such a claim stands only when the wine's own words (name, description, notes) make the same one
+in the same relation (`services/agent/_grounding.py`): a rank the description names only for
+something else («соперничает со вторыми крю», «владелец участков премье крю») is not the wine's.
 """
 
 from __future__ import annotations
@@ -21,29 +23,32 @@ UNCONFIRMED_KINDS = (
     "classico",
     "superiore",
     "gran_reserva",
+    "rank",
+    "side",
     "bottle_method",
     "tank_method",
 )
 
 CUES: dict[str, re.Pattern[str]] = {
     "award": re.compile(
-        r"балл|очк[аоу]|паркер|parker|points?\b|медал|наград|лауреат|конкурс|decanter"
+        r"(?<![а-яёa-z])(?:балл|очк[аоу]|паркер|parker|points?\b|медал|наград|лауреат|конкурс|decanter"
         r"|spectator|suckling|гамберо|gambero|рейтинг|премия|трофе|trophy|award|\bwa\s?\d"
         r"|серебр|бронз|золот\w* (?:на|в)\b|гран-?при|кубок|отмечен\w* (?:критик|жюри|эксперт)"
         r"|признан\w* (?:лучш|критик)|лучш\w+ (?:\w+ )?(?:года|мира|страны|в мире)"
-        r"|robinson|робинсон|vivino|высш\w+ оценк|оценк\w+ критик|критики (?:хвал|назва|отмеча)"
+        r"|robinson|робинсон|vivino|высш\w+ оценк|оценк\w+ критик|критики (?:хвал|назва|отмеча))"
     ),
     "ageing": re.compile(
-        r"выдержк|выдерживал|выдержан\w*\s+(?:в|на)\s|бочк|бочон|дуб[аеуо]?\b|дубов|барри?к"
+        r"(?<![а-яёa-z])(?:выдержк|выдерживал|выдержан\w*\s+(?:в|на)\s|бочк|бочон|дуб[аеуо]?\b|дубов|барри?к"
         r"|oak|barri?que|\bлет в\b"
         r"|месяц\w* в\b|на осадке|sur lie|амфор|квеври|qvevri|состар|созревал|провел\w* (?:\w+ )?"
-        r"(?:год|лет|месяц)|aged\b"
+        r"(?:год|лет|месяц)|aged\b)"
     ),
     "history": re.compile(
-        r"старейш|древнейш|крупнейш|основан|основател|\bс \d{4}\b|\bвек[аеу]?\b|столети"
+        r"(?<![а-яёa-z])(?:старейш|древнейш|крупнейш|основан|основател|\bс \d{4}\b"
+        r"|\bвек[аеу]?\b|столети"
         r"|(?:сто|ста|двести|двухсот|триста|трехсот|тысяч\w*) лет|вековы|многовеков|старинн"
         r"|династи|поколени|founded|oldest|since \d{4}|перв\w+ (?:винодел|хозяйств|производ)"
-        r"|истори\w+ (?:насчитыва|хозяйств|винодельн|дома)|легендарн"
+        r"|истори\w+ (?:насчитыва|хозяйств|винодельн|дома)|легендарн|годовщин|юбиле|anniversary)"
     ),
     # A rank of an appellation or estate: «премье крю», «DOCG», «классико» — the row's own
     # words must name the same one.
@@ -65,7 +70,67 @@ CUES: dict[str, re.Pattern[str]] = {
 }
 
 
+# A side of a place: «с восточных склонов», «на левом берегу» — the wine's words must name
+# the same side.
+_SIDES = {
+    "north": r"северн|north",
+    "south": r"южн|south",
+    "east": r"восточн|east",
+    "west": r"западн|west",
+    "left": r"лев(?:ый|ого|ом|ом)|left",
+    "right": r"прав(?:ый|ого|ом)|right",
+}
+_SIDE = re.compile(
+    rf"(?<![а-яёa-z])({'|'.join(f'(?P<{side}>{cue})' for side, cue in _SIDES.items())})\w*\s+"
+    r"(?:\w+\s+)?(?:склон|берег|побереж|сторон|част|холм|террас|участк|slope|bank|side)"
+)
+_ORDINALS = {"перв": 1, "втор": 2, "трет": 3, "четверт": 4, "пят": 5, "first": 1, "second": 2}
+# «пятое гран крю классе», «входит во вторые крю»: a rank of a classification.
+_RANKED = re.compile(
+    r"(?<![а-яa-z])(перв|втор|трет|четверт|пят|first|second)"
+    r"(?:ое|ой|ый|ий|ая|ья|ье|ого|ом|ым|ую|ые|ых|ыми|ьи|ьих)?"
+    r" (?:\w+ )?(?:гран крю|крю|класс|мест[оа]|премьер|growth|cru)"
+)
+# A clause that speaks of something other than the wine itself — a comparison or an owner's
+# holdings: «соперничает со вторыми крю», «владелец участков премье крю», «как у гран крю».
+_OTHER_SUBJECT = re.compile(
+    r"(?<![а-яёa-z])(?:соперничa?\w*|соперничает|конкурир\w*|не уступа\w*|сравним\w*|сравнива\w*"
+    r"|наравне|уровн[яеь]\w*|на уровне|как у|подобн\w*|владел\w*|владе[юе]т\w*|владени\w*"
+    r"|участк\w+ (?:в|на)|соседн\w*|rival\w*|like)\b[^.;!?]*"
+)
+OTHER = "~"  # a claim's value mark: said of something the wine is compared with or owned by
+
+
+def cue_claims(text: str) -> frozenset[tuple[str, str]]:
+    """The claims-without-a-row-field `text` makes, as (kind, value): the kind of cue («award»,
+    «premier_cru»), a rank («rank», "2") or a side («side», "east"); a value ends in ``OTHER``
+    when the clause says it of something other than the wine."""
+    folded = fold(text)
+    found: set[tuple[str, str]] = set()
+    others = [m.span() for m in _OTHER_SUBJECT.finditer(folded)]
+
+    def mark(start: int) -> str:
+        return OTHER if any(a <= start < b for a, b in others) else ""
+
+    for kind, cue in CUES.items():
+        found |= {(kind, kind + mark(m.start())) for m in cue.finditer(folded)}
+    for match in _RANKED.finditer(folded):
+        found.add(("rank", f"{_ORDINALS[match.group(1)]}{mark(match.start())}"))
+    for match in _SIDE.finditer(folded):
+        side = next(name for name in _SIDES if match.group(name))
+        found.add(("side", side + mark(match.start())))
+    return frozenset(found)
+
+
+def borne_out(claim: tuple[str, str], own: frozenset[tuple[str, str]]) -> bool:
+    """Is a cue claim made by the wine's own words in the same relation? A claim about the wine
+    needs the same about the wine; one about something else, the same said of anything."""
+    kind, value = claim
+    if (kind, value) in own:
+        return True
+    return value.endswith(OTHER) and (kind, value.removesuffix(OTHER)) in own
+
+
 def unconfirmed_cues(text: str) -> frozenset[str]:
     """The kinds of claims-without-a-row-field (ageing, award, history) `text` speaks of."""
-    folded = fold(text)
-    return frozenset(kind for kind, cue in CUES.items() if cue.search(folded))
+    return frozenset(kind for kind, _ in cue_claims(text))

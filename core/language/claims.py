@@ -25,7 +25,7 @@ from functools import lru_cache
 
 from core.domain import WineType
 from core.language.amounts import money_mentions
-from core.language.claim_cues import CUES
+from core.language.claim_cues import CUES, cue_claims
 from core.language.folding import fold, stem, word_set
 from core.language.grapes import GRAPE_ALIASES
 from core.language.lemmas import words_of
@@ -152,8 +152,9 @@ def read_claims(text: str) -> tuple[Claim, ...]:
         claims.append(Claim("volume", litres.normalize()))
     if _MAGNUM.search(folded):
         claims.append(Claim("volume", Decimal("1.5")))
-    cue_kinds = [kind for kind, cue in CUES.items() if cue.search(folded)]
-    claims += [Claim(kind, kind) for kind in cue_kinds]
+    cues = sorted(cue_claims(text))
+    claims += [Claim(kind, value) for kind, value in cues]
+    cue_kinds = [kind for kind in CUES if any(kind == cue for cue, _ in cues)]
     number_kind = cue_kinds[0] if cue_kinds else "number"
     codes = [m.span() for m in _CODE.finditer(folded) if re.search(r"[a-z_]", m.group())]
     for match in _NUMBER.finditer(folded):
@@ -199,8 +200,6 @@ def read_claims(text: str) -> tuple[Claim, ...]:
         claims.append(Claim("colour", WineType.fortified))
     if _BUBBLES.search(folded):  # «с тонкими пузырьками»: said to sparkle
         claims.append(Claim("colour", WineType.sparkling))
-    for match in _RANKED.finditer(folded):
-        claims.append(Claim("number", Decimal(_ORDINALS[match.group(1)])))
     producers: list[str] = []
     for match in _PRODUCER.finditer(text):
         name = (match.group(1) or match.group(2) or "").strip(" .,;:»")
@@ -211,15 +210,6 @@ def read_claims(text: str) -> tuple[Claim, ...]:
         if not any(name in p or p in name for p in producers):
             claims.append(Claim("name", name))
     return tuple(claims)
-
-
-_ORDINALS = {"перв": 1, "втор": 2, "трет": 3, "четверт": 4, "пят": 5}
-# «пятое гран крю классе», «второе место»: a rank is a number the row must bear.
-_RANKED = re.compile(
-    r"(?<![а-я])(перв|втор|трет|четверт|пят)(?:ое|ой|ый|ий|ая|ья|ье|ого|ом|ым|ую|ые|ых|ыми|ьи|ьих)"
-    r" (?:\w+ )?"
-    r"(?:гран крю|крю|класс|мест[оа]|премьер)"
-)
 
 
 # Numbers written in words, as their dictionary forms: «пятнадцать градусов», «шесть путтоньош».
@@ -334,8 +324,6 @@ def numbers_in(text: str) -> frozenset[Decimal]:
         value = _decimal(match.group())
         if value is not None:
             found.add(value.normalize())
-    for match in _RANKED.finditer(folded):
-        found.add(Decimal(_ORDINALS[match.group(1)]))
     for match in _DIGITS_WITH_SPACES.finditer(folded):
         value = _decimal(re.sub(r"\s", "", match.group()))
         if value is not None:

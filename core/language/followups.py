@@ -122,6 +122,7 @@ class FollowUp:
     # leaves it out): what no choice of values may include.
     ruled_out: dict[str, object] = field(default_factory=dict)
     other_grape: bool = False  # «то же, но другой сорт», «same vibe, different grape»
+    shown_pick: int = 0  # «первое», «the second one»: that wine of the ones shown (1-based)
 
     @property
     def changes(self) -> bool:

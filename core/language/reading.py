@@ -19,9 +19,10 @@ clause that asks what something is); the message itself is never read twice.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from core.domain import WineType
+from core.language.about_shown import points_at_shown
 from core.language.catalog_terms import CatalogIndex
 from core.language.followups import (
     FollowUp,
@@ -120,6 +121,31 @@ def read(text: str, index: CatalogIndex | None = None) -> Reading:
     if index is not None and message.kind is MessageKind.request:
         asked = _asked(proper, plain, query, followup, countries, index)
     return Reading(text, proper, message, query, followup, band, countries, question, asked)
+
+
+def about_shown(reading: Reading, index: CatalogIndex) -> Reading | None:
+    """A message about the wines just shown («чем они отличаются?», «к ним что приготовить?»,
+    «первое звучит интересно, к чему оно?»), read as a request among them — the same cards
+    again (or the one it points at) — when it asks nothing else: no new condition, no health
+    or manipulation."""
+    message = reading.message
+    if message.kind is MessageKind.manipulation or message.health:
+        return None
+    if (pick := points_at_shown(reading.proper)) is None:
+        return None
+    asked = reading.asked
+    if (
+        not reading.query.filters.is_empty()
+        or reading.countries
+        or reading.followup.changes
+        or (asked is not None and (asked.named_ids or not asked.query.filters.is_empty()))
+    ):
+        return None  # «а из них сухое?», «они подходят к рыбе, как рислинг?»: a condition
+    followup = replace(reading.followup, among_shown=True, shown_pick=pick)
+    plain = without_price_words(without_group(reading.proper))
+    request = MessageReading(MessageKind.request, text=reading.proper)
+    asked = _asked(reading.proper, plain, reading.query, followup, (), index)
+    return replace(reading, message=request, followup=followup, asked=asked)
 
 
 def _asked(

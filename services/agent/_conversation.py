@@ -25,7 +25,7 @@ from core.language.catalog_terms import CatalogIndex
 from core.language.followups import FollowUp, is_new_request
 from core.language.knowledge import entry_by_id
 from core.language.price_bands import PriceBand, band_bounds
-from core.language.reading import Reading, read
+from core.language.reading import Reading, about_shown, read
 from core.language.request import ParsedQuery
 from repositories.models import Wine
 from repositories.wines import WineRepository
@@ -67,6 +67,9 @@ def read_turn(
         parsed = ParsedQuery(_style_of(state.last_shown).merged_over(parsed.filters), {})
     if followup.among_shown and state.last_shown:  # «а из них сухое какое?»
         shown_ids = tuple(w.id for w in state.last_shown)
+        if followup.shown_pick and abs(followup.shown_pick) <= len(shown_ids):  # «первое»
+            place = followup.shown_pick
+            shown_ids = (shown_ids[place - 1 if place > 0 else place],)
         ids, used, named = list(shown_ids), ["показанные"], (shown_ids, ("показанные",))
     bare = parsed.filters.is_empty() and not ids and not group and not followup.changes
     if bare and state.topic and (topic := entry_by_id(state.topic)) is not None:
@@ -228,18 +231,27 @@ async def read_conversation(
     state = RequestState()
     for message, ids in turns:
         if message is not None:
-            state = _after(state, read(message, index), index, percentiles)
+            state = _after(state, _read_in(state, message, index), index, percentiles)
         if ids:
             shown = tuple(_shown(known[i]) for i in ids if i in known)
             state = replace(
                 state, shown=tuple(dict.fromkeys((*state.shown, *ids))), last_shown=shown
             )
-    reading = read(text, index)
+    reading = _read_in(state, text, index)
     if reading.is_request:
         state = read_turn(state, reading, index, percentiles)
     else:
         state = replace(state, refined=(), asked_now=(), named_now=False)
     return Conversation(reading, state)
+
+
+def _read_in(state: RequestState, text: str, index: CatalogIndex) -> Reading:
+    """A message read in its conversation: one about the wines just shown («чем они
+    отличаются?») asks for them again."""
+    reading = read(text, index)
+    if state.last_shown and (pointed := about_shown(reading, index)) is not None:
+        return pointed
+    return reading
 
 
 def _after(

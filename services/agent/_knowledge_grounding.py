@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 from functools import lru_cache
 
+from core.language.claim_cues import UNCONFIRMED_KINDS, borne_out
 from core.language.claims import Claim, numbers_in, read_claims, split_sentences
 from core.language.knowledge import KnowledgeEntry
 from core.language.scanning import ScannedText
@@ -35,6 +36,9 @@ def _borne_out(
         return Decimal(claim.value).normalize() in numbers
     if claim.kind in ("award", "ageing", "history"):
         return any(c.kind == claim.kind for c in claims)
+    if claim.kind in UNCONFIRMED_KINDS and isinstance(claim.value, str):
+        own = frozenset((c.kind, c.value) for c in claims if isinstance(c.value, str))
+        return borne_out((claim.kind, claim.value), own)
     if isinstance(claim.value, str):
         return claim.value.lower() in text
     return False

@@ -29,7 +29,8 @@ def word_sounds(text: str) -> tuple[frozenset[str], ...]:
         if len(word) < 3 or word in _GENERIC_NAME_WORDS:
             continue
         forms = {word, lemma(word)}
-        found.append(frozenset(s for form in forms for s in skeletons(form)))
+        # «ai» and «ei» merged for names alone: Taylor ≈ Тэйлор (a search would confuse more)
+        found.append(frozenset(s.replace("ai", "ei") for form in forms for s in skeletons(form)))
     return tuple(found)
 
 

@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from core.domain import Sweetness, WineType
-from core.language.claim_cues import UNCONFIRMED_KINDS, unconfirmed_cues
+from core.language.claim_cues import UNCONFIRMED_KINDS, borne_out, cue_claims
 from core.language.claims import Claim, numbers_in, read_claims
 from core.language.request import country_from_text, grape_from_text, region_from_text
 from core.language.vocabulary import STYLE_TYPES
@@ -66,7 +66,7 @@ class Facts:
         return _own_numbers(self.own_text)
 
     @property
-    def cues(self) -> frozenset[str]:
+    def cues(self) -> frozenset[tuple[str, str]]:
         return _own_cues(self.own_text)
 
     def check(self, claim: Claim) -> Verdict:
@@ -127,7 +127,7 @@ class Facts:
 def _own(facts: Facts, claim: Claim) -> bool:
     """Do the wine's own words (name, description, notes) say the same?"""
     if claim.kind in UNCONFIRMED_KINDS and isinstance(claim.value, str):
-        return claim.value in facts.cues
+        return borne_out((claim.kind, claim.value), facts.cues)
     if isinstance(claim.value, (int, Decimal)) and claim.kind != "price":
         return Decimal(claim.value).normalize() in facts.numbers
     return not claim.exact and Claim(claim.kind, claim.value) in facts.own
@@ -196,8 +196,8 @@ def _own_numbers(text: str) -> frozenset[Decimal]:
 
 
 @lru_cache(maxsize=4096)
-def _own_cues(text: str) -> frozenset[str]:
-    return unconfirmed_cues(text)
+def _own_cues(text: str) -> frozenset[tuple[str, str]]:
+    return cue_claims(text)
 
 
 @lru_cache(maxsize=4096)  # a catalog's rows come back answer after answer

@@ -1,0 +1,41 @@
+"""A message about the wines just shown: «чем они отличаются?», «что к ним приготовить?»,
+«первое звучит интересно, к чему оно?» — pure reading; the conversation (services/agent/
+_conversation.py) answers it with those wines again, or the one it points at.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Words that point at the wines just shown: «чем они отличаются?», «что к ним приготовить?»,
+# «возьму оба», «what do they go with?».
+_POINTS_AT_SHOWN = re.compile(
+    r"(?<![a-zа-я])(?:они|них|ним|ними|оба|обе|обоих|обеих|эти|этих|этим|этими|those|these|them"
+    r"|they|both|either of|из них|из этих|of (?:those|these|them))(?![a-zа-я])"
+)
+_ORDINAL = re.compile(
+    r"(?<![a-zа-я])(?:(?P<ru>перв|втор|трет|последн)(?:ое|ый|ая|ой|ую|ее|ий|яя|юю)"
+    r"|(?:the )?(?P<en>first|second|third|last)(?: one| wine)?)(?![a-zа-я])"
+)
+_ORDINAL_PLACES = {"перв": 1, "втор": 2, "трет": 3, "последн": -1}
+_ORDINAL_PLACES |= {"first": 1, "second": 2, "third": 3, "last": -1}
+# What such a message asks of them: a dish, the difference, which to take.
+_ASKS_OF_SHOWN = re.compile(
+    r"(?<![a-zа-я])(?:к (?:ним|нему|чему)|из еды|приготов|подать|подава|go with|pair|отлича"
+    r"|разниц|differ|выбрать|взять|брать|лучше|choose|pick|recommend|посовет|сколько|how much"
+    r"|цена|price|звучит|sounds)"
+)
+
+
+def points_at_shown(text: str) -> int | None:
+    """Does a message ask about the wines just shown («чем они отличаются?», «к ним что
+    приготовить?», «первое звучит интересно, к чему оно?»)? 0 for all of them, n for the n-th
+    (-1 for the last); None when it does not point at them."""
+    folded = text.lower().replace("ё", "е")
+    if not _ASKS_OF_SHOWN.search(folded):
+        return None
+    if ordinal := _ORDINAL.search(folded):
+        return _ORDINAL_PLACES[ordinal.group("ru") or ordinal.group("en")]
+    if _POINTS_AT_SHOWN.search(folded):
+        return 0
+    return None
