@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from core.recommendation import Recommendation
+from repositories.wines import WineRepository
 from services.app.container import Services, build_services
 from services.app.runtime import Runtime
 from tests.agent_fixtures import wines_by_id
@@ -142,3 +143,20 @@ async def test_the_taste_profile_shapes_open_requests(seeded: Runtime) -> None:
         await chat.people.new_conversation(180)
         rec = await _ask(chat, 180, "что-нибудь на вечер")
     assert rec.wines and all(w.wine_type == "red" and w.sweetness == "dry" for w in rec.wines)
+
+
+async def test_the_cheapest_white_is_the_cheapest_on_sale_not_a_dearer_one(
+    seeded: Runtime,
+) -> None:
+    async with seeded.sessions() as session:
+        whites = await WineRepository(session).search({"wine_type": "white"}, order="price_asc")
+    cheapest = whites[0].price_rub
+    async with offline_chat(seeded) as chat:
+        rec = await _ask(chat, 104, "покажи самое дешёвое белое")
+        asked = await _ask(chat, 105, "самый дешёвый белый вариант какой?")
+    for answer in (rec, asked):
+        assert answer.wines and answer.wines[0].price_rub == cheapest
+        # a wine a third dearer is not «the cheapest»
+        assert all(
+            w.wine_type == "white" and w.price_rub <= cheapest * 11 / 10 for w in answer.wines
+        )

@@ -285,7 +285,8 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
             or bool(proper.countries)
         )
 
-    if interrogative and not asks_which and wine_words():
+    # «самый дешёвый белый вариант какой?» asks for the end of the price range: a pick
+    if interrogative and not asks_which and not followup.extreme and wine_words():
         return MessageReading(MessageKind.wine_question, text=text)
     if cue.TO_THE_BOT.search(folded) and not cue.MOOD.search(folded) and not wine_words():
         return MessageReading(

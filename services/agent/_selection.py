@@ -100,6 +100,20 @@ def _choose(
     return chosen + [w for w in ranked if w not in chosen][: MAX_WINES - len(chosen)]
 
 
+# «Самое дешёвое» names the end of the range: a wine more than this share dearer (or cheaper,
+# for «самое дорогое») than the first is not among the cheapest.
+EXTREME_SPREAD = Decimal("0.1")
+
+
+def at_the_end(ranked: list[Wine]) -> list[Wine]:
+    """The wines `choose` ranked from one end of the price range that are priced about as the
+    first: «самое дешёвое белое» is the 600 ₽ and the 650 ₽ one, not the 800 ₽ one after them."""
+    if not ranked:
+        return ranked
+    end = ranked[0].price_rub
+    return [w for w in ranked if abs(w.price_rub - end) <= end * EXTREME_SPREAD]
+
+
 def liked_style(profile: dict[str, Any]) -> tuple[WineType, Sweetness] | None:
     styles = profile.get("styles") or {}
     liked = [(n, k) for k, n in styles.items() if isinstance(n, int) and n > 0]
@@ -127,7 +141,9 @@ async def _structured(
     pool = await _pool(repo, state, filters)
     if state.extreme and pool:  # «самое дешёвое»: the cheapest, shown before or not
         # The order the person asked for: the shop's rules do not apply to it.
-        extreme = choose(pool, filters, state.extreme == "cheapest", state.extreme == "dearest")
+        extreme = at_the_end(
+            choose(pool, filters, state.extreme == "cheapest", state.extreme == "dearest")
+        )
         return Selection(extreme, source, repeated=all(w.id in shown for w in extreme))
     fresh = [w for w in pool if w.id not in shown]
     if fresh:
