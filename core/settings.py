@@ -49,6 +49,11 @@ class Settings(BaseSettings):
     telegram_bot_token: str | None = None
     telegram_api_url: str | None = None
     telegram_timeout_seconds: float = Field(default=30.0, gt=0)
+    # Telegram's limits, kept by every replica together (docs/telegram-limits.md): the bot's
+    # messages a second (Telegram allows about 30), a chat's burst before its pace (one a
+    # second in private, twenty a minute in a group) holds it back; 0 turns pacing off.
+    telegram_messages_per_second: float = Field(default=27.0, ge=0, le=1000)
+    telegram_chat_burst: int = Field(default=5, ge=1, le=100)
     health_file: Path = Path("/tmp/sommelier-bot.health")
     admin_ids: str = ""
     webhook_url: str | None = None

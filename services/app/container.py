@@ -35,6 +35,8 @@ from services.app.picks.inline import QuickPicks
 from services.app.picks.rules import ShopRules
 from services.app.picks.welcome import WelcomePicks
 from services.app.runtime import Runtime
+from services.app.sending.limits import SendLimits
+from services.app.sending.outbox import Outbox
 from services.app.signing import Signer, signing_key
 from services.app.taste.favourites import Favourites
 from services.app.taste.profiles import TasteProfiles
@@ -93,6 +95,9 @@ class Services:
     orders: Orders
     order_sync: OrderSync | None  # with ORDERS_URL
     housekeeping: Housekeeping
+    # Sending within Telegram's limits; alerts queued to be sent.
+    send_limits: SendLimits
+    outbox: Outbox
 
     async def close(self) -> None:
         await self.llm.close()
@@ -175,4 +180,6 @@ def build_services(rt: Runtime) -> Services:
         orders=orders,
         order_sync=order_sync,
         housekeeping=Housekeeping(rt),
+        send_limits=SendLimits(database, settings),
+        outbox=Outbox(database),
     )
