@@ -17,6 +17,7 @@ from core.errors import ChatBusyError, DatabaseUnavailableError, RecipientBlocke
 from core.settings import Settings
 from repositories.telegram_limits import Pace, hold_bot, mark_blocked, take_permit
 from services.app.database import Database
+from services.app.sending.local_pace import LocalPace
 
 log = logging.getLogger(__name__)
 
@@ -54,13 +55,14 @@ class SendLimits:
             group_seconds=GROUP_CHAT_SECONDS,
             chat_burst=settings.telegram_chat_burst,
         )
+        self._local = LocalPace(self._pace)  # while the database is away
         self._database_warned = False
 
     async def before_send(self, bot_id: int, chat_id: int) -> None:
         """Wait for this message's slot. An alert to a person who blocked the bot raises
         RecipientBlockedError; an alert whose chat is at its pace raises ChatBusyError (its
-        sender sends others meanwhile). With the database away the message goes unpaced:
-        a person is better told that the service is unavailable than not at all."""
+        sender sends others meanwhile). With the database away this process paces alone (a
+        person is better told that the service is unavailable than not at all)."""
         if not self.enabled:
             return
         alert = SENDING_PRIORITY.get() is Priority.ALERT
@@ -71,12 +73,16 @@ class SendLimits:
                     await s.commit()
             except DatabaseUnavailableError:
                 if not self._database_warned:
-                    log.warning("database unavailable: sending without Telegram's pacing")
+                    log.warning("database unavailable: this process paces its messages alone")
                     self._database_warned = True
+                if (wait := self._local.wait(chat_id)) > 0:
+                    await asyncio.sleep(wait)
                 return
             self._database_warned = False
             if verdict == "send":
-                if wait > 0:
+                # This process's own pace too: what it sent while the database was away is
+                # not in the shared one.
+                if (wait := max(wait, self._local.wait(chat_id))) > 0:
                     await asyncio.sleep(wait)
                 return
             if verdict == "blocked":
@@ -88,6 +94,7 @@ class SendLimits:
     async def hold(self, bot_id: int, seconds: float) -> None:
         """Telegram answered 429: no replica sends anything for `seconds`."""
         log.warning("telegram asked to wait %.0fs: every replica holds back", seconds)
+        self._local.hold(float(seconds))
         with contextlib.suppress(DatabaseUnavailableError):
             async with self._statements() as s:
                 await hold_bot(s, bot_id, float(seconds))
