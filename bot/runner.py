@@ -19,6 +19,7 @@ from aiogram.exceptions import (
 from aiogram.types import BotCommand
 from aiohttp import web
 
+from bot.alert_schedule import AlertTask
 from bot.catalog_schedule import start_catalog_sync, stop_catalog_sync
 from bot.coordination import Coordinator
 from bot.digest_schedule import start_digest
@@ -44,6 +45,7 @@ class TelegramWebhook:
         self.bot = create_bot(settings)
         self.dp, self.order = create_worker(self.bot, settings, services)
         self.outbox = OutboxTask(self.bot, services.outbox)
+        self.alerts = AlertTask(services.alerts, settings.alert_check_seconds)
         self.services = services
         self.sync: asyncio.Task[None] | None = None
         self.digest: asyncio.Task[None] | None = None
@@ -83,11 +85,13 @@ class TelegramWebhook:
         self.sync = start_catalog_sync(self.bot, self.settings, self.services)
         self.digest = start_digest(self.bot, self.settings, self.services)
         self.outbox.start()
+        self.alerts.start()
         return True
 
     async def drain(self) -> None:
         await stop_catalog_sync(self.sync)
         await stop_catalog_sync(self.digest)  # the same cancellation
+        await self.alerts.stop()
         await self.outbox.stop(self.settings.shutdown_grace_seconds)
         await self.order.drain(self.settings.shutdown_grace_seconds)
         self._stop_leases.set()
@@ -105,6 +109,7 @@ async def run_polling(settings: Settings, services: Services) -> None:
     sync = start_catalog_sync(bot, settings, services)
     digest = start_digest(bot, settings, services)
     outbox = OutboxTask(bot, services.outbox)
+    alerts = AlertTask(services.alerts, settings.alert_check_seconds)
     stop = _stop_on_signals()
 
     async def prepare() -> None:
@@ -120,10 +125,12 @@ async def run_polling(settings: Settings, services: Services) -> None:
         log.info("bot started: long polling as @%s", me.username)
         leases = asyncio.create_task(worker.keep_leases(stop_leases))
         outbox.start()
+        alerts.start()
         await worker.poll(stop, allowed_updates=dp.resolve_used_update_types())
     finally:
         await stop_catalog_sync(sync)
         await stop_catalog_sync(digest)
+        await alerts.stop()
         await outbox.stop(settings.shutdown_grace_seconds)
         await worker.drain(settings.shutdown_grace_seconds)
         stop_leases.set()

@@ -107,6 +107,13 @@ class Settings(BaseSettings):
     referral_params: str = "utm_source=sommelier"
     referral_token_param: str = Field(default="sm", pattern=r"^[A-Za-z0-9_.-]{0,40}$")
 
+    # Alerts (issue 43): how long a «Сообщить, когда появится» or a price watch lasts, how
+    # often each replica looks for alerts a catalog change made due, and the price drop of a
+    # favourite that is worth a message.
+    alert_days: float = Field(default=90.0, gt=0, le=3650)
+    alert_check_seconds: float = Field(default=60.0, gt=0, le=86400)
+    alert_price_drop_percent: float = Field(default=10.0, gt=0, lt=100)
+
     @field_validator("data_dir", "backup_dir")
     @classmethod
     def _expand_data_dir(cls, value: Path | None) -> Path | None:

@@ -11,6 +11,7 @@ from datetime import timedelta
 
 from core.settings import Settings
 from services.agent import SommelierService, WelcomeWriter
+from services.app.alerts.service import Alerts
 from services.app.catalog.admin import CatalogAdmin
 from services.app.catalog.sync import CatalogSync
 from services.app.console.access import ConsoleAccess
@@ -98,6 +99,7 @@ class Services:
     # Sending within Telegram's limits; alerts queued to be sent.
     send_limits: SendLimits
     outbox: Outbox
+    alerts: Alerts
 
     async def close(self) -> None:
         await self.llm.close()
@@ -182,4 +184,10 @@ def build_services(rt: Runtime) -> Services:
         housekeeping=Housekeeping(rt),
         send_limits=SendLimits(database, settings),
         outbox=Outbox(database),
+        alerts=Alerts(
+            database,
+            settings.alert_days,
+            settings.alert_price_drop_percent,
+            links if base else None,
+        ),
     )

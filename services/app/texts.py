@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from services.app.alert_texts import AlertTexts
+
 if TYPE_CHECKING:
     from services.app.turns.admission import Admitted
 
 
-class T:
+class T(AlertTexts):
     age_question = (
         "Здравствуйте! Я — Сомелье, бот-помощник в выборе вина.\n\n"
         "По закону информация об алкоголе доступна только совершеннолетним. "
@@ -41,6 +43,7 @@ class T:
         "/start — начать сначала\n"
         "/profile — что я знаю о вашем вкусе\n"
         "/favorites — избранные вина\n"
+        "/alerts — уведомления о винах (появилось, снизилась цена)\n"
         "/quiz — анкета вкуса (шесть коротких вопросов)\n"
         "/new — начать новый разговор\n"
         "/link КОД — связать с веб-чатом магазина\n"
@@ -65,7 +68,6 @@ class T:
     favourite_on_sale = "в наличии"
     favourite_gone = "нет в продаже"
     favourite_closest = "похожее в наличии: {name} — {price}"
-    favourites_hint = "Кнопки ниже убирают вино из избранного."
     privacy = (
         "<b>Что я храню</b>\n"
         "• ваш Telegram id, имя и язык интерфейса, отметку о 18+;\n"
@@ -315,6 +317,7 @@ class T:
         ("favorites", "Избранные вина"),
         ("quiz", "Анкета вкуса"),
         ("new", "Новый разговор"),
+        ("alerts", "Уведомления о винах"),
         ("privacy", "Что бот хранит и как удалить"),
     ]
 
@@ -339,6 +342,8 @@ class T:
         "answer_facts": "статистика запросов",
         "buy_clicks": "переходы «Купить»",
         "order_lines": "связь покупок с вами (покупки остаются без имени)",
+        "alert_subscriptions": "уведомления о винах",
+        "alerts_sent": "связь уведомлений с вами (их число остается без имени)",
     }
 
     # --- Admins: /seed, /backup, /embed, /stats, /import, /console -----------------------------

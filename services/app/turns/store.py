@@ -50,6 +50,7 @@ class TurnStore:
         None: not remembered), then its log line."""
         line = _answer_line(user_id, rec)  # written once the turn is kept
         fact_id = new_fact_id()
+        rec.fact_id = fact_id
         self._recorder.track_links(rec, fact_id)  # «Купить» through /go/ (with a public URL)
         await note_unmet_name(self._database.single, rec)
         async with self._database.transactions() as tx:
