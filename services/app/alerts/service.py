@@ -11,7 +11,7 @@ import logging
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import UTC, date
 from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -228,16 +228,6 @@ class Alerts:
         await outbox_sql.enqueue(tx, "alert", [(m.chat_id, m.html, m.keyboard) for m in messages])
         await sql.record_sent(tx, sent)
         log.info("alerts queued: %d", len(messages))
-
-    # ------------------------------------------------------------------ the console
-
-    async def counts(self, first: date, last: date) -> dict[str, int]:
-        """Alerts sent on the days first..last (UTC), opened, and ordered."""
-        since = datetime.combine(first, time.min, UTC)
-        until = datetime.combine(last + timedelta(days=1), time.min, UTC)
-        async with self._statements() as s:
-            sent, opened, ordered = await sql.counts(s, since, until)
-        return {"sent": sent, "opened": opened, "ordered": ordered}
 
 
 async def _on_sale_by_name(repo: WineRepository, name: str) -> Wine | None:
