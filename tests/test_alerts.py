@@ -62,7 +62,9 @@ BAROLO = {
 }
 
 
-def offers(*, riesling: bool = False, cabernet_price: str = "1990.00", barolo: bool = False):  # type: ignore[no-untyped-def]
+def offers(
+    *, riesling: bool = False, cabernet_price: str = "1990.00", barolo: bool = False
+) -> list[dict[str, object]]:
     """The shop's feed: C-300 (Riesling) sold out unless `riesling`; Barolo only with `barolo`."""
     rows = [dict(o) for o in OFFERS if o["id"] != "E-500"]
     for row in rows:
@@ -123,7 +125,8 @@ def alerts_to(tg: FakeTelegramServer, chat_id: int) -> list[SentCall]:
     return [
         c
         for c in tg.sent("sendMessage", chat_id=chat_id)
-        if (c.visible_text or "").startswith("🔔") and any(
+        if (c.visible_text or "").startswith("🔔")
+        and any(
             b.get("text", "").startswith("👍") for b in c.inline_buttons
         )  # a card behind a bell, not /alerts' list
     ]
@@ -173,6 +176,23 @@ async def press(
     return found.params.get("text")
 
 
+async def offered(tg: FakeTelegramServer, chat_id: int, prefix: str, after: int) -> SentCall:
+    """The first message past the first `after` with a button whose data starts so."""
+
+    def found() -> SentCall | None:
+        sent = tg.sent("sendMessage", chat_id=chat_id)[after:]
+        return next((c for c in sent if prefix in json.dumps(c.params)), None)
+
+    await until(lambda: found() is not None, 60)
+    call = found()
+    assert call is not None
+    return call
+
+
+def edits(tg: FakeTelegramServer, chat_id: int) -> list[SentCall]:
+    return tg.sent("editMessageText", chat_id=chat_id)
+
+
 async def last_message(tg: FakeTelegramServer, chat_id: int, count: int) -> SentCall:
     await until(lambda: len(tg.sent("sendMessage", chat_id=chat_id)) >= count, 60)
     return tg.sent("sendMessage", chat_id=chat_id)[count - 1]
@@ -209,21 +229,13 @@ async def test_a_sync_that_brings_the_wine_back_tells_each_subscriber_once_acros
         async with replicas(clean_db, tg, env, None, None) as (first, second):
             # A wine asked for by name that the shop lacks: the closing offers the bell.
             await say(first, tg, asker, f"Есть у вас «{ASKED}»?")
-            await until(lambda: any(c.inline_buttons for c in tg.sent(chat_id=asker)
-                                    if "al:n:" in json.dumps(c.params)), 60)  # fmt: skip
-            closing = next(c for c in tg.sent(chat_id=asker) if "al:n:" in json.dumps(c.params))
+            closing = await offered(tg, asker, "al:n:", 0)
             toast = await press(second, tg, asker, data_of(closing, "al:n:"), closing.message_id)
             assert toast == "Сообщу, когда появится — /alerts"
             # «Похожие» on an old card of the Riesling, sold out since: the bell for it.
             sent_before = len(tg.sent("sendMessage", chat_id=asker))
             await press(first, tg, asker, f"s:{riesling.hex}", closing.message_id or 1)
-            await until(lambda: any("al:w:" in json.dumps(c.params)
-                                    for c in tg.sent("sendMessage", chat_id=asker)[sent_before:]))  # fmt: skip
-            similar_closing = next(
-                c
-                for c in tg.sent("sendMessage", chat_id=asker)[sent_before:]
-                if "al:w:" in json.dumps(c.params)
-            )
+            similar_closing = await offered(tg, asker, "al:w:", sent_before)
             assert data_of(similar_closing, "al:w:") == f"al:w:{riesling.hex}"
             await press(second, tg, asker, f"al:w:{riesling.hex}", similar_closing.message_id or 1)
             for chat in others:
@@ -239,8 +251,7 @@ async def test_a_sync_that_brings_the_wine_back_tells_each_subscriber_once_acros
             await asyncio.sleep(2.0)  # a few more passes of both replicas
             told = alerts_to(tg, asker)
             assert len(told) == 2, [c.visible_text for c in told]
-            by_kind = {"name" if ASKED in (c.visible_text or "").split("\n")[0] else "wine": c
-                       for c in told}  # fmt: skip
+            by_kind = {("name" if ASKED in words(c).split("\n")[0] else "wine"): c for c in told}
             assert set(by_kind) == {"name", "wine"}
             assert "Тест Рислинг" in (by_kind["wine"].visible_text or "")
             assert f"Вино {ASKED}" in (by_kind["name"].visible_text or "")
@@ -324,9 +335,7 @@ async def test_a_favourites_price_drop_alerts_once_per_drop_and_the_console_coun
             await press(bot, tg, fan, bell, listing.message_id or 1)
             assert await services.alerts.list(fan)
             await press(bot, tg, fan, "fg:1", listing.message_id or 1)
-            await until(lambda: "уведомления о винах" in json.dumps(
-                tg.sent("editMessageText", chat_id=fan)[-1].params if tg.sent(
-                    "editMessageText", chat_id=fan) else {}, ensure_ascii=False))  # fmt: skip
+            await until(lambda: any("уведомления о винах: 1" in words(c) for c in edits(tg, fan)))
     assert await scalar(clean_db, "SELECT count(*) FROM alert_subscriptions") == 0
     assert await scalar(clean_db, "SELECT count(*) FROM alerts_sent WHERE user_id = :u", u=fan) == 0
     assert await scalar(clean_db, "SELECT count(*) FROM alerts_sent") == 2
