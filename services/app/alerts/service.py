@@ -8,6 +8,7 @@ half-way, cannot make the same alert twice."""
 from __future__ import annotations
 
 import logging
+import math
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,6 +17,8 @@ from decimal import Decimal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from core.errors import DatabaseUnavailableError
+from core.language.catalog_terms import query_words
 from core.language.folding import fold
 from core.recommendation import RecommendedWine
 from repositories import alerts as sql
@@ -151,10 +154,14 @@ class Alerts:
             await s.commit()
 
     async def opened(self, user_id: int, wine_id: uuid.UUID) -> None:
-        """A button pressed on a wine's card: an alert of that wine to this person, opened."""
-        async with self._statements() as s:
-            await sql.opened_wine(s, user_id, wine_id)
-            await s.commit()
+        """A button pressed on a wine's card: an alert of that wine to this person, opened.
+        Only a count: a database away loses it, never the press it came with."""
+        try:
+            async with self._statements() as s:
+                await sql.opened_wine(s, user_id, wine_id)
+                await s.commit()
+        except DatabaseUnavailableError:
+            log.warning("alert opening not recorded: the database is unavailable")
 
     # ------------------------------------------------------------------ the pass
 
@@ -231,11 +238,17 @@ class Alerts:
 
 
 async def _on_sale_by_name(repo: WineRepository, name: str) -> Wine | None:
-    """The first wine on sale the catalog's name index finds for the name, if any."""
-    ids, _ = (await catalog_index(repo)).match(name)
-    for wine in await repo.get_by_ids(
-        [i for i in ids[:NAME_CANDIDATES] if isinstance(i, uuid.UUID | str)]
-    ):
-        if wine.available:
+    """The wine on sale the name now names: one the catalog's name index finds by two thirds
+    of the name's words or more (a one-word name: that word). A wine of the same region or
+    grape alone does not answer «Château Pontet-Canet Pauillac»."""
+    index = await catalog_index(repo)
+    ids, used = index.match(name)
+    needed = max(1, math.ceil(len(set(query_words(name))) * 2 / 3))
+    if len(set(used)) < needed:
+        return None
+    candidates = [i for i in ids[:NAME_CANDIDATES] if isinstance(i, uuid.UUID | str)]
+    for wine in await repo.get_by_ids(candidates):
+        hits = sum(1 for word in set(used) if wine.id in index.match(word)[0])
+        if wine.available and hits >= needed:
             return wine
     return None
