@@ -85,7 +85,7 @@ class Alerts:
             name = await sql.asked_name(s, fact_id, user_id)
             if not name:
                 return "unknown"
-            if await _on_sale_by_name(WineRepository(s), name) is not None:
+            if await names_on_sale(WineRepository(s), {0: name}):
                 return "in_stock"
             new = await sql.subscribe(
                 s, user_id, "name", self.days, asked_name=name, name_key=fold(name)
@@ -195,12 +195,8 @@ class Alerts:
                 forget_catalog_caches()  # this process's answers see the new catalog too
             after = self._names_seen if version == self._version else 0
             wanted = await sql.names_wanted(s, after)
-            found: dict[int, uuid.UUID] = {}
-            repo = WineRepository(s)
-            for w in wanted:
-                wine = await _on_sale_by_name(repo, w.asked_name)
-                if wine is not None:
-                    found[w.id] = wine.id
+            on_sale = await names_on_sale(WineRepository(s), {w.id: w.asked_name for w in wanted})
+            found = {key: wine.id for key, wine in on_sale.items()}
         last = max([w.id for w in wanted], default=self._names_seen if after else 0)
         return found, {w.id: w.asked_name for w in wanted}, version, last
 
@@ -237,18 +233,30 @@ class Alerts:
         log.info("alerts queued: %d", len(messages))
 
 
-async def _on_sale_by_name(repo: WineRepository, name: str) -> Wine | None:
-    """The wine on sale the name now names: one the catalog's name index finds by two thirds
-    of the name's words or more (a one-word name: that word). A wine of the same region or
-    grape alone does not answer «Château Pontet-Canet Pauillac»."""
+async def names_on_sale(repo: WineRepository, names: dict[int, str]) -> dict[int, Wine]:
+    """Per name (by any key), the wine on sale it now names: one the catalog's name index
+    finds by two thirds of the name's words or more (a one-word name: that word). A wine of
+    the same region or grape alone does not answer «Château Pontet-Canet Pauillac». One
+    query for the candidates of every name."""
     index = await catalog_index(repo)
-    ids, used = index.match(name)
-    needed = max(1, math.ceil(len(set(query_words(name))) * 2 / 3))
-    if len(set(used)) < needed:
-        return None
-    candidates = [i for i in ids[:NAME_CANDIDATES] if isinstance(i, uuid.UUID | str)]
-    for wine in await repo.get_by_ids(candidates):
-        hits = sum(1 for word in set(used) if wine.id in index.match(word)[0])
-        if wine.available and hits >= needed:
-            return wine
-    return None
+    plans: dict[int, tuple[list[str], set[str], int]] = {}
+    for key, name in names.items():
+        ids, used = index.match(name)
+        needed = max(1, math.ceil(len(set(query_words(name))) * 2 / 3))
+        if ids and len(set(used)) >= needed:
+            plans[key] = ([str(i) for i in ids[:NAME_CANDIDATES]], set(used), needed)
+    wanted = {i for ids, _, _ in plans.values() for i in ids}
+    on_sale = {str(w.id): w for w in await repo.get_by_ids(wanted) if w.available}
+    named_by: dict[str, set[str]] = {}  # word → the wines it names (each word matched once)
+
+    def hits(wine_id: str, words: set[str]) -> int:
+        for word in words - named_by.keys():
+            named_by[word] = {str(i) for i in index.match(word)[0]}
+        return sum(1 for word in words if wine_id in named_by[word])
+
+    found: dict[int, Wine] = {}
+    for key, (ids, used, needed) in plans.items():
+        wine = next((on_sale[i] for i in ids if i in on_sale and hits(i, used) >= needed), None)
+        if wine is not None:
+            found[key] = wine
+    return found
