@@ -24,6 +24,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="with --soak: SIGKILL the bot processes (2 webhook replicas, 1 polling) as they work",
     )
+    p.add_argument(
+        "--alerts",
+        action="store_true",
+        help="an alert to 10,000 subscribers within Telegram's limits (bench/alerts.py)",
+    )
     p.add_argument("--minutes", type=float, default=10.0, help="--chaos: minutes of arrivals")
     p.add_argument("--rate", type=float, default=3.0, help="--chaos: questions per second")
     p.add_argument("--lease", type=float, default=30.0, help="--chaos: UPDATE_LEASE_SECONDS")
@@ -44,6 +49,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 async def _run(args: argparse.Namespace) -> int:
+    if args.alerts:
+        import tempfile
+        from pathlib import Path
+
+        from bench.alerts import run_alerts
+
+        alerts = await run_alerts(10_000, 2, Path(tempfile.gettempdir()))
+        print(alerts.summary(), flush=True)
+        return 0 if alerts.ok else 1
     if args.soak and args.chaos:
         from bench.chaos import run_chaos
 

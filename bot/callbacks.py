@@ -56,3 +56,33 @@ class FavouriteCallback(CallbackData, prefix="fav"):
     @property
     def wine_id(self) -> uuid.UUID:
         return uuid.UUID(hex=self.wine)
+
+
+class AlertCallback(CallbackData, prefix="al"):
+    """«🔔 Сообщить, когда появится»: a wine asked for by name (`of` "n", `ref` the answer's
+    fact id, whose row holds the name) or a wine shown earlier that sold out (`of` "w", `ref`
+    the wine's id)."""
+
+    of: str
+    ref: str  # uuid hex, 32 characters
+
+    @property
+    def ref_id(self) -> uuid.UUID:
+        return uuid.UUID(hex=self.ref)
+
+
+class AlertCancelCallback(CallbackData, prefix="alx"):
+    """«✖» in /alerts: cancels one subscription."""
+
+    id: int
+
+
+class PriceWatchCallback(CallbackData, prefix="pw"):
+    """«🔔»/«🔕» in /favorites: a favourite's price drop alerts on or off."""
+
+    on: bool
+    wine: str
+
+    @property
+    def wine_id(self) -> uuid.UUID:
+        return uuid.UUID(hex=self.wine)

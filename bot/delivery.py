@@ -29,15 +29,17 @@ from aiogram.methods import (
     TelegramMethod,
 )
 from aiogram.methods.base import TelegramType
+from aiogram.types import InlineKeyboardMarkup
 
 from bot.coordination import Delivery
 from bot.delivery_plan import planned_answer
-from bot.keyboards import wine_card
+from bot.keyboards import alert_offer, wine_card
 from bot.rendering import render_card
 from bot.telegram_html import escape, html_to_plain, plan_card_messages, split_text
 from core.failpoints import failpoint
 from core.recommendation import Recommendation, RecommendedWine
 from services.app.ops.metrics import TELEGRAM_ERRORS
+from services.app.texts import T
 
 log = logging.getLogger(__name__)
 
@@ -142,9 +144,9 @@ async def send_html(bot: Bot, chat_id: int, html_text: str, **kwargs: Any) -> No
         await bot.send_message(chat_id, part, **extra)
 
 
-async def send_text(bot: Bot, chat_id: int, text: str) -> None:
+async def send_text(bot: Bot, chat_id: int, text: str, **kwargs: Any) -> None:
     if text.strip():
-        await send_html(bot, chat_id, escape(text))
+        await send_html(bot, chat_id, escape(text), **kwargs)
 
 
 async def send_card(bot: Bot, chat_id: int, wine: RecommendedWine) -> None:
@@ -191,8 +193,25 @@ async def send_recommendation(
 def _parts(bot: Bot, chat_id: int, rec: Recommendation) -> list[Callable[[], Awaitable[None]]]:
     parts: list[Callable[[], Awaitable[None]]] = [lambda: send_text(bot, chat_id, rec.intro)]
     parts += [functools.partial(send_card, bot, chat_id, wine) for wine in rec.wines]
-    parts.append(lambda: send_text(bot, chat_id, rec.closing))
+    offer = _alert_offer(rec, chat_id)
+    if offer is None:
+        parts.append(lambda: send_text(bot, chat_id, rec.closing))
+    else:
+        closing = rec.closing if rec.closing.strip() else T.alert_offer
+        parts.append(lambda: send_text(bot, chat_id, closing, reply_markup=offer))
     return parts
+
+
+def _alert_offer(rec: Recommendation, chat_id: int) -> InlineKeyboardMarkup | None:
+    """«Сообщить, когда появится» under the closing: a wine asked for that the shop lacks, or
+    one shown earlier that sold out. Private chats only (the alert goes to whoever pressed)."""
+    if chat_id <= 0:
+        return None
+    if rec.unmet_name and rec.fact_id is not None:
+        return alert_offer("n", rec.fact_id)
+    if rec.sold_out_id is not None:
+        return alert_offer("w", rec.sold_out_id)
+    return None
 
 
 async def send_planned(bot: Bot, chat_id: int, delivery: Delivery) -> None:

@@ -17,6 +17,10 @@ def delivery_plan(rec: Recommendation) -> dict[str, Any]:
         "intro": rec.intro,
         "closing": rec.closing,
         "path": rec.path,
+        # What «Сообщить, когда появится» under the closing refers to
+        "unmet_name": rec.unmet_name,
+        "fact_id": None if rec.fact_id is None else str(rec.fact_id),
+        "sold_out_id": None if rec.sold_out_id is None else str(rec.sold_out_id),
         "wines": [
             {
                 "id": str(w.id),
@@ -62,4 +66,12 @@ def planned_answer(plan: dict[str, Any]) -> Recommendation:
         )
         for w in plan["wines"]
     ]
-    return Recommendation(plan["intro"], wines, plan["closing"], plan["path"])
+    rec = Recommendation(plan["intro"], wines, plan["closing"], plan["path"])
+    rec.unmet_name = plan.get("unmet_name")  # plans stored before alerts have none
+    rec.fact_id = _uuid(plan.get("fact_id"))
+    rec.sold_out_id = _uuid(plan.get("sold_out_id"))
+    return rec
+
+
+def _uuid(value: str | None) -> uuid.UUID | None:
+    return None if value is None else uuid.UUID(value)

@@ -19,6 +19,7 @@ from bot.coordination import Coordinator
 from bot.delivery import ReliableRequests
 from bot.handlers import (
     admin,
+    alerts,
     catalog_import,
     console,
     conversation,
@@ -131,6 +132,7 @@ def create_dispatcher(
         catalog_admin=services.catalog_admin,
         orders=services.orders,
         housekeeping=services.housekeeping,
+        alerts=services.alerts,
     )
     order = ChatOrderMiddleware(coordinator)
     dp.update.outer_middleware(order)
@@ -160,6 +162,7 @@ def create_dispatcher(
         _gated(quiz.build_router()),
         _gated(feedback.build_router()),
         _gated(favourites.build_router()),
+        _gated(alerts.build_router()),
         linking,
         questions,
         inline.build_router(),

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, SwitchInlineQueryChosenChat
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from bot.callbacks import (
     AgeCallback,
+    AlertCallback,
+    AlertCancelCallback,
     FavouriteCallback,
     ForgetCallback,
+    PriceWatchCallback,
     ProfilePartResetCallback,
     ProfileResetCallback,
     SimilarCallback,
@@ -84,18 +88,63 @@ def card_kept(markup: InlineKeyboardMarkup | None) -> bool:
     )
 
 
-def favourites_list(items: list[tuple[uuid.UUID, str]]) -> InlineKeyboardMarkup | None:
-    """One «✖ name» button per favourite: removes it from the list."""
+@dataclass(frozen=True)
+class FavouriteButtons:
+    wine_id: uuid.UUID
+    name: str
+    on_sale: bool
+    watched: bool  # its price drops (on sale) or its return (sold out) alert
+
+
+def favourites_list(items: list[FavouriteButtons]) -> InlineKeyboardMarkup | None:
+    """Per favourite: «✖ name» removes it from the list; «🔔»/«🔕» turns its price drop
+    alerts on or off (on sale), or asks to be told when it is back (sold out)."""
+    if not items:
+        return None
+    rows: list[list[InlineKeyboardButton]] = []
+    for item in items:
+        name = item.name[:28]
+        if item.on_sale:
+            bell = PriceWatchCallback(on=not item.watched, wine=item.wine_id.hex).pack()
+        else:
+            bell = AlertCallback(of="w", ref=item.wine_id.hex).pack()
+        rows.append(
+            [
+                InlineKeyboardButton(
+                    text=T.favourite_remove_button.format(name=name),
+                    callback_data=FavouriteCallback(add=False, wine=item.wine_id.hex).pack(),
+                ),
+                InlineKeyboardButton(
+                    text=(
+                        T.favourite_watching_button if item.watched else T.favourite_watch_button
+                    ).format(name=name[:14]),
+                    callback_data=bell,
+                ),
+            ]
+        )
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def alert_offer(of: str, ref: uuid.UUID) -> InlineKeyboardMarkup:
+    """«🔔 Сообщить, когда появится» under an answer: a name asked for, a wine sold out."""
+    button = InlineKeyboardButton(
+        text=T.alert_offer_button, callback_data=AlertCallback(of=of, ref=ref.hex).pack()
+    )
+    return InlineKeyboardMarkup(inline_keyboard=[[button]])
+
+
+def alerts_list(items: list[tuple[int, str]]) -> InlineKeyboardMarkup | None:
+    """One «✖ n. name» per subscription in /alerts: cancels it."""
     if not items:
         return None
     rows = [
         [
             InlineKeyboardButton(
-                text=T.favourite_remove_button.format(name=name[:40]),
-                callback_data=FavouriteCallback(add=False, wine=wine_id.hex).pack(),
+                text=T.alert_cancel_button.format(n=n, name=name[:36]),
+                callback_data=AlertCancelCallback(id=subscription_id).pack(),
             )
         ]
-        for wine_id, name in items
+        for n, (subscription_id, name) in enumerate(items, 1)
     ]
     return InlineKeyboardMarkup(inline_keyboard=rows)
 

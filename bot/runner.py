@@ -19,11 +19,13 @@ from aiogram.exceptions import (
 from aiogram.types import BotCommand
 from aiohttp import web
 
+from bot.alert_schedule import AlertTask
 from bot.catalog_schedule import start_catalog_sync, stop_catalog_sync
 from bot.coordination import Coordinator
 from bot.digest_schedule import start_digest
 from bot.factory import create_bot, create_dispatcher
 from bot.intake import UpdateWorker
+from bot.outbox_sender import OutboxTask, attach_limits
 from bot.webhook import add_webhook, webhook_path
 from core.errors import SettingsError
 from core.settings import Settings
@@ -42,6 +44,8 @@ class TelegramWebhook:
         self.settings = settings
         self.bot = create_bot(settings)
         self.dp, self.order = create_worker(self.bot, settings, services)
+        self.outbox = OutboxTask(self.bot, services.outbox)
+        self.alerts = AlertTask(services.alerts, settings.alert_check_seconds)
         self.services = services
         self.sync: asyncio.Task[None] | None = None
         self.digest: asyncio.Task[None] | None = None
@@ -80,11 +84,15 @@ class TelegramWebhook:
         log.info("bot started: webhook %s", webhook_path(url))
         self.sync = start_catalog_sync(self.bot, self.settings, self.services)
         self.digest = start_digest(self.bot, self.settings, self.services)
+        self.outbox.start()
+        self.alerts.start()
         return True
 
     async def drain(self) -> None:
         await stop_catalog_sync(self.sync)
         await stop_catalog_sync(self.digest)  # the same cancellation
+        await self.alerts.stop()
+        await self.outbox.stop(self.settings.shutdown_grace_seconds)
         await self.order.drain(self.settings.shutdown_grace_seconds)
         self._stop_leases.set()
         if self._leases is not None:
@@ -100,6 +108,8 @@ async def run_polling(settings: Settings, services: Services) -> None:
     dp, worker = create_worker(bot, settings, services)
     sync = start_catalog_sync(bot, settings, services)
     digest = start_digest(bot, settings, services)
+    outbox = OutboxTask(bot, services.outbox)
+    alerts = AlertTask(services.alerts, settings.alert_check_seconds)
     stop = _stop_on_signals()
 
     async def prepare() -> None:
@@ -114,10 +124,14 @@ async def run_polling(settings: Settings, services: Services) -> None:
         me = await bot.me()
         log.info("bot started: long polling as @%s", me.username)
         leases = asyncio.create_task(worker.keep_leases(stop_leases))
+        outbox.start()
+        alerts.start()
         await worker.poll(stop, allowed_updates=dp.resolve_used_update_types())
     finally:
         await stop_catalog_sync(sync)
         await stop_catalog_sync(digest)
+        await alerts.stop()
+        await outbox.stop(settings.shutdown_grace_seconds)
         await worker.drain(settings.shutdown_grace_seconds)
         stop_leases.set()
         if leases is not None:
@@ -137,6 +151,7 @@ def create_worker(
         process_timeout=timedelta(seconds=settings.process_timeout_seconds),
     )
     dp, _ = create_dispatcher(settings, services, coordinator)
+    attach_limits(bot, services.send_limits)
     return dp, UpdateWorker(bot, dp, coordinator, settings.max_concurrent_updates)
 
 

@@ -6,6 +6,11 @@ multipart parts. The Bot API takes `application/json` bodies as well, and one `j
 the request costs a fraction of the form (py-spy found building and encoding the forms in every
 answer's profile: nine calls per answer). Requests that upload a file still go out as
 aiogram's form.
+
+Every message also takes its permit here (`SendLimits`, shared by every replica through
+PostgreSQL): answers first, alerts when answers leave room; a 429 holds every replica back
+for its `retry_after`; a 403 marks the person who blocked the bot
+(docs/telegram-limits.md).
 """
 
 from __future__ import annotations
@@ -14,16 +19,38 @@ from typing import Any, cast
 
 from aiogram import Bot
 from aiogram.client.session.aiohttp import AiohttpSession
-from aiogram.exceptions import TelegramNetworkError
+from aiogram.exceptions import TelegramForbiddenError, TelegramNetworkError, TelegramRetryAfter
 from aiogram.methods import TelegramMethod
 from aiogram.methods.base import TelegramType
 from aiogram.types import InputFile
 from aiohttp import ClientError
 
+from services.app.sending.limits import SendLimits
+
 JSON_HEADERS = {"Content-Type": "application/json"}
+#: Methods that make a message but do not start with "Send" (sendChatAction and
+#: sendMessageDraft start with it and make none).
+MESSAGE_METHODS = frozenset({"CopyMessage", "CopyMessages", "ForwardMessage", "ForwardMessages"})
+NOT_MESSAGES = frozenset({"SendChatAction", "SendMessageDraft"})
+
+
+def paced_chat(method: TelegramMethod[Any]) -> int | None:
+    """The chat a method puts a new message into (what Telegram's limits count), or None."""
+    name = type(method).__name__
+    if name in NOT_MESSAGES or not (name.startswith("Send") or name in MESSAGE_METHODS):
+        return None
+    return _chat_of(method)
+
+
+def _chat_of(method: TelegramMethod[Any]) -> int | None:
+    chat_id = getattr(method, "chat_id", None)
+    return chat_id if isinstance(chat_id, int) and not isinstance(chat_id, bool) else None
 
 
 class JsonBodySession(AiohttpSession):
+    #: Set once the process's services are built (bot.runner.create_worker).
+    limits: SendLimits | None = None
+
     def json_body(self, bot: Bot, method: TelegramMethod[Any]) -> str | None:
         """The request as JSON, or None when it uploads a file (those need a form)."""
         files: dict[str, InputFile] = {}
@@ -38,6 +65,27 @@ class JsonBodySession(AiohttpSession):
 
     async def make_request(
         self, bot: Bot, method: TelegramMethod[TelegramType], timeout: int | None = None
+    ) -> TelegramType:
+        limits = self.limits
+        if limits is None:
+            return await self._request(bot, method, timeout)
+        chat_id = paced_chat(method)
+        if chat_id is not None:
+            await limits.before_send(bot.id, chat_id)
+        try:
+            return await self._request(bot, method, timeout)
+        except TelegramRetryAfter as exc:
+            if type(method).__name__ != "GetUpdates":
+                await limits.hold(bot.id, exc.retry_after)
+            raise
+        except TelegramForbiddenError:
+            blocked = _chat_of(method)
+            if blocked is not None:
+                await limits.blocked(blocked)
+            raise
+
+    async def _request(
+        self, bot: Bot, method: TelegramMethod[TelegramType], timeout: int | None
     ) -> TelegramType:
         body = self.json_body(bot, method)
         if body is None:

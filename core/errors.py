@@ -23,6 +23,20 @@ class LeaseLostError(SommelierError):
     or renewing: frozen, not dead): this one stops, and sends nothing more of it."""
 
 
+class RecipientBlockedError(SommelierError):
+    """The person blocked the bot: an alert to them is never sent."""
+
+
+class ChatBusyError(SommelierError):
+    """An alert's chat is at its pace (one a second, twenty a minute in a group): send it in
+    `seconds`, after the others."""
+
+    def __init__(self, chat_id: int, seconds: float) -> None:
+        super().__init__(f"chat {chat_id} is at its pace for {seconds:.1f}s")
+        self.chat_id = chat_id
+        self.seconds = seconds
+
+
 class DatabaseSchemaError(SommelierError):
     """The database holds tables this version did not make; the message names one."""
 

@@ -49,6 +49,11 @@ class Settings(BaseSettings):
     telegram_bot_token: str | None = None
     telegram_api_url: str | None = None
     telegram_timeout_seconds: float = Field(default=30.0, gt=0)
+    # Telegram's limits, kept by every replica together (docs/telegram-limits.md): the bot's
+    # messages a second (Telegram allows about 30), a chat's burst before its pace (one a
+    # second in private, twenty a minute in a group) holds it back; 0 turns pacing off.
+    telegram_messages_per_second: float = Field(default=27.0, ge=0, le=1000)
+    telegram_chat_burst: int = Field(default=5, ge=1, le=100)
     health_file: Path = Path("/tmp/sommelier-bot.health")
     admin_ids: str = ""
     webhook_url: str | None = None
@@ -101,6 +106,13 @@ class Settings(BaseSettings):
     # (empty: no token, so orders cannot be led back to a click).
     referral_params: str = "utm_source=sommelier"
     referral_token_param: str = Field(default="sm", pattern=r"^[A-Za-z0-9_.-]{0,40}$")
+
+    # Alerts (issue 43): how long a «Сообщить, когда появится» or a price watch lasts, how
+    # often each replica looks for alerts a catalog change made due, and the price drop of a
+    # favourite that is worth a message.
+    alert_days: float = Field(default=90.0, gt=0, le=3650)
+    alert_check_seconds: float = Field(default=60.0, gt=0, le=86400)
+    alert_price_drop_percent: float = Field(default=10.0, gt=0, lt=100)
 
     @field_validator("data_dir", "backup_dir")
     @classmethod

@@ -262,6 +262,12 @@ async def driver_fetchrow(executor: Executor, sql: str, *args: Any) -> tuple[Any
     return tuple(first) if first is not None else None
 
 
+async def driver_fetchall(executor: Executor, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+    """`driver_execute`'s reading twin for every row."""
+    result = await (await _connection_of(executor)).exec_driver_sql(sql, args)
+    return [tuple(row) for row in result.all()]
+
+
 async def _connection_of(executor: Executor) -> AsyncConnection:
     return executor if isinstance(executor, AsyncConnection) else await executor.connection()
 

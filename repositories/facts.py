@@ -60,14 +60,20 @@ async def record_click(
     fact_id: uuid.UUID | None,
     token: str | None = None,
 ) -> None:
-    """The click, with the person of the answer it came from (so /forget finds it) and the
-    referral token the shop's URL carries (an order brings it back)."""
+    """The click, with the person of the answer (or of the alert) it came from (so /forget
+    finds it) and the referral token the shop's URL carries (an order brings it back). A click
+    on an alert's «Купить» opens the alert."""
     await session.execute(
         text(
             "INSERT INTO buy_clicks (user_id, fact_id, wine_id, token) "
-            "VALUES ((SELECT user_id FROM answer_facts WHERE id = :f), :f, :w, :t)"
+            "VALUES (coalesce((SELECT user_id FROM answer_facts WHERE id = :f), "
+            "(SELECT user_id FROM alerts_sent WHERE id = :f)), :f, :w, :t)"
         ),
         {"f": fact_id, "w": wine_id, "t": token},
+    )
+    await session.execute(
+        text("UPDATE alerts_sent SET opened_at = now() WHERE id = :f AND opened_at IS NULL"),
+        {"f": fact_id},
     )
 
 

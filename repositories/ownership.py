@@ -13,7 +13,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 # Columns that carry a Telegram user's id (in a private chat the chat id is the user id).
 PERSON_COLUMNS = ("user_id", "chat_id")
 # Rows kept after /forget, with the id removed: anonymous answer counts.
-ANONYMIZED = {"answers": "user_id", "order_lines": "user_id"}  # the count or the sale stays
+# The count, the sale or the alert sent stays.
+ANONYMIZED = {"answers": "user_id", "order_lines": "user_id", "alerts_sent": "user_id"}
 # Rate-limit keys that name a person: private messages and group mentions, inline queries,
 # and the web chat's visitors.
 RATE_KEY_PREFIXES = ("tg:", "tg-inline:", "web:")

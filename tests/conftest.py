@@ -111,7 +111,8 @@ async def _without_fsync(rt: Runtime) -> None:
 # Everything people and their answers leave behind (the catalog aside).
 PEOPLE_TABLES = (
     "users, conversations, messages, feedback, answers, telegram_updates, rate_counters, "
-    "favourites, answer_facts, buy_clicks, console_links, fact_days, fact_day_values"
+    "favourites, answer_facts, buy_clicks, console_links, fact_days, fact_day_values, "
+    "outbox_messages, telegram_send_pace, telegram_chat_pace, alert_subscriptions, alerts_sent"
 )
 
 

@@ -108,6 +108,13 @@ async def test_unknown_label_says_not_in_the_shop_and_offers_close_wines(seeded:
         await adult(h, CHAT)
         llm.script_vision(UNKNOWN_LABEL)
         replies = await send_photo(h, caption="что-то похожее, до 2000")
+        # «Сообщить, когда появится» under the closing: the label's wine, subscribed.
+        closing = replies[-1]
+        [offer] = [b for b in closing.inline_buttons if b["text"] == T.alert_offer_button]
+        await h.press(CHAT, offer["callback_data"], closing.message_id or 0)
+        await h.idle()
+        [subscription] = await h.services.alerts.list(CHAT)
+        assert subscription.kind == "name" and "Pontet-Canet" in subscription.title
     intro = texts_of(replies)[0]
     assert "нет в магазине" in intro and "Pontet-Canet" in intro
     found = cards(replies)

@@ -12,14 +12,15 @@ from aiogram.filters import Command
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 
 from bot.callbacks import FavouriteCallback
-from bot.keyboards import card_url, card_vote, favourites_list, wine_card
+from bot.keyboards import FavouriteButtons, card_url, card_vote, favourites_list, wine_card
 from core.domain import format_price
+from services.app.alerts.service import Alerts
 from services.app.taste.favourites import Favourites
 from services.app.texts import T
 
 
 async def favourites_text(
-    favourites: Favourites, user_id: int
+    favourites: Favourites, alerts: Alerts, user_id: int
 ) -> tuple[str, InlineKeyboardMarkup | None]:
     items = await favourites.list(user_id)
     if not items:
@@ -38,32 +39,41 @@ async def favourites_text(
                 name=html.escape(item.closest.name), price=format_price(item.closest.price_rub)
             )
         lines.append(line)
-    lines += ["", T.favourites_hint]
-    keyboard = favourites_list([(i.wine.id, i.wine.name) for i in items])
+    lines += ["", T.favourites_hint.format(percent=f"{alerts.drop_percent:g}")]
+    watched = await alerts.price_watched(user_id)
+    keyboard = favourites_list(
+        [FavouriteButtons(i.wine.id, i.wine.name, i.available, i.wine.id in watched) for i in items]
+    )
     return "\n".join(lines), keyboard
 
 
-async def favourites_command(message: Message, favourites: Favourites) -> None:
+async def favourites_command(message: Message, favourites: Favourites, alerts: Alerts) -> None:
     if message.from_user is None:
         return
-    text, keyboard = await favourites_text(favourites, message.from_user.id)
+    text, keyboard = await favourites_text(favourites, alerts, message.from_user.id)
     await message.answer(text, reply_markup=keyboard)
 
 
 async def favourite_pressed(
-    query: CallbackQuery, callback_data: FavouriteCallback, favourites: Favourites, bot: Bot
+    query: CallbackQuery,
+    callback_data: FavouriteCallback,
+    favourites: Favourites,
+    alerts: Alerts,
+    bot: Bot,
 ) -> None:
     user_id = query.from_user.id
     if not callback_data.add:
         await favourites.remove(user_id, callback_data.wine_id)
+        await alerts.forget_price(user_id, callback_data.wine_id)
         with contextlib.suppress(TelegramBadRequest):
             await query.answer(T.favourite_removed)
         if isinstance(query.message, Message):
-            text, keyboard = await favourites_text(favourites, user_id)
+            text, keyboard = await favourites_text(favourites, alerts, user_id)
             with contextlib.suppress(TelegramBadRequest):
                 await query.message.edit_text(text, reply_markup=keyboard)
         return
     added = await favourites.add(user_id, callback_data.wine_id)
+    await alerts.opened(user_id, callback_data.wine_id)
     if added is None:
         with contextlib.suppress(TelegramBadRequest):
             await query.answer(T.wine_gone)

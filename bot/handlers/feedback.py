@@ -13,18 +13,24 @@ from bot.callbacks import SimilarCallback, VoteCallback
 from bot.coordination import Delivery, plan_with_turn
 from bot.delivery import send_recommendation
 from bot.keyboards import card_kept, card_url, wine_card
+from services.app.alerts.service import Alerts
 from services.app.taste.profiles import TasteProfiles
 from services.app.taste.similar import SimilarWines
 from services.app.texts import T
 
 
 async def vote(
-    query: CallbackQuery, callback_data: VoteCallback, taste: TasteProfiles, bot: Bot
+    query: CallbackQuery,
+    callback_data: VoteCallback,
+    taste: TasteProfiles,
+    alerts: Alerts,
+    bot: Bot,
 ) -> None:
     if callback_data.vote not in (-1, 1):
         await query.answer()
         return
     change = await taste.vote(query.from_user.id, callback_data.wine_id, callback_data.vote)
+    await alerts.opened(query.from_user.id, callback_data.wine_id)
     if change is None:
         await query.answer(T.wine_gone)
         return
@@ -53,10 +59,12 @@ async def similar(
     query: CallbackQuery,
     callback_data: SimilarCallback,
     similar: SimilarWines,
+    alerts: Alerts,
     bot: Bot,
     delivery: Delivery | None = None,
 ) -> None:
     on_sale = await similar.on_sale(callback_data.wine_id)
+    await alerts.opened(query.from_user.id, callback_data.wine_id)
     await query.answer(T.out_of_stock_similar if on_sale is False else None)
     if query.message is None:
         return

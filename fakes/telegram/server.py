@@ -14,6 +14,7 @@ from typing import Any
 from aiohttp import web
 
 from fakes.telegram.inline import InlineMixin
+from fakes.telegram.limits import TelegramLimits
 from fakes.telegram.media import MediaMixin
 from fakes.telegram.messages import MessagesMixin
 from fakes.telegram.state import MethodHandler
@@ -68,6 +69,8 @@ class FakeTelegramServer(UpdatesMixin, MediaMixin, MessagesMixin, InlineMixin):
         #: Latest visible text of each message draft, keyed by (chat_id, draft_id).
         self.drafts: dict[tuple[int, int], str] = {}
         self.base_url: str = ""
+        #: Telegram's rate limits and the chats that blocked the bot (limits.py).
+        self.limits = TelegramLimits()
 
         self._host = "127.0.0.1"
         self._runner: web.AppRunner | None = None
@@ -228,6 +231,14 @@ class FakeTelegramServer(UpdatesMixin, MediaMixin, MessagesMixin, InlineMixin):
             )
         )
 
+    def block_bot(self, chat_id: int, blocked: bool = True) -> None:
+        """The person of `chat_id` blocks the bot (or unblocks it): every call naming the
+        chat gets 403, as from Telegram."""
+        if blocked:
+            self.limits.blocked.add(chat_id)
+        else:
+            self.limits.blocked.discard(chat_id)
+
     def delay_next(self, method: str, seconds: float, times: int = 1, after: int = 0) -> None:
         """Answer the next ``times`` calls of ``method`` only after ``seconds`` (the first
         ``after`` calls of it pass untouched).
@@ -288,6 +299,9 @@ class FakeTelegramServer(UpdatesMixin, MediaMixin, MessagesMixin, InlineMixin):
             return self._reject(
                 call, ApiError(failure.status, failure.description, failure.retry_after)
             )
+        refusal = self.limits.check(call.method, call.chat_id, call.at)
+        if refusal is not None:
+            return self._reject(call, refusal)
         try:
             result = await handler(call.params, call)
         except ApiError as exc:

@@ -11,6 +11,7 @@ from datetime import timedelta
 
 from core.settings import Settings
 from services.agent import SommelierService, WelcomeWriter
+from services.app.alerts.service import Alerts
 from services.app.catalog.admin import CatalogAdmin
 from services.app.catalog.sync import CatalogSync
 from services.app.console.access import ConsoleAccess
@@ -35,6 +36,8 @@ from services.app.picks.inline import QuickPicks
 from services.app.picks.rules import ShopRules
 from services.app.picks.welcome import WelcomePicks
 from services.app.runtime import Runtime
+from services.app.sending.limits import SendLimits
+from services.app.sending.outbox import Outbox
 from services.app.signing import Signer, signing_key
 from services.app.taste.favourites import Favourites
 from services.app.taste.profiles import TasteProfiles
@@ -93,6 +96,10 @@ class Services:
     orders: Orders
     order_sync: OrderSync | None  # with ORDERS_URL
     housekeeping: Housekeeping
+    # Sending within Telegram's limits; alerts queued to be sent.
+    send_limits: SendLimits
+    outbox: Outbox
+    alerts: Alerts
 
     async def close(self) -> None:
         await self.llm.close()
@@ -175,4 +182,12 @@ def build_services(rt: Runtime) -> Services:
         orders=orders,
         order_sync=order_sync,
         housekeeping=Housekeeping(rt),
+        send_limits=SendLimits(database, settings),
+        outbox=Outbox(database),
+        alerts=Alerts(
+            database,
+            settings.alert_days,
+            settings.alert_price_drop_percent,
+            links if base else None,
+        ),
     )

@@ -63,6 +63,9 @@ async def overview(console: ConsoleService, w: Window) -> dict[str, Any]:
     funnel = data["funnel"]
     for row, width in zip(funnel, share_bars(funnel, "count", 80), strict=True):
         row["bar"] = width
+    alerts = data["alerts"]
+    for row, width in zip(alerts, share_bars(alerts, "count", 80), strict=True):
+        row["bar"] = width
     return {
         "data": data,
         "answers_chart": bar_chart(
@@ -118,6 +121,12 @@ async def overview(console: ConsoleService, w: Window) -> dict[str, Any]:
                     ("of_shown", "От показов, %"),
                 ],
                 funnel,
+            ),
+            Table(
+                "alerts",
+                "Уведомления «появилось» и «цена снизилась»",
+                [("step", "Шаг"), ("count", "Сколько"), ("of_previous", "От предыдущего, %")],
+                alerts,
             ),
         ],
     }

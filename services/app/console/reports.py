@@ -14,12 +14,20 @@ from typing import Any
 from core.domain import format_price
 from core.settings import Settings
 from repositories import console as q
+from repositories.alerts import counts as alert_counts
 from repositories.console import DIMENSIONS, UNMET_KEYS, Period
 from repositories.fact_rollup import SEPARATOR, refresh
 from repositories.orders import order_syncs
 from repositories.sales import daily_sales, refresh_sales, sales_totals
 from services.app.console.estimates import people_estimate, percentile
-from services.app.console.sales import funnel, rub, rubles, sales_per_day, sales_summary
+from services.app.console.sales import (
+    alert_funnel,
+    funnel,
+    rub,
+    rubles,
+    sales_per_day,
+    sales_summary,
+)
 from services.app.database import Database
 
 PERIODS = (7, 30, 90, 365)
@@ -107,6 +115,7 @@ class ConsoleService:
             clicks = await q.clicks(s, w.current)
             shown = await q.shown(s, w.current)
             sold = await daily_sales(s, w.current.first, w.current.last)
+            alerts = await alert_counts(s, *_bounds(w.current.first, w.current.last))
         price = self.settings.llm_price_per_1k_tokens
         by_day = {d["day"]: d for d in days}
         series = []
@@ -155,6 +164,7 @@ class ConsoleService:
             "clicks": clicks,
             "sales": sales,
             "funnel": funnel(shown, votes["up"], clicks, sales["ordered"]),
+            "alerts": alert_funnel(*alerts),
         }
 
     async def sales_totals(self, days: int) -> dict[str, Any]:
@@ -311,3 +321,9 @@ def _reasons(reasons: list[dict[str, Any]] | None) -> str:
 def _change(now: int, before: int) -> int | None:
     """Per cent against the period before; None when there was nothing before."""
     return round(100 * (now - before) / before) if before else None
+
+
+def _bounds(first: date, last: date) -> tuple[datetime, datetime]:
+    """The UTC days first..last as [since, until)."""
+    since = datetime(first.year, first.month, first.day, tzinfo=UTC)
+    return since, since + timedelta(days=(last - first).days + 1)

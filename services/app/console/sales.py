@@ -71,6 +71,26 @@ def funnel(shown: int, up: int, clicks: int, ordered: int) -> list[dict[str, Any
     return rows
 
 
+ALERT_STEPS = (
+    ("sent", "Отправлено уведомлений"),
+    ("opened", "Открыто (нажата кнопка или «Купить»)"),
+    ("ordered", "Заказано через «Купить» уведомления"),
+)
+
+
+def alert_funnel(sent: int, opened: int, ordered: int) -> list[dict[str, Any]]:
+    """Alerts (issue 43): sent → opened → ordered, each with its share of the step before."""
+    counts = {"sent": sent, "opened": opened, "ordered": ordered}
+    rows: list[dict[str, Any]] = []
+    before: int | None = None
+    for key, title in ALERT_STEPS:
+        n = counts[key]
+        of_previous = None if before is None else _percent(n, before)
+        rows.append({"step": title, "count": n, "of_previous": of_previous})
+        before = n
+    return rows
+
+
 def sales_summary(
     series: Sequence[dict[str, Any]], conversations: int, tokens: int, price: Decimal
 ) -> dict[str, Any]:

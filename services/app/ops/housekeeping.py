@@ -21,6 +21,7 @@ from core.errors import SommelierError
 from repositories.coordination import HousekeepingRuns
 from repositories.facts import clear_wordings
 from repositories.ownership import purge_conversations
+from repositories.telegram_limits import forget_pace
 from services.app.ops.backup import BackupReport, backup, default_backup_path, rotate
 from services.app.runtime import Runtime
 
@@ -64,6 +65,7 @@ class Housekeeping:
         async with self.rt.maintenance_sessions() as session:
             purged = await purge_conversations(session, timedelta(days=days))
             await clear_wordings(session, timedelta(days=days))  # the console's request words
+            await forget_pace(session, timedelta(days=1))  # chats quiet for a day: no pace
             await session.commit()
         return purged
 

@@ -53,6 +53,8 @@ class SimilarWines:
             intro = T.similar_none_intro.format(name=base.name)
             closing = T.similar_none_closing
         rec = Recommendation(intro=intro, wines=picks, closing=closing, path="similar")
+        if not base.available:
+            rec.sold_out_id = base.id
         rec.new_messages = [
             {
                 "role": "assistant",

@@ -60,6 +60,7 @@ class TurnStore:
         taken over meanwhile (nothing was kept)."""
         line = _answer_line(user_id, rec)  # written once the turn is kept
         fact_id = new_fact_id()
+        rec.fact_id = fact_id
         self._recorder.track_links(rec, fact_id)  # «Купить» through /go/ (with a public URL)
         await note_unmet_name(self._database.single, rec)
         fact = self._recorder.values(fact_id, user_id, rec)

@@ -1,0 +1,154 @@
+"""SQL for sending within Telegram's limits: a permit per message (one statement, the
+function of migration 0016), a 429's hold for the whole bot, a person who blocked the bot,
+and the outbox of alerts."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from repositories.database import Executor, driver_execute, driver_fetchall, driver_fetchrow
+
+
+@dataclass(frozen=True)
+class Pace:
+    """The pace a permit keeps: the bot's slot and each chat's (seconds), a chat's burst."""
+
+    bot_seconds: float
+    private_seconds: float
+    group_seconds: float
+    chat_burst: int
+
+    def chat_seconds(self, chat_id: int) -> float:
+        return self.private_seconds if chat_id > 0 else self.group_seconds
+
+
+async def take_permit(
+    executor: Executor, bot_id: int, chat_id: int, alert: bool, pace: Pace
+) -> tuple[str, float]:
+    """(verdict, seconds): see alembic/versions/0016_telegram_limits.py."""
+    row = await driver_fetchrow(
+        executor,
+        "SELECT verdict, wait FROM telegram_send_permit($1, $2, $3, $4, $5, $6)",
+        bot_id,
+        chat_id,
+        alert,
+        pace.bot_seconds,
+        pace.chat_seconds(chat_id),
+        pace.chat_burst,
+    )
+    assert row is not None
+    return str(row[0]), float(row[1])
+
+
+async def hold_bot(executor: Executor, bot_id: int, seconds: float) -> None:
+    """Nothing goes out from any replica for `seconds` (a 429's retry_after)."""
+    await driver_execute(
+        executor,
+        "INSERT INTO telegram_send_pace AS p (bot_id, hold_until) "
+        "VALUES ($1, clock_timestamp() + make_interval(secs => $2)) "
+        "ON CONFLICT (bot_id) DO UPDATE SET hold_until = "
+        "greatest(p.hold_until, EXCLUDED.hold_until)",
+        bot_id,
+        seconds,
+    )
+
+
+async def mark_blocked(executor: Executor, user_id: int) -> bool:
+    """The person blocked the bot; True when that is news."""
+    touched = await driver_execute(
+        executor,
+        "UPDATE users SET is_active = false, updated_at = now() WHERE id = $1 AND is_active",
+        user_id,
+    )
+    return touched > 0
+
+
+async def forget_pace(executor: Executor, older_than: timedelta) -> int:
+    """Chats whose pace ran out long ago hold nothing back: their rows go."""
+    return await driver_execute(
+        executor,
+        "DELETE FROM telegram_chat_pace WHERE next_at < now() - make_interval(secs => $1)",
+        older_than.total_seconds(),
+    )
+
+
+@dataclass(frozen=True)
+class QueuedMessage:
+    id: int
+    chat_id: int
+    text: str
+    reply_markup: dict[str, Any] | None
+    attempts: int
+
+
+async def enqueue(
+    executor: Executor, kind: str, messages: Sequence[tuple[int, str, dict[str, Any] | None]]
+) -> int:
+    """Queue (chat, HTML text, keyboard) messages; people who blocked the bot are left out.
+    Returns how many were queued."""
+    if not messages:
+        return 0
+    chats = [chat for chat, _, _ in messages]
+    texts = [text for _, text, _ in messages]
+    markups = [json.dumps(markup) if markup is not None else None for _, _, markup in messages]
+    return await driver_execute(
+        executor,
+        "INSERT INTO outbox_messages (chat_id, kind, text, reply_markup) "
+        "SELECT m.chat_id, $1, m.text, m.markup::jsonb "
+        "FROM unnest($2::bigint[], $3::text[], $4::text[]) AS m(chat_id, text, markup) "
+        "WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = m.chat_id AND NOT u.is_active)",
+        kind,
+        chats,
+        texts,
+        markups,
+    )
+
+
+async def claim(executor: Executor, limit: int, lease: timedelta) -> list[QueuedMessage]:
+    """Up to `limit` due messages, oldest first, each leased for `lease` (a process that dies
+    holding them leaves them to the others once the lease runs out)."""
+    rows = await driver_fetchall(
+        executor,
+        "UPDATE outbox_messages o SET not_before = now() + make_interval(secs => $2), "
+        "attempts = o.attempts + 1 "
+        "FROM (SELECT id FROM outbox_messages WHERE not_before <= now() "
+        "      ORDER BY not_before, id LIMIT $1 FOR UPDATE SKIP LOCKED) due "
+        "WHERE o.id = due.id RETURNING o.id, o.chat_id, o.text, o.reply_markup, o.attempts",
+        limit,
+        lease.total_seconds(),
+    )
+    rows.sort(key=lambda row: int(row[0]))
+    return [QueuedMessage(int(r[0]), int(r[1]), str(r[2]), _markup(r[3]), int(r[4])) for r in rows]
+
+
+async def finish(executor: Executor, message_id: int) -> None:
+    """Sent (or never to be sent): the message leaves the outbox."""
+    await driver_execute(executor, "DELETE FROM outbox_messages WHERE id = $1", message_id)
+
+
+async def postpone(executor: Executor, message_id: int, seconds: float, counted: bool) -> None:
+    """Due again in `seconds`; a wait for its chat's pace is not an attempt (`counted`)."""
+    await driver_execute(
+        executor,
+        "UPDATE outbox_messages SET not_before = now() + make_interval(secs => $2), "
+        "attempts = greatest(attempts - $3, 0) WHERE id = $1",
+        message_id,
+        float(seconds),
+        0 if counted else 1,
+    )
+
+
+async def waiting(executor: Executor) -> int:
+    row = await driver_fetchrow(executor, "SELECT count(*) FROM outbox_messages")
+    return int(row[0]) if row is not None else 0
+
+
+def _markup(raw: Any) -> dict[str, Any] | None:
+    if raw is None:
+        return None
+    value = json.loads(raw) if isinstance(raw, str) else raw
+    return value if isinstance(value, dict) else None

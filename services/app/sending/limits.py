@@ -1,0 +1,113 @@
+"""A permit for every message the bot sends, taken in PostgreSQL so that every replica keeps
+the same limits: the bot's ~30 messages a second, one a second per private chat and twenty a
+minute per group (after a short burst), a 429's `retry_after` for everyone, and no alert to a
+person who blocked the bot. Answers to people who are waiting go ahead of alerts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Iterator
+from contextvars import ContextVar
+from enum import Enum
+
+from core.errors import ChatBusyError, DatabaseUnavailableError, RecipientBlockedError
+from core.settings import Settings
+from repositories.telegram_limits import Pace, hold_bot, mark_blocked, take_permit
+from services.app.database import Database
+from services.app.sending.local_pace import LocalPace
+
+log = logging.getLogger(__name__)
+
+PRIVATE_CHAT_SECONDS = 1.0  # Telegram: about one message a second in a chat
+GROUP_CHAT_SECONDS = 3.0  # Telegram: twenty messages a minute in a group
+MIN_WAIT_SECONDS = 0.005
+
+
+class Priority(Enum):
+    ANSWER = "answer"  # someone is waiting for it
+    ALERT = "alert"  # nobody is: it goes out when answers leave room
+
+
+SENDING_PRIORITY: ContextVar[Priority] = ContextVar("sending_priority", default=Priority.ANSWER)
+
+
+@contextlib.contextmanager
+def alert_priority() -> Iterator[None]:
+    """Everything this task (and the tasks it starts) sends goes out as alerts."""
+    token = SENDING_PRIORITY.set(Priority.ALERT)
+    try:
+        yield
+    finally:
+        SENDING_PRIORITY.reset(token)
+
+
+class SendLimits:
+    def __init__(self, database: Database, settings: Settings) -> None:
+        self._statements = database.statements
+        per_second = settings.telegram_messages_per_second
+        self.enabled = per_second > 0
+        self._pace = Pace(
+            bot_seconds=1.0 / per_second if per_second > 0 else 0.0,
+            private_seconds=PRIVATE_CHAT_SECONDS,
+            group_seconds=GROUP_CHAT_SECONDS,
+            chat_burst=settings.telegram_chat_burst,
+        )
+        self._local = LocalPace(self._pace)  # while the database is away
+        self._database_warned = False
+
+    async def before_send(self, bot_id: int, chat_id: int) -> None:
+        """Wait for this message's slot. An alert to a person who blocked the bot raises
+        RecipientBlockedError; an alert whose chat is at its pace raises ChatBusyError (its
+        sender sends others meanwhile). With the database away this process paces alone (a
+        person is better told that the service is unavailable than not at all)."""
+        if not self.enabled:
+            return
+        alert = SENDING_PRIORITY.get() is Priority.ALERT
+        while True:
+            try:
+                async with self._statements() as s:
+                    verdict, wait = await take_permit(s, bot_id, chat_id, alert, self._pace)
+                    await s.commit()
+            except DatabaseUnavailableError:
+                if not self._database_warned:
+                    log.warning("database unavailable: this process paces its messages alone")
+                    self._database_warned = True
+                if (wait := self._local.wait(chat_id)) > 0:
+                    await asyncio.sleep(wait)
+                return
+            self._database_warned = False
+            if verdict == "send":
+                # This process's own pace too: what it sent while the database was away is
+                # not in the shared one.
+                if (wait := max(wait, self._local.wait(chat_id))) > 0:
+                    await asyncio.sleep(wait)
+                return
+            if verdict == "blocked":
+                raise RecipientBlockedError(f"chat {chat_id} blocked the bot")
+            if verdict == "chat" and alert:
+                raise ChatBusyError(chat_id, wait)
+            await asyncio.sleep(max(wait, MIN_WAIT_SECONDS))
+
+    async def hold(self, bot_id: int, seconds: float) -> None:
+        """Telegram answered 429: no replica sends anything for `seconds`."""
+        log.warning("telegram asked to wait %.0fs: every replica holds back", seconds)
+        self._local.hold(float(seconds))
+        with contextlib.suppress(DatabaseUnavailableError):
+            async with self._statements() as s:
+                await hold_bot(s, bot_id, float(seconds))
+                await s.commit()
+
+    async def blocked(self, chat_id: int) -> None:
+        """Telegram answered 403 for this chat: a person's is marked, alerts skip them until
+        they write again."""
+        if chat_id <= 0:
+            return  # a group the bot was removed from: no person to mark
+        with contextlib.suppress(DatabaseUnavailableError):
+            async with self._statements() as s:
+                news = await mark_blocked(s, chat_id)
+                await s.commit()
+            if news:
+                log.info("user %s blocked the bot: no alerts until they write", chat_id)
