@@ -82,6 +82,27 @@ async def test_the_fake_answers_429_past_a_chats_pace_and_the_bots_rate() -> Non
             await bot.session.close()
 
 
+async def test_the_fake_counts_a_slow_call_when_it_arrives_not_when_it_is_answered() -> None:
+    """A call Telegram is slow to answer was counted when it arrived: the messages sent at the
+    bot's pace after it are not counted ahead of it, and it is not refused for their pace."""
+    async with FakeTelegramServer() as tg:
+        bot = make_bot(tg)
+        try:
+            tg.delay_next("sendMessage", 1.0)
+            slow = asyncio.create_task(bot.send_message(1001, "slow to answer"))
+            await asyncio.sleep(0.02)
+            for chat in range(2000, 2027):  # a second's worth at 27 a second
+                await bot.send_message(chat, "paced")
+                await asyncio.sleep(1 / 27)
+            await slow
+            assert not tg.limits.refusals
+            with pytest.raises(TelegramRetryAfter):  # and still as strict past the limits
+                for chat in range(3000, 3040):
+                    await bot.send_message(chat, "too fast")
+        finally:
+            await bot.session.close()
+
+
 async def test_the_fake_answers_403_to_a_chat_that_blocked_the_bot() -> None:
     async with FakeTelegramServer() as tg:
         bot = make_bot(tg)
