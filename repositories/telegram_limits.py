@@ -27,18 +27,25 @@ class Pace:
 
 
 async def take_permit(
-    executor: Executor, bot_id: int, chat_id: int, alert: bool, pace: Pace
+    executor: Executor,
+    bot_id: int,
+    chat_id: int,
+    alert: bool,
+    pace: Pace,
+    not_before: float = 0.0,
 ) -> tuple[str, float]:
-    """(verdict, seconds): see alembic/versions/0016_telegram_limits.py."""
+    """(verdict, seconds): see alembic/versions/0016_telegram_limits.py. `not_before`: seconds
+    before which this process will not send to the chat anyway (its own pace)."""
     row = await driver_fetchrow(
         executor,
-        "SELECT verdict, wait FROM telegram_send_permit($1, $2, $3, $4, $5, $6)",
+        "SELECT verdict, wait FROM telegram_send_permit($1, $2, $3, $4, $5, $6, $7)",
         bot_id,
         chat_id,
         alert,
         pace.bot_seconds,
         pace.chat_seconds(chat_id),
         pace.chat_burst,
+        not_before,
     )
     assert row is not None
     return str(row[0]), float(row[1])

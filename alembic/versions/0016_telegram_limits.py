@@ -27,11 +27,14 @@ depends_on: str | Sequence[str] | None = None
 # The verdicts: 'send' (sleep `wait` seconds, then send: the slot is taken), 'hold' (a 429's
 # retry_after is running: ask again in `wait`), 'pace' (an alert finds the bot's next slot
 # taken by others: ask again in `wait`), 'chat' (the chat's own pace: ask again in `wait`),
-# 'blocked' (an alert to a person who blocked the bot: never send it).
+# 'blocked' (an alert to a person who blocked the bot: never send it). `p_not_before`: seconds
+# from now before which this process itself will not send to the chat (its own count of what it
+# sent while the database was away, and of a 429 it was told to honour): the slot is never
+# earlier, so that the shared pace is anchored where the message really goes.
 PERMIT_FUNCTION = """
 CREATE FUNCTION telegram_send_permit(
     p_bot bigint, p_chat bigint, p_alert boolean, p_interval double precision,
-    p_chat_interval double precision, p_chat_burst integer,
+    p_chat_interval double precision, p_chat_burst integer, p_not_before double precision,
     OUT verdict text, OUT wait double precision
 ) LANGUAGE plpgsql AS $$
 DECLARE
@@ -59,8 +62,9 @@ BEGIN
     horizon := at + make_interval(secs => p_interval);
     SELECT next_at INTO chat_next FROM telegram_chat_pace
         WHERE bot_id = p_bot AND chat_id = p_chat;
-    chat_ready := coalesce(
-        chat_next - make_interval(secs => p_chat_interval * (p_chat_burst - 1)), at);
+    chat_ready := greatest(
+        coalesce(chat_next - make_interval(secs => p_chat_interval * (p_chat_burst - 1)), at),
+        at + make_interval(secs => p_not_before));
     IF chat_ready > horizon THEN
         verdict := 'chat'; wait := extract(epoch FROM chat_ready - at); RETURN;
     END IF;

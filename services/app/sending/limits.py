@@ -67,22 +67,26 @@ class SendLimits:
             return
         alert = SENDING_PRIORITY.get() is Priority.ALERT
         while True:
+            # This process's own count is the floor: the shared one misses what was sent while
+            # the database was away, and a 429's hold it could not store.
+            ahead = self._local.ready_in(chat_id)
             try:
                 async with self._statements() as s:
-                    verdict, wait = await take_permit(s, bot_id, chat_id, alert, self._pace)
+                    verdict, wait = await take_permit(
+                        s, bot_id, chat_id, alert, self._pace, not_before=ahead
+                    )
                     await s.commit()
             except DatabaseUnavailableError:
                 if not self._database_warned:
                     log.warning("database unavailable: this process paces its messages alone")
                     self._database_warned = True
-                if (wait := self._local.wait(chat_id)) > 0:
+                if (wait := self._local.reserve(chat_id)) > 0:
                     await asyncio.sleep(wait)
                 return
             self._database_warned = False
             if verdict == "send":
-                # This process's own pace too: what it sent while the database was away is
-                # not in the shared one.
-                if (wait := max(wait, self._local.wait(chat_id))) > 0:
+                self._local.take(chat_id, wait)
+                if wait > 0:
                     await asyncio.sleep(wait)
                 return
             if verdict == "blocked":
