@@ -26,6 +26,10 @@ class LocalPace:
     def hold(self, seconds: float) -> None:
         self._hold_until = max(self._hold_until, time.monotonic() + seconds)
 
+    def held_for(self) -> float:
+        """Seconds left of a 429's hold (0 or less: none)."""
+        return self._hold_until - time.monotonic()
+
     def ready_in(self, chat_id: int) -> float:
         """Seconds before this process may send to the chat by its own count (nothing taken)."""
         now = time.monotonic()
