@@ -20,6 +20,7 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import TelegramForbiddenError, TelegramRetryAfter
 
+from bot.outbox_sender import BATCH
 from fakes.telegram_server import FakeTelegramServer, SentCall
 from services.app.database import Database
 from services.app.runtime import Runtime
@@ -129,16 +130,22 @@ async def test_a_person_who_blocked_the_bot_is_never_sent_to_again(seeded: Runti
         model = Model(llm)
         tg.block_bot(blocker)
         async with bot_process(seeded, tg, webhook=True, extra=model.env(llm)) as bot:
-            await box.enqueue("alert", [OutgoingMessage(blocker, ALERT)])
-            await until(lambda: bool(tg.sent("sendMessage")) or bool(tg.rejected))
+            # Two alerts for them queued before anyone knows, the second a few batches later:
+            # the first is refused (403), the second never tried.
+            between = [OutgoingMessage(9_610_000 + n, ALERT) for n in range(2 * BATCH)]
+            await box.enqueue(
+                "alert",
+                [OutgoingMessage(blocker, ALERT), *between, OutgoingMessage(blocker, ALERT)],
+            )
             await until(lambda: any(c.status == 403 for c in tg.rejected))
             await until_outbox_empty(box)
+            assert len([c for c in alerts(tg) if c.ok]) == len(between)
             # Later alerts leave the person out: nothing more is even tried.
             queued = await box.enqueue(
                 "alert", [OutgoingMessage(blocker, ALERT), OutgoingMessage(other, ALERT)]
             )
             assert queued == 1
-            await until(lambda: len(alerts(tg)) == 2)
+            await until(lambda: len(alerts(tg)) == len(between) + 2)
             await until_outbox_empty(box)
             tried = [c for c in alerts(tg) if c.chat_id == blocker]
             assert [c.status for c in tried] == [403]
