@@ -71,11 +71,12 @@ class SendLimits:
         while True:
             # This process's own count is the floor: the shared one misses what was sent while
             # the database was away, and a 429's hold it could not store.
-            ahead = self._local.ready_in(chat_id)
+            chat_ahead, bot_ahead = self._local.chat_ready_in(chat_id), self._local.bot_ready_in()
+            asked = time.monotonic()
             try:
                 async with self._statements() as s:
                     verdict, wait = await take_permit(
-                        s, bot_id, chat_id, alert, self._pace, not_before=ahead
+                        s, bot_id, chat_id, alert, self._pace, chat_ahead, bot_ahead
                     )
                     await s.commit()
             except DatabaseUnavailableError:
@@ -88,7 +89,9 @@ class SendLimits:
                 if self._unshared_hold is not None:
                     await self._share_hold()
                 if verdict == "send":
-                    self._local.take(chat_id, wait)
+                    # Counted from before the request: never later than the shared count (or,
+                    # as its floor, it would hold that back by a round trip at every message).
+                    self._local.take(chat_id, asked + wait)
             if verdict in ("send", "alone"):
                 if wait > 0:
                     await asyncio.sleep(wait)

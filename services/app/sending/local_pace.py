@@ -1,8 +1,8 @@
 """This process's own count of what it sent: the same limits as the shared permit (`Pace`),
-kept where each message really goes. While the database is away it paces alone (a burst of
+counted where each message goes. While the database is away it paces alone (a burst of
 «service unavailable» notices would otherwise meet Telegram's per-chat limit); once it is back,
-the shared permit is given this count as a floor (`ready_in`), since it knows nothing of what
-was sent meanwhile, nor of a 429's hold this process could not share."""
+the shared permit is given this count as a floor (`chat_ready_in`, `bot_ready_in`), since it
+knows nothing of what was sent meanwhile, nor of a 429's hold this process could not share."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ MAX_CHATS = 10_000  # chats remembered; past that, the ones that hold nothing ba
 
 class LocalPace:
     """Telegram's count as a GCRA, the fake Bot API's and the permit's too: each chat's next
-    theoretical slot, `chat_burst` of them allowed ahead of the clock."""
+    theoretical slot, `chat_burst` of them allowed ahead of the clock; and the bot's."""
 
     def __init__(self, pace: Pace) -> None:
         self._pace = pace
@@ -30,31 +30,34 @@ class LocalPace:
         """Seconds left of a 429's hold (0 or less: none)."""
         return self._hold_until - time.monotonic()
 
-    def ready_in(self, chat_id: int) -> float:
-        """Seconds before this process may send to the chat by its own count (nothing taken)."""
+    def chat_ready_in(self, chat_id: int) -> float:
+        """Seconds before the chat's pace lets this process send to it (nothing taken)."""
         now = time.monotonic()
-        return self._ready_at(chat_id, now) - now
+        return max(0.0, self._chat_ready_at(chat_id, now) - now)
 
-    def take(self, chat_id: int, in_seconds: float) -> None:
-        """A message goes to the chat in `in_seconds`: count it there."""
-        now = time.monotonic()
-        at = now + max(0.0, in_seconds)
+    def bot_ready_in(self) -> float:
+        """Seconds before the bot's pace, or a hold, lets this process send (nothing taken)."""
+        return max(0.0, self._next_bot - time.monotonic(), self.held_for())
+
+    def take(self, chat_id: int, at: float) -> None:
+        """A message goes to the chat at `at` (monotonic): count it there."""
         self._chats[chat_id] = max(self._chats.get(chat_id, at), at) + self._interval(chat_id)
         self._next_bot = max(self._next_bot, at) + self._pace.bot_seconds
         if len(self._chats) > MAX_CHATS:
+            now = time.monotonic()
             self._chats = {chat: next_at for chat, next_at in self._chats.items() if next_at > now}
 
     def reserve(self, chat_id: int) -> float:
         """The database is away: seconds until this message's slot, taken at once (so that
         the next message, to any chat, counts it)."""
-        wait = self.ready_in(chat_id)
-        self.take(chat_id, wait)
-        return wait
+        now = time.monotonic()
+        at = max(self._chat_ready_at(chat_id, now), self._next_bot, self._hold_until)
+        self.take(chat_id, at)
+        return at - now
 
-    def _ready_at(self, chat_id: int, now: float) -> float:
+    def _chat_ready_at(self, chat_id: int, now: float) -> float:
         burst_ahead = self._interval(chat_id) * (max(1, self._pace.chat_burst) - 1)
-        chat_ready = self._chats.get(chat_id, now) - burst_ahead
-        return max(now, chat_ready, self._next_bot, self._hold_until)
+        return max(now, self._chats.get(chat_id, now) - burst_ahead)
 
     def _interval(self, chat_id: int) -> float:
         return self._pace.chat_seconds(chat_id)
