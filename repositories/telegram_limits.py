@@ -27,18 +27,28 @@ class Pace:
 
 
 async def take_permit(
-    executor: Executor, bot_id: int, chat_id: int, alert: bool, pace: Pace
+    executor: Executor,
+    bot_id: int,
+    chat_id: int,
+    alert: bool,
+    pace: Pace,
+    chat_not_before: float = 0.0,
+    bot_not_before: float = 0.0,
 ) -> tuple[str, float]:
-    """(verdict, seconds): see alembic/versions/0016_telegram_limits.py."""
+    """(verdict, seconds): see alembic/versions/0016_telegram_limits.py. `chat_not_before`,
+    `bot_not_before`: seconds before which this process will not send to the chat, or at all,
+    by its own count."""
     row = await driver_fetchrow(
         executor,
-        "SELECT verdict, wait FROM telegram_send_permit($1, $2, $3, $4, $5, $6)",
+        "SELECT verdict, wait FROM telegram_send_permit($1, $2, $3, $4, $5, $6, $7, $8)",
         bot_id,
         chat_id,
         alert,
         pace.bot_seconds,
         pace.chat_seconds(chat_id),
         pace.chat_burst,
+        chat_not_before,
+        bot_not_before,
     )
     assert row is not None
     return str(row[0]), float(row[1])
@@ -88,8 +98,9 @@ class QueuedMessage:
 async def enqueue(
     executor: Executor, kind: str, messages: Sequence[tuple[int, str, dict[str, Any] | None]]
 ) -> int:
-    """Queue (chat, HTML text, keyboard) messages; people who blocked the bot are left out.
-    Returns how many were queued."""
+    """Queue (chat, HTML text, keyboard) messages, in their order (ids are given in it, and
+    the outbox is sent oldest first); people who blocked the bot are left out. Returns how
+    many were queued."""
     if not messages:
         return 0
     chats = [chat for chat, _, _ in messages]
@@ -99,8 +110,10 @@ async def enqueue(
         executor,
         "INSERT INTO outbox_messages (chat_id, kind, text, reply_markup) "
         "SELECT m.chat_id, $1, m.text, m.markup::jsonb "
-        "FROM unnest($2::bigint[], $3::text[], $4::text[]) AS m(chat_id, text, markup) "
-        "WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = m.chat_id AND NOT u.is_active)",
+        "FROM unnest($2::bigint[], $3::text[], $4::text[]) WITH ORDINALITY "
+        "AS m(chat_id, text, markup, n) "
+        "WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = m.chat_id AND NOT u.is_active) "
+        "ORDER BY m.n",  # a hashed anti-join would give the ids in another order
         kind,
         chats,
         texts,

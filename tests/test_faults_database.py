@@ -103,9 +103,6 @@ async def test_database_down_and_back(
 
         llm.script(good, good, responder(stop_the_database), *[good] * 20)
         async with running_bot(rt, db_timeout_seconds=DB_TIMEOUT, **llm_settings(llm)) as h:
-            # With the database away nothing paces what is sent (docs/telegram-limits.md), and
-            # Alice gets an answer and four notices in a few seconds: this test is the outage.
-            h.tg.limits.enabled = False
             await adult(h, ALICE)
             await adult(h, CAROL)
             sent = await _reply_to(h, ALICE, QUESTION)
@@ -137,7 +134,7 @@ async def test_database_down_and_back(
                 assert len(wines) == 3, [c.visible_text for c in sent]
             sent = await _reply_to(h, BOB, "/start")
             assert sent[0].visible_text == T.age_question
-            assert h.tg.rejected == []
+            assert h.tg.rejected == []  # Telegram's limits kept, the database away or not
 
     assert llm.errors == []
     # Nothing half-written: Carol's cut-off turn left no rows; every stored turn is whole.
@@ -150,6 +147,32 @@ async def test_database_down_and_back(
     assert await _rows(rt, User) == 3
     assert "database unavailable" in caplog.text
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+
+
+async def test_while_the_database_is_away_the_bot_paces_alone_and_honours_a_429(
+    outage_db: tuple[Runtime, PostgresControl],
+) -> None:
+    """Eight messages from one person while the database is away, and Telegram answers the
+    first notice 429 (retry after 1): every notice arrives once, no other one meets
+    Telegram's limits (five at once in a chat, then one a second), and nothing but the
+    notices already on their way goes out before the 429's retry_after has passed."""
+    rt, pg = outage_db
+    async with running_bot(rt, db_timeout_seconds=DB_TIMEOUT) as h:
+        await adult(h, ALICE)
+        await asyncio.to_thread(pg.stop)
+        h.tg.fail_next("sendMessage", 429, "Too Many Requests: retry after 1", retry_after=1)
+        before = len(messages(h.tg.sent(chat_id=ALICE)))
+        for _ in range(8):
+            await h.say(ALICE, "/profile")
+        await h.wait_messages(ALICE, before + 8, timeout=30)
+        await h.idle(timeout=30)
+        notices = messages(h.tg.sent(chat_id=ALICE))[before:]
+        assert [c.visible_text for c in notices] == [T.unavailable] * 8
+        [refused] = h.tg.rejected  # only the injected 429: none of Telegram's limits met
+        assert refused.status == 429
+        during = [round(c.at - refused.at, 2) for c in notices if 0.25 < c.at - refused.at < 1]
+        assert not during, f"sent during the 429's retry_after: {during}"
+        await asyncio.to_thread(pg.start)
 
 
 async def test_a_hanging_database_is_reported_within_the_timeout(

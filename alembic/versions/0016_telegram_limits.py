@@ -27,16 +27,22 @@ depends_on: str | Sequence[str] | None = None
 # The verdicts: 'send' (sleep `wait` seconds, then send: the slot is taken), 'hold' (a 429's
 # retry_after is running: ask again in `wait`), 'pace' (an alert finds the bot's next slot
 # taken by others: ask again in `wait`), 'chat' (the chat's own pace: ask again in `wait`),
-# 'blocked' (an alert to a person who blocked the bot: never send it).
+# 'blocked' (an alert to a person who blocked the bot: never send it). `p_chat_not_before`,
+# `p_bot_not_before`: seconds from now before which the asking process will not send to this
+# chat, or at all, by its own count (what it sent while the database was away, a 429's hold it
+# could not store): no slot is given earlier, so that the shared pace counts each message where
+# it really goes.
 PERMIT_FUNCTION = """
 CREATE FUNCTION telegram_send_permit(
     p_bot bigint, p_chat bigint, p_alert boolean, p_interval double precision,
     p_chat_interval double precision, p_chat_burst integer,
+    p_chat_not_before double precision, p_bot_not_before double precision,
     OUT verdict text, OUT wait double precision
 ) LANGUAGE plpgsql AS $$
 DECLARE
     at timestamptz;
     pace telegram_send_pace%ROWTYPE;
+    bot_next timestamptz;
     chat_next timestamptz;
     chat_ready timestamptz;
     horizon timestamptz;
@@ -57,19 +63,21 @@ BEGIN
         verdict := 'hold'; wait := extract(epoch FROM pace.hold_until - at); RETURN;
     END IF;
     horizon := at + make_interval(secs => p_interval);
+    bot_next := greatest(pace.next_at, at + make_interval(secs => p_bot_not_before));
     SELECT next_at INTO chat_next FROM telegram_chat_pace
         WHERE bot_id = p_bot AND chat_id = p_chat;
-    chat_ready := coalesce(
-        chat_next - make_interval(secs => p_chat_interval * (p_chat_burst - 1)), at);
+    chat_ready := greatest(
+        coalesce(chat_next - make_interval(secs => p_chat_interval * (p_chat_burst - 1)), at),
+        at + make_interval(secs => p_chat_not_before));
     IF chat_ready > horizon THEN
         verdict := 'chat'; wait := extract(epoch FROM chat_ready - at); RETURN;
     END IF;
     -- Answers take the next slot, however far; an alert only one slot ahead at most, so an
     -- answer arriving behind a stream of alerts waits one slot, never behind the stream.
-    IF p_alert AND pace.next_at > horizon THEN
-        verdict := 'pace'; wait := extract(epoch FROM pace.next_at - horizon); RETURN;
+    IF p_alert AND bot_next > horizon THEN
+        verdict := 'pace'; wait := extract(epoch FROM bot_next - horizon); RETURN;
     END IF;
-    slot := greatest(at, chat_ready, pace.next_at);
+    slot := greatest(at, chat_ready, bot_next);
     UPDATE telegram_send_pace SET next_at = slot + make_interval(secs => p_interval)
         WHERE bot_id = p_bot;
     INSERT INTO telegram_chat_pace AS c (bot_id, chat_id, next_at)

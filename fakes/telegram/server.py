@@ -291,15 +291,20 @@ class FakeTelegramServer(UpdatesMixin, MediaMixin, MessagesMixin, InlineMixin):
         return await asyncio.shield(task)
 
     async def _process(self, call: SentCall, handler: MethodHandler) -> web.Response:
+        # Judged as it arrives, in the order calls arrive (as Telegram counts them): an injected
+        # delay makes only the answer late. Judged after the delay, a slow call would be
+        # counted behind calls that came after it, and refused for their pace, not its own.
         delay = self._take(self._delays, call.method)
+        failure = self._take(self._failures, call.method)
+        refusal = (
+            None if failure is not None else self.limits.check(call.method, call.chat_id, call.at)
+        )
         if delay is not None and delay.seconds > 0:
             await self._sleep(delay.seconds)
-        failure = self._take(self._failures, call.method)
         if failure is not None:
             return self._reject(
                 call, ApiError(failure.status, failure.description, failure.retry_after)
             )
-        refusal = self.limits.check(call.method, call.chat_id, call.at)
         if refusal is not None:
             return self._reject(call, refusal)
         try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Iterator
 from contextvars import ContextVar
 from enum import Enum
@@ -55,8 +56,9 @@ class SendLimits:
             group_seconds=GROUP_CHAT_SECONDS,
             chat_burst=settings.telegram_chat_burst,
         )
-        self._local = LocalPace(self._pace)  # while the database is away
+        self._local = LocalPace(self._pace)  # this process alone: the permit's floor
         self._database_warned = False
+        self._unshared_hold: tuple[int, float] | None = None  # (bot, until): DB was away
 
     async def before_send(self, bot_id: int, chat_id: int) -> None:
         """Wait for this message's slot. An alert to a person who blocked the bot raises
@@ -67,24 +69,35 @@ class SendLimits:
             return
         alert = SENDING_PRIORITY.get() is Priority.ALERT
         while True:
+            # This process's own count is the floor: the shared one misses what was sent while
+            # the database was away, and a 429's hold it could not store.
+            chat_ahead, bot_ahead = self._local.chat_ready_in(chat_id), self._local.bot_ready_in()
+            asked = time.monotonic()
             try:
                 async with self._statements() as s:
-                    verdict, wait = await take_permit(s, bot_id, chat_id, alert, self._pace)
+                    verdict, wait = await take_permit(
+                        s, bot_id, chat_id, alert, self._pace, chat_ahead, bot_ahead
+                    )
                     await s.commit()
             except DatabaseUnavailableError:
                 if not self._database_warned:
                     log.warning("database unavailable: this process paces its messages alone")
                     self._database_warned = True
-                if (wait := self._local.wait(chat_id)) > 0:
+                verdict, wait = "alone", self._local.reserve(chat_id)
+            else:
+                self._database_warned = False
+                if self._unshared_hold is not None:
+                    await self._share_hold()
+                if verdict == "send":
+                    # Counted from before the request: never later than the shared count (or,
+                    # as its floor, it would hold that back by a round trip at every message).
+                    self._local.take(chat_id, asked + wait)
+            if verdict in ("send", "alone"):
+                if wait > 0:
                     await asyncio.sleep(wait)
-                return
-            self._database_warned = False
-            if verdict == "send":
-                # This process's own pace too: what it sent while the database was away is
-                # not in the shared one.
-                if (wait := max(wait, self._local.wait(chat_id))) > 0:
-                    await asyncio.sleep(wait)
-                return
+                if self._local.held_for() <= 0:
+                    return
+                continue  # a 429 came while it waited for its slot: it goes after the hold
             if verdict == "blocked":
                 raise RecipientBlockedError(f"chat {chat_id} blocked the bot")
             if verdict == "chat" and alert:
@@ -95,10 +108,23 @@ class SendLimits:
         """Telegram answered 429: no replica sends anything for `seconds`."""
         log.warning("telegram asked to wait %.0fs: every replica holds back", seconds)
         self._local.hold(float(seconds))
-        with contextlib.suppress(DatabaseUnavailableError):
+        try:
             async with self._statements() as s:
                 await hold_bot(s, bot_id, float(seconds))
                 await s.commit()
+        except DatabaseUnavailableError:
+            # Shared with the other replicas as soon as the database is back, if still running.
+            self._unshared_hold = (bot_id, time.monotonic() + float(seconds))
+
+    async def _share_hold(self) -> None:
+        assert self._unshared_hold is not None
+        bot_id, until = self._unshared_hold
+        with contextlib.suppress(DatabaseUnavailableError):
+            if (left := until - time.monotonic()) > 0:
+                async with self._statements() as s:
+                    await hold_bot(s, bot_id, left)
+                    await s.commit()
+            self._unshared_hold = None
 
     async def blocked(self, chat_id: int) -> None:
         """Telegram answered 403 for this chat: a person's is marked, alerts skip them until

@@ -1,6 +1,8 @@
-"""This process's own pacing for the moments the database is away: the same limits as the
-shared permit (`Pace`), kept by one process alone. Better than none: a burst of «service
-unavailable» notices during an outage would otherwise meet Telegram's per-chat limit."""
+"""This process's own count of what it sent: the same limits as the shared permit (`Pace`),
+counted where each message goes. While the database is away it paces alone (a burst of
+«service unavailable» notices would otherwise meet Telegram's per-chat limit); once it is back,
+the shared permit is given this count as a floor (`chat_ready_in`, `bot_ready_in`), since it
+knows nothing of what was sent meanwhile, nor of a 429's hold this process could not share."""
 
 from __future__ import annotations
 
@@ -8,37 +10,54 @@ import time
 
 from repositories.telegram_limits import Pace
 
-MAX_CHATS = 10_000  # chats remembered; the ones whose burst has refilled go first
+MAX_CHATS = 10_000  # chats remembered; past that, the ones that hold nothing back go
 
 
 class LocalPace:
+    """Telegram's count as a GCRA, the fake Bot API's and the permit's too: each chat's next
+    theoretical slot, `chat_burst` of them allowed ahead of the clock; and the bot's."""
+
     def __init__(self, pace: Pace) -> None:
         self._pace = pace
         self._next_bot = 0.0
         self._hold_until = 0.0
-        self._chats: dict[int, tuple[float, float]] = {}  # chat -> (burst left, when)
+        self._chats: dict[int, float] = {}  # chat -> its next theoretical slot (monotonic)
 
     def hold(self, seconds: float) -> None:
         self._hold_until = max(self._hold_until, time.monotonic() + seconds)
 
-    def wait(self, chat_id: int) -> float:
-        """Seconds until this message may go; its slot is taken."""
-        now = time.monotonic()
-        interval = self._pace.chat_seconds(chat_id)
-        burst = float(max(1, self._pace.chat_burst))
-        left, when = self._chats.get(chat_id, (burst, now))
-        left = min(burst, left + (now - when) / interval)
-        chat_ready = now if left >= 1 else now + (1 - left) * interval
-        send_at = max(chat_ready, self._next_bot, self._hold_until)
-        self._next_bot = send_at + self._pace.bot_seconds
-        self._chats[chat_id] = (left - 1, now)
-        if len(self._chats) > MAX_CHATS:
-            self._forget_refilled(now, burst)
-        return send_at - now
+    def held_for(self) -> float:
+        """Seconds left of a 429's hold (0 or less: none)."""
+        return self._hold_until - time.monotonic()
 
-    def _forget_refilled(self, now: float, burst: float) -> None:
-        self._chats = {
-            chat: (left, when)
-            for chat, (left, when) in self._chats.items()
-            if left + (now - when) / self._pace.chat_seconds(chat) < burst
-        }
+    def chat_ready_in(self, chat_id: int) -> float:
+        """Seconds before the chat's pace lets this process send to it (nothing taken)."""
+        now = time.monotonic()
+        return max(0.0, self._chat_ready_at(chat_id, now) - now)
+
+    def bot_ready_in(self) -> float:
+        """Seconds before the bot's pace, or a hold, lets this process send (nothing taken)."""
+        return max(0.0, self._next_bot - time.monotonic(), self.held_for())
+
+    def take(self, chat_id: int, at: float) -> None:
+        """A message goes to the chat at `at` (monotonic): count it there."""
+        self._chats[chat_id] = max(self._chats.get(chat_id, at), at) + self._interval(chat_id)
+        self._next_bot = max(self._next_bot, at) + self._pace.bot_seconds
+        if len(self._chats) > MAX_CHATS:
+            now = time.monotonic()
+            self._chats = {chat: next_at for chat, next_at in self._chats.items() if next_at > now}
+
+    def reserve(self, chat_id: int) -> float:
+        """The database is away: seconds until this message's slot, taken at once (so that
+        the next message, to any chat, counts it)."""
+        now = time.monotonic()
+        at = max(self._chat_ready_at(chat_id, now), self._next_bot, self._hold_until)
+        self.take(chat_id, at)
+        return at - now
+
+    def _chat_ready_at(self, chat_id: int, now: float) -> float:
+        burst_ahead = self._interval(chat_id) * (max(1, self._pace.chat_burst) - 1)
+        return max(now, self._chats.get(chat_id, now) - burst_ahead)
+
+    def _interval(self, chat_id: int) -> float:
+        return self._pace.chat_seconds(chat_id)
