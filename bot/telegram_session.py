@@ -83,6 +83,9 @@ class JsonBodySession(AiohttpSession):
             if blocked is not None:
                 await limits.blocked(blocked)
             raise
+        finally:
+            if chat_id is not None:
+                limits.answered(chat_id)
 
     async def _request(
         self, bot: Bot, method: TelegramMethod[TelegramType], timeout: int | None

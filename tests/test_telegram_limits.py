@@ -22,8 +22,10 @@ from aiogram.exceptions import TelegramForbiddenError, TelegramRetryAfter
 
 from bot.outbox_sender import BATCH
 from fakes.telegram_server import FakeTelegramServer, SentCall
+from repositories.telegram_limits import Pace
 from services.app.database import Database
 from services.app.runtime import Runtime
+from services.app.sending.local_pace import LocalPace
 from services.app.sending.outbox import Outbox, OutgoingMessage
 from tests.bot_helpers import fake_llm
 from tests.test_crash_recovery import (
@@ -252,3 +254,20 @@ async def test_a_429_on_one_replica_holds_back_the_others(seeded: Runtime) -> No
     assert not during, f"a replica sent during the other's retry_after: {during}"
     assert len([s for s in after_hold if s <= 0.25]) <= 8  # one slot per sender at most
     assert sorted(c.chat_id for c in alerts(tg) if c.ok) == subscribers
+
+
+def test_a_message_answered_late_pushes_its_chats_next_slot_back() -> None:
+    """A stalled event loop sends a message later than it was counted: the chat's next slot
+    follows Telegram's answer, so the next message never arrives less than a second after it
+    (the small chaos soak met 429s this way on a loaded machine)."""
+    pace = Pace(bot_seconds=1 / 30, private_seconds=1.0, group_seconds=3.0, chat_burst=1)
+    local = LocalPace(pace)
+    counted = time.monotonic()
+    local.take(7, counted)
+    assert local.chat_ready_in(7) == pytest.approx(1.0, abs=0.05)
+    local.answered(7, counted + 0.8)  # the request left (and was answered) 0.8 s late
+    assert local.chat_ready_in(7) == pytest.approx(1.8, abs=0.05)
+    local.answered(7, counted + 0.1)  # an answer that came soon changes nothing
+    assert local.chat_ready_in(7) == pytest.approx(1.8, abs=0.05)
+    local.answered(-5, counted)  # a group's interval is its own
+    assert local.chat_ready_in(-5) == pytest.approx(3.0, abs=0.05)

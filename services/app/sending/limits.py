@@ -104,6 +104,11 @@ class SendLimits:
                 raise ChatBusyError(chat_id, wait)
             await asyncio.sleep(max(wait, MIN_WAIT_SECONDS))
 
+    def answered(self, chat_id: int) -> None:
+        """Telegram has answered a message to this chat (whatever it said)."""
+        if self.enabled:
+            self._local.answered(chat_id, time.monotonic())
+
     async def hold(self, bot_id: int, seconds: float) -> None:
         """Telegram answered 429: no replica sends anything for `seconds`."""
         log.warning("telegram asked to wait %.0fs: every replica holds back", seconds)

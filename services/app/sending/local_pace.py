@@ -47,6 +47,13 @@ class LocalPace:
             now = time.monotonic()
             self._chats = {chat: next_at for chat, next_at in self._chats.items() if next_at > now}
 
+    def answered(self, chat_id: int, at: float) -> None:
+        """Telegram answered a message to the chat at `at`: it arrived no later than that, so
+        the chat's next slot is no earlier than `at` plus its interval. A stalled event loop
+        (here or at Telegram's end) can send a message later than it was counted; counted
+        from its answer too, the next one never arrives early."""
+        self._chats[chat_id] = max(self._chats.get(chat_id, at), at + self._interval(chat_id))
+
     def reserve(self, chat_id: int) -> float:
         """The database is away: seconds until this message's slot, taken at once (so that
         the next message, to any chat, counts it)."""
