@@ -25,13 +25,14 @@ from services.llm.embeddings import EmbeddingService
 
 log = logging.getLogger(__name__)
 
-DESCRIPTION_CHARS = 120
+DESCRIPTION_CHARS = 80
 MAX_RESULTS = 10
 POOL = 300  # candidates read before the in-memory conditions (names, groups, exclusions)
 # Of the tool's time budget, what the query embedding may take before full text goes alone.
 EMBEDDING_SHARE = 0.5
 # Wines already shown in the conversation: the tools leave them out unless asked for them.
 SHOWN_WINES: ContextVar[frozenset[uuid.UUID]] = ContextVar("shown_wines", default=frozenset())
+INCLUDE_SHOWN = "и уже показанные в беседе"
 
 
 def _unshown(wines: list[Wine], include_shown: bool, limit: int) -> list[Wine]:
@@ -68,7 +69,7 @@ class SearchWinesArgs(BaseModel):
         default=None, max_length=20, description="«только не шардоне»"
     )
     limit: int = Field(default=5, ge=1, le=MAX_RESULTS, description="сколько вин")
-    include_shown: bool = Field(default=False, description="и уже показанные в беседе")
+    include_shown: bool = Field(default=False, description=INCLUDE_SHOWN)
 
     def admits(self, wine: Wine) -> bool:
         if self.countries and wine.country not in self.countries:
@@ -93,7 +94,7 @@ class SemanticSearchArgs(BaseModel):
     wine_type: WineType | None = Field(default=None, description="тип")
     price_max: float | None = Field(default=None, ge=0, description="₽")
     limit: int = Field(default=5, ge=1, le=MAX_RESULTS, description="сколько вин")
-    include_shown: bool = Field(default=False, description="и уже показанные в беседе")
+    include_shown: bool = Field(default=False, description=INCLUDE_SHOWN)
 
     def filters(self) -> WineFilters:
         price = Decimal(str(self.price_max)) if self.price_max is not None else None
