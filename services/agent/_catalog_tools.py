@@ -32,7 +32,6 @@ POOL = 300  # candidates read before the in-memory conditions (names, groups, ex
 EMBEDDING_SHARE = 0.5
 # Wines already shown in the conversation: the tools leave them out unless asked for them.
 SHOWN_WINES: ContextVar[frozenset[uuid.UUID]] = ContextVar("shown_wines", default=frozenset())
-INCLUDE_SHOWN = "и уже показанные в беседе"
 
 
 def _unshown(wines: list[Wine], include_shown: bool, limit: int) -> list[Wine]:
@@ -69,7 +68,7 @@ class SearchWinesArgs(BaseModel):
         default=None, max_length=20, description="«только не шардоне»"
     )
     limit: int = Field(default=5, ge=1, le=MAX_RESULTS, description="сколько вин")
-    include_shown: bool = Field(default=False, description=INCLUDE_SHOWN)
+    include_shown: bool = Field(default=False, description="и уже показанные в беседе")
 
     def admits(self, wine: Wine) -> bool:
         if self.countries and wine.country not in self.countries:
@@ -94,7 +93,7 @@ class SemanticSearchArgs(BaseModel):
     wine_type: WineType | None = Field(default=None, description="тип")
     price_max: float | None = Field(default=None, ge=0, description="₽")
     limit: int = Field(default=5, ge=1, le=MAX_RESULTS, description="сколько вин")
-    include_shown: bool = Field(default=False, description=INCLUDE_SHOWN)
+    include_shown: bool = Field(default=False, description="и уже показанные в беседе")
 
     def filters(self) -> WineFilters:
         price = Decimal(str(self.price_max)) if self.price_max is not None else None
