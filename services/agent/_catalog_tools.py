@@ -134,7 +134,7 @@ def wine_brief(wine: Wine) -> dict[str, Any]:
         if wine.price_rub == int(wine.price_rub)
         else float(wine.price_rub),
         "description": description,
-        "food": wine.food_pairings[:3],
+        "food": wine.food_pairings[:2],
     }
 
 

@@ -199,7 +199,7 @@ def _clean_schema(schema: dict[str, Any]) -> dict[str, Any]:
                 for k, v in node.items()
                 if k not in ("title", "$defs")
                 and k not in _VALIDATION_ONLY
-                and k != "default"  # an argument left out is the default: the model need not know it
+                and k != "default"  # an argument left out is the default: no need to say it
                 and not (k == "minimum" and v == 0)
             }
         if isinstance(node, list):
