@@ -26,7 +26,8 @@ from fakes.openai_server import (
 
 API_KEY = "bench-key"
 CLOSING = "Хорошего вечера! Бенчмарк завершен."
-_UUID_LINE = re.compile(r"^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b", re.M)
+# A catalog line starts with the wine's id as the model is shown it (its first 8 hex digits).
+_CATALOG_LINE = re.compile(r"^([0-9a-f]{8}) \|", re.M)
 
 JSONDict = dict[str, Any]
 
@@ -55,7 +56,8 @@ def answer(body: JSONDict, *, force_catalog: bool = False) -> Step:
     last_user = max(i for i, m in enumerate(messages) if m["role"] == "user")
     results = [m for m in messages[last_user + 1 :] if m["role"] == "tool"]
     if not may_call_tools(body) and not results:
-        ids = _UUID_LINE.findall(str(messages[0].get("content") or ""))
+        system = "\n".join(str(m.get("content") or "") for m in messages if m["role"] == "system")
+        ids = _CATALOG_LINE.findall(system)
         return reply(formatted(ids[:3]))
     if force_catalog:
         return error(400, "This model does not support tools.")

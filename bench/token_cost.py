@@ -154,8 +154,9 @@ def _output_tokens(step: Step) -> int:
 class PromptCache:
     """The previous request's prompt tokens: what a provider's prompt cache can serve from."""
 
-    def __init__(self) -> None:
+    def __init__(self, dump: Path | None = None) -> None:
         self.previous: list[int] = []
+        self.dump = dump
 
     def count(self, side: Side, bodies: list[JSONDict], outputs: list[int]) -> None:
         """Each request against the one before it — across conversations too, as a provider's
@@ -165,11 +166,25 @@ class PromptCache:
             if self.previous:  # the run's first call meets a cold cache: not counted
                 call = Call(len(sent), common_prefix(sent, self.previous), output, parts(body))
                 side.calls.append(call)
+                if self.dump:
+                    self._write(side, call, body)
             self.previous = sent
+
+    def _write(self, side: Side, call: Call, body: JSONDict) -> None:
+        """One line per counted call: its numbers, and the request to see where its prefix ends."""
+        assert self.dump is not None
+        row = {"side": side.name, "prompt": call.prompt, "repeated": call.repeated}
+        row |= {"output": call.output, "parts": call.parts, "request": body}
+        with self.dump.open("a", encoding="utf-8") as out:
+            out.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 
 async def _hold(
-    side: Side, server: FakeOpenAIServer, talks: list[list[str]], data_dir: Path
+    side: Side,
+    server: FakeOpenAIServer,
+    talks: list[list[str]],
+    data_dir: Path,
+    dump: Path | None = None,
 ) -> None:
     env = {
         **os.environ,
@@ -191,7 +206,7 @@ async def _hold(
         return step
 
     server.model_responders[MODEL] = model
-    cache = PromptCache()
+    cache = PromptCache(dump)
     for talk in talks:
         server.requests.clear()
         outputs.clear()
@@ -263,7 +278,7 @@ async def run(args: argparse.Namespace) -> str:
     async with FakeOpenAIServer(api_key=API_KEY) as server:
         for side in sides:
             with tempfile.TemporaryDirectory(prefix=f"sommelier-tokens-{side.name}-") as data:
-                await _hold(side, server, talks, Path(data))
+                await _hold(side, server, talks, Path(data), args.dump)
             print(f"{side.name}: {side.answers} answers, {len(side.calls)} calls", file=sys.stderr)
     return render(sides, prices, len(talks), reference)
 
@@ -271,7 +286,17 @@ async def run(args: argparse.Namespace) -> str:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m bench.token_cost", description=__doc__)
     p.add_argument("--before", type=Path, help="another checkout of this project (the baseline)")
-    p.add_argument("--conversations", type=int, default=30)
+    p.add_argument(
+        "--conversations",
+        type=int,
+        default=30,
+        help="how many development dialogs to hold (fewer for a quick look; default 30)",
+    )
+    p.add_argument(
+        "--dump",
+        type=Path,
+        help="append each counted call (its numbers and the request) to this JSON-lines file",
+    )
     p.add_argument("--price-input", type=float, default=0.15)
     p.add_argument("--price-cached", type=float, default=0.075)
     p.add_argument("--price-output", type=float, default=0.60)

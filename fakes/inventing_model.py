@@ -37,9 +37,8 @@ INVENTED_CLOSING = "Все эти вина получили золотые ме�
 FALSE_MARKS = ("1987", "менье", "30 лет", "99 ₽", "Паркер", "Margaux", "16,5")
 _COUNTRIES = ("Чили", "Италии", "Франции", "Австралии")
 _GENITIVE = {"Чили": "Чили", "Италии": "Италия", "Франции": "Франция", "Австралии": "Австралия"}
-_UUID_LINE = re.compile(
-    r"^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b(.*)$", re.M
-)
+# A catalog line starts with the wine's id as the model is shown it (its first 8 hex digits).
+_CATALOG_LINE = re.compile(r"^([0-9a-f]{8})( \|.*)$", re.M)
 
 JSONDict = dict[str, Any]
 
@@ -82,7 +81,8 @@ def respond(body: JSONDict) -> Step:
     last_user = max(i for i, m in enumerate(messages) if m["role"] == "user")
     results = [m for m in messages[last_user + 1 :] if m["role"] == "tool"]
     if not may_call_tools(body) and not results:  # the catalog prompt: wines as catalog lines
-        lines = _UUID_LINE.findall(str(messages[0].get("content") or ""))
+        system = "\n".join(str(m.get("content") or "") for m in messages if m["role"] == "system")
+        lines = _CATALOG_LINE.findall(system)
         wines = []
         for wine_id, rest in lines[:3]:
             fields = [f.strip() for f in rest.split("|")]

@@ -13,18 +13,21 @@ from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
 
+from sqlalchemy import select
+
 from core.settings import Settings
 from fakes.openai_server import FakeOpenAIServer
 from repositories.models import Wine
-from repositories.wines import WineRepository
 from services.agent._service import SommelierService
+from services.agent._wine_handles import handle
 from services.app.runtime import Runtime
 from services.llm.client import LLMClient
 from services.llm.embeddings import EmbeddingService
 from tests.conftest import TEST_EMBEDDING_DIM, make_settings
 
 API_KEY = "test-key"
-_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+# What the model reads for a wine: its handle (the id's first eight hex digits), never the id.
+_HANDLE = re.compile(r"[0-9a-f]{8}(?= \|)")
 
 JSONDict = dict[str, Any]
 
@@ -103,12 +106,13 @@ def system_text(body: JSONDict) -> str:
 
 
 def catalog_lines(body: JSONDict) -> list[str]:
-    """The wine lines of a catalog_prompt system message (each starts with a catalog id)."""
-    return [line for line in system_text(body).splitlines() if _UUID.match(line)]
+    """The wine lines of a catalog_prompt system message (each starts with a wine's handle)."""
+    return [line for line in system_text(body).splitlines() if _HANDLE.match(line)]
 
 
 def ids_in(lines: Iterable[str]) -> list[str]:
-    return [m.group(0) for line in lines if (m := _UUID.match(line))]
+    """The wine handles the lines start with."""
+    return [m.group(0) for line in lines if (m := _HANDLE.match(line))]
 
 
 def formatted(
@@ -124,16 +128,22 @@ def formatted(
 
 
 def catalog_ids(body: JSONDict) -> list[str]:
-    """Ids of the catalog lines ("<id> | name | …") in a catalog_prompt request."""
+    """Handles of the catalog lines ("<handle> | name | …") in a catalog_prompt request."""
     return ids_in(catalog_lines(body))
 
 
-def why_for(wine_id: str) -> str:
-    """A reason text that names the wine it belongs to, so pairing mistakes are visible."""
-    return f"Причина для {wine_id}: отличный выбор."
+def why_for(wine_id: object) -> str:
+    """A reason text that names the wine it belongs to (by its handle, as the model read it,
+    whether given the id or the handle), so pairing mistakes are visible. The handle goes as a
+    code «id-<handle>-0», which the claims reader takes for no claim the wine's row would have
+    to bear out (a bare handle of digits reads as a number; 0 of 3,000 random handles in this
+    form read as anything)."""
+    return f"Причина для id-{handle(wine_id)}-0: отличный выбор."
 
 
 async def wines_by_id(runtime: Runtime, ids: Iterable[uuid.UUID | str]) -> dict[str, Wine]:
+    """The catalog rows of `ids` — whole ids or the handles the model was shown — by id."""
+    wanted = {handle(i) for i in ids}
     async with runtime.sessions() as session:
-        found = await WineRepository(session).get_by_ids(list(ids))
-    return {str(w.id): w for w in found}
+        found = (await session.scalars(select(Wine))).all()
+    return {str(w.id): w for w in found if handle(w.id) in wanted}

@@ -37,6 +37,7 @@ from services.agent._catalog_slice import CATALOG_SLICE
 from services.agent._compact import compact_history
 from services.agent._events import Final, Observation, ToolInvoked
 from services.agent._run import UserContext
+from services.agent._wine_handles import handle, with_handles
 from services.app.runtime import Runtime
 from tests.agent_fixtures import (
     agent_settings,
@@ -92,7 +93,7 @@ def answer_from_catalog() -> Step:
     """A model on the catalog_prompt path: answers with the first lines it was shown."""
 
     def respond(body: JSONDict) -> Step:
-        assert "tools" not in body
+        assert not may_call_tools(body)
         ids = ids_in(catalog_lines(body))
         return reply(formatted([(i, why_for(i)) for i in ids[:MAX_WINES]]))
 
@@ -161,7 +162,7 @@ async def test_one_tool_iteration_recommends_catalog_wines_that_match(
     assert rec.llm_calls == 2 and len(server.requests) == 2
     assert rec.tools_called == ["search_wines"]
     returned = wines_in_tool_results(server.requests[1])
-    assert [str(w.id) for w in rec.wines] == [w["id"] for w in returned][-3:]
+    assert [handle(w.id) for w in rec.wines] == [w["id"] for w in returned][-3:]
     assert all(steak_ok(w) for w in await catalog_rows(seeded, rec))
     assert_reasons_paired(rec)
     assert rec.intro and rec.closing
@@ -405,7 +406,7 @@ async def test_made_up_or_untrusted_wines_are_dropped(
 
     assert server.errors == []
     assert rec.path == "agent"
-    assert [str(w.id) for w in rec.wines] == [wines_in_tool_results(server.requests[1])[0]["id"]]
+    assert [handle(w.id) for w in rec.wines] == [wines_in_tool_results(server.requests[1])[0]["id"]]
     assert_reasons_paired(rec)
     assert "Château Imaginaire" not in rec.new_messages[-1]["content"]
 
@@ -431,11 +432,11 @@ async def test_a_catalog_name_in_place_of_an_id_is_matched(
     rec = await ask(seeded, server, "красное")
 
     returned = wines_in_tool_results(server.requests[1])
-    assert [str(w.id) for w in rec.wines] == [returned[0]["id"], returned[1]["id"]]
+    assert [handle(w.id) for w in rec.wines] == [returned[0]["id"], returned[1]["id"]]
     assert_reasons_paired(rec)
     # What is stored for the next turn carries the verified ids, not the names.
     stored = rec.new_messages[-1]["content"]
-    assert f"[WINE:{returned[0]['id']}]" in stored and returned[0]["name"] not in stored
+    assert f"[WINE:{rec.wines[0].id}]" in stored and returned[0]["name"] not in stored
 
 
 async def test_at_most_three_distinct_wines(seeded: Runtime, server: FakeOpenAIServer) -> None:
@@ -451,7 +452,7 @@ async def test_at_most_three_distinct_wines(seeded: Runtime, server: FakeOpenAIS
     rec = await ask(seeded, server, "красное")
 
     returned = [w["id"] for w in wines_in_tool_results(server.requests[1])]
-    assert [str(w.id) for w in rec.wines] == returned[:3]
+    assert [handle(w.id) for w in rec.wines] == returned[:3]
 
 
 async def test_no_valid_wine_left_falls_back_to_the_catalog_prompt(
@@ -469,7 +470,7 @@ async def test_no_valid_wine_left_falls_back_to_the_catalog_prompt(
     assert rec.path == "catalog_prompt"
     assert rec.llm_calls == 3
     shown = ids_in(catalog_lines(server.requests[2]))
-    assert [str(w.id) for w in rec.wines] == shown[:3]
+    assert [handle(w.id) for w in rec.wines] == shown[:3]
     assert all(w.wine_type == RED for w in await catalog_rows(seeded, rec))
     assert_reasons_paired(rec)
 
@@ -485,17 +486,21 @@ async def test_ids_from_earlier_turns_stay_usable(
     earlier = str(first.wines[0].id)
 
     # "Tell me more about the first one": the model answers from the stored tool results.
-    server.script(reply(formatted([(earlier, why_for(earlier)), (str(uuid.uuid4()), "Выдумка.")])))
+    # The model read the wine's handle in the past answer, and writes it.
+    said = handle(earlier)
+    server.script(reply(formatted([(said, why_for(said)), (str(uuid.uuid4()), "Выдумка.")])))
     second = await ask(seeded, server, "расскажи подробнее про первое", first.new_messages)
 
     assert server.errors == []
     assert second.path == "agent"
-    assert [str(w.id) for w in second.wines] == [earlier]
-    # Past turns reach the model compact (issue 19): the question and the answer with its ids,
-    # not the raw tool payloads; the ids stay usable because the stored turn keeps them.
+    assert [handle(w.id) for w in second.wines] == [handle(earlier)]
+    # Past turns reach the model compact (issue 19): the question and the answer with its
+    # wines' handles, not the raw tool payloads; the handles stay usable because the stored
+    # turn keeps the whole ids.
     past = compact_history(first.new_messages)
-    assert server.requests[-1]["messages"][1 : 1 + len(past)] == past
+    assert server.requests[-1]["messages"][1 : 1 + len(past)] == with_handles(past)
     assert earlier in past[-1]["content"]
+    assert f"[WINE:{said}]" in server.requests[-1]["messages"][len(past)]["content"]
 
 
 # ---- fallbacks --------------------------------------------------------------------------------
@@ -527,7 +532,7 @@ async def test_a_rejected_tools_request_falls_back_to_a_catalog_slice(
     for wine in rows.values():
         assert wine.wine_type == filters.wine_type
         assert filters.price_max is None or wine.price_rub <= filters.price_max
-    assert [str(w.id) for w in rec.wines] == shown[:3]
+    assert [handle(w.id) for w in rec.wines] == shown[:3]
     assert_reasons_paired(rec)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 import pytest
@@ -129,10 +130,13 @@ def test_rendered_answers_read_back_unchanged() -> None:
 
 
 def test_the_instructions_show_the_markers_the_parser_reads() -> None:
+    ids = iter([ID_A, ID_B])
+    # The example the instructions give, after the line that introduces it, with ids in place
+    # of the placeholders.
     example = "\n".join(
-        line.replace("<id вина из результатов инструмента>", ID_A).replace("<id>", ID_B)
-        for line in FORMAT_INSTRUCTIONS.splitlines()
-        if line.startswith("[") or not line.startswith(("Когда", "Не больше", "..."))
+        re.sub(r"<[^>]+>", lambda _: next(ids), line) if line.startswith("[WINE") else line
+        for line in FORMAT_INSTRUCTIONS.splitlines()[1:]
+        if line != "..."
     )
     parsed = parse_answer(example)
     assert parsed.formatted

@@ -14,6 +14,7 @@ from bot.callbacks import ProfileResetCallback
 from core.domain import SWEETNESS_RU, WINE_TYPE_RU
 from fakes.openai_server import responder
 from repositories.models import Wine
+from services.agent._wine_handles import handle
 from services.app.runtime import Runtime
 from services.app.texts import T
 from tests.agent_fixtures import system_text
@@ -66,7 +67,7 @@ async def test_agent_answer_cards_buttons_and_log_line(
         assert [c["function"]["name"] for c in llm_tool_calls(second)] == ["search_wines"]
         returned = [w["id"] for w in tool_result_wines(second)]
         shown = cards(sent)
-        assert [str(card_wine_id(c)) for c in shown] == returned[:3]
+        assert [handle(card_wine_id(c)) for c in shown] == returned[:3]
         assert len(shown) == 3
 
         wines = await wines_by_id(seeded, [card_wine_id(c) for c in shown])

@@ -11,6 +11,7 @@ from fakes.openai_server import FakeOpenAIServer, Step, call, reply, responder, 
 from fakes.telegram_server import SentCall
 from repositories.models import Wine
 from services.agent._answer_format import MAX_INTRO, MAX_WHY
+from services.agent._wine_handles import handle
 from services.app.runtime import Runtime
 from tests.agent_fixtures import formatted
 from tests.bot_harness import running_bot
@@ -51,8 +52,8 @@ def _targeted(wine: Wine, why: str, intro: str = "Вот мой выбор.") ->
                 "include_shown": True,  # it may be a wine shown before («повторите то вино»)
             }
             return tool_calls(call("search_wines", args))
-        assert str(wine.id) in [w["id"] for w in found]
-        return reply(formatted([(str(wine.id), why)], intro, "Приятного вечера!"))
+        assert handle(wine.id) in [w["id"] for w in found]
+        return reply(formatted([(handle(wine.id), why)], intro, "Приятного вечера!"))
 
     return respond
 

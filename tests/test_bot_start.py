@@ -11,9 +11,10 @@ from core.domain import WINE_TYPE_RU
 from fakes.openai_server import JSONDict, Step, reply, responder
 from repositories.models import Wine
 from services.agent._day_context import MOSCOW_TZ, build_day_context
+from services.agent._wine_handles import handle
 from services.app.runtime import Runtime
 from services.app.texts import T
-from tests.agent_fixtures import catalog_ids
+from tests.agent_fixtures import catalog_ids, catalog_lines
 from tests.bot_harness import running_bot
 from tests.bot_helpers import (
     adult,
@@ -111,7 +112,7 @@ async def test_age_gate_shows_nothing_about_wine_until_confirmed(seeded: Runtime
 def _welcome_answer(body: JSONDict) -> Step:
     """What a model would write: an intro naming the day and a reason per listed wine."""
     ids = catalog_ids(body)
-    lines = [ln for ln in body["messages"][0]["content"].splitlines() if ln[:36] in ids]
+    lines = catalog_lines(body)
     names = [ln.split(" | ")[1] for ln in lines]
     intro = "Добрый вечер! Сегодня предлагаю три вина: " + "; ".join(names) + "."
     parts = [f"[INTRO]\n{intro}"]
@@ -138,7 +139,7 @@ async def test_start_welcome_is_written_by_the_llm(seeded: Runtime) -> None:
         assert len(listed) == 3
         welcome = messages(h.tg.sent(chat_id=ADULT))[1:]
         shown = cards(welcome)
-        assert [str(card_wine_id(c)) for c in shown] == listed
+        assert [handle(card_wine_id(c)) for c in shown] == listed
         wines = await wines_by_id(seeded, [card_wine_id(c) for c in shown])
         for card in shown:
             wine = wines[card_wine_id(card)]

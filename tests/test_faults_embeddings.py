@@ -16,6 +16,7 @@ from core.domain import WineType
 from fakes.database import history_problems
 from fakes.openai_server import responder
 from repositories.wines import WineRepository
+from services.agent._wine_handles import handle
 from services.app.runtime import Runtime
 from tests.bot_harness import running_bot
 from tests.bot_helpers import API_KEY, adult, ask, fake_llm, llm_settings
@@ -105,7 +106,7 @@ async def test_semantic_search_without_embeddings_still_answers(
     wines = assert_real_cards(await shown_cards(seeded.sessions, sent))
     assert len(wines) == 3
     returned = {w["id"] for r in tool_results for w in r["wines"]}
-    assert {str(w.id) for w in wines} <= returned
+    assert {handle(w.id) for w in wines} <= returned
     assert all(w.wine_type == WineType.red and w.price_rub <= 2000 for w in wines)
     async with seeded.sessions() as session:
         text_hits = await WineRepository(session).text_search(

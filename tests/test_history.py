@@ -18,6 +18,7 @@ from fakes.openai_server import FakeOpenAIServer, JSONDict, call, reply, respond
 from services.agent._compact import compact_history
 from services.agent._history import estimate_tokens, repair_pairing, trim_to_budget
 from services.agent._run import UserContext
+from services.agent._wine_handles import with_handles
 from services.app.runtime import Runtime
 from tests.agent_fixtures import (
     agent_settings,
@@ -233,7 +234,9 @@ def test_trimming_is_the_longest_acceptable_tail_that_fits(
 
 def _answer_from_tools(body: JSONDict) -> Any:
     wines = [w for payload in last_tool_payloads(body) for w in payload.get("wines", [])]
-    return reply(formatted([(w["id"], why_for(w["id"])) for w in wines[:2]]))
+    # Reasons as long as a past answer keeps them, so that a turn weighs what a real one does.
+    more = " Плотное и бархатное, с нотами вишни, табака и специй, и долгое послевкусие."
+    return reply(formatted([(w["id"], why_for(w["id"]) + more) for w in wines[:3]]))
 
 
 async def _turn(
@@ -277,6 +280,7 @@ async def test_a_long_history_is_trimmed_and_accepted_by_a_strict_api(
     for body in server.requests:
         messages = body["messages"]
         assert messages[0]["role"] == "system"
-        assert messages[1 : 1 + len(last_turn)] == last_turn  # only the newest past turn fits
+        # only the newest past turn fits (its wines as the model reads them: by their handles)
+        assert messages[1 : 1 + len(last_turn)] == with_handles(last_turn)
         assert messages[1 + len(last_turn)] == user("а что-нибудь подешевле?")
     assert len(server.requests) == 2

@@ -31,6 +31,7 @@ from fakes.openai_server import (
 from repositories.models import Wine
 from repositories.shop_picks import add_rules, list_rules
 from services.agent import UserContext, shop_today
+from services.agent._wine_handles import handle
 from services.app.catalog.importer import import_catalog
 from services.app.picks.rules_file import format_rules, parse_rules
 from services.app.runtime import Runtime
@@ -41,6 +42,7 @@ from tests.agent_fixtures import (
     last_tool_payloads,
     sommelier_service,
     why_for,
+    wines_by_id,
     wines_in_tool_results,
 )
 from web.chat.events import card
@@ -176,7 +178,8 @@ async def test_the_agents_search_lists_a_boosted_fitting_wine_first_and_no_misfi
         tool_calls(call("search_wines", STEAK_TOOL | {"limit": 5})), responder(first_three)
     )
     before = await ask(seeded, STEAK, server.base_url)
-    shown = {uuid.UUID(w["id"]) for w in wines_in_tool_results(server.requests[1])}
+    listed_before = [w["id"] for w in wines_in_tool_results(server.requests[1])]
+    shown = {uuid.UUID(i) for i in await wines_by_id(seeded, listed_before)}
     boosted, misfit = await fitting_and_not(seeded, shown)  # beyond the tool's first five
     assert before.wines and not any(w.shop_pick for w in before.wines)
     await rules(
@@ -191,7 +194,7 @@ async def test_the_agents_search_lists_a_boosted_fitting_wine_first_and_no_misfi
     after = await ask(seeded, STEAK, server.base_url)
 
     listed = wines_in_tool_results(server.requests[-1])
-    assert listed[0]["id"] == str(boosted.id)
+    assert listed[0]["id"] == handle(boosted.id)
     assert all(w["producer"] != misfit.producer for w in listed)
     assert after.path == "agent" and after.wines[0].id == boosted.id
     assert [w.shop_pick for w in after.wines] == [True, False, False]
@@ -214,7 +217,7 @@ async def test_the_catalog_slice_leads_with_the_boosted_fitting_wine(
     rec = await ask(seeded, STEAK, server.base_url)
 
     lines = catalog_ids(server.requests[-1])
-    assert lines[0] == str(boosted.id) and str(misfit.id) not in lines
+    assert lines[0] == handle(boosted.id) and handle(misfit.id) not in lines
     assert rec.path == "catalog_prompt" and rec.wines[0].id == boosted.id
     assert rec.wines[0].shop_pick and not any(w.shop_pick for w in rec.wines[1:])
 

@@ -23,12 +23,7 @@ from services.agent._grounding_stream import StreamGrounder
 from services.agent._knowledge_grounding import ground_knowledge
 from services.agent._prompt_guard import REFUSAL
 from services.agent._resolve import resolve_picks
-from services.agent._reviewed_answers import (
-    check_cards,
-    knowledge_context,
-    offline_kind_answer,
-    top_entries,
-)
+from services.agent._reviewed_answers import check_cards, offline_kind_answer, top_entries
 from services.agent._run import Run
 from services.agent._safety import states_unknown_prices
 from services.agent._strategies import Declined, Draft, Service, Step
@@ -51,20 +46,10 @@ class AgentWithTools:
             async for step in self._answer(run):
                 yield step
         except LLMRequestError as exc:
+            run.tools_refused = True
             yield Declined(str(exc) or type(exc).__name__)
         except LLMUnavailableError as exc:
             yield Declined(str(exc), model_unreachable=True)
-
-    def turn_context(self, run: Run) -> str:
-        """What the model is told of this person and turn (the day, their taste, the request
-        in force, what the message is): after their message, so the instructions and the
-        conversation before it stay a prefix every call repeats. The tools are described by
-        their schemas alone."""
-        blocks = [f"## Контекст\n{self.service.context_block(run.turn.user)}"]
-        blocks.append(run.state.prompt_block())
-        if known := knowledge_context(run.reading):
-            blocks.append(known)
-        return "\n\n".join(blocks)
 
     async def _answer(self, run: Run) -> AsyncIterator[Step]:
         reply = None
@@ -83,7 +68,7 @@ class AgentWithTools:
         """The model's steps: tools while it asks for them, then its final reply."""
         turn, service = run.turn, self.service
         tools = turn.tools
-        system, context = service.instructions(), self.turn_context(run)
+        system, context = service.instructions(), service.turn_context(run)
         specs = tools.openai_specs() or None
         found_wines = False
         for step in range(1, turn.max_steps + 2):

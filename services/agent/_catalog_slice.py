@@ -1,4 +1,4 @@
-"""Fallback 1: when tool use fails, one call with a random catalog slice in the prompt.
+"""Fallback 1: when tool use fails, one call with a random catalog slice in its late context.
 
 The slice respects what the request says (colour, sweetness, budget…), relaxing the least
 important constraint until at least three wines fit.
@@ -18,7 +18,7 @@ from core.recommendation import MAX_WINES
 from prompts import fill, load_prompt
 from repositories.models import Wine
 from repositories.wines import WineRepository
-from services.agent._answer_format import FORMAT_INSTRUCTIONS, parse_answer
+from services.agent._answer_format import parse_answer
 from services.agent._request_state import RequestState
 from services.agent._resolve import resolve_picks
 from services.agent._run import Run
@@ -31,7 +31,7 @@ CATALOG_SLICE = 20
 
 class CatalogSlice:
     """The strategy after the agent, for a request: the model chooses from a slice of the
-    catalog in its prompt, without tools."""
+    catalog in its prompt, without calling tools."""
 
     needs_model = True
 
@@ -50,16 +50,19 @@ class CatalogSlice:
         slice_ = await catalog_slice(service.sessions, run.reading.query, run.state)
         if not slice_:
             raise LLMRequestError("the catalog is empty")
-        system = fill(
-            load_prompt("catalog_fallback"),
-            answer_format=FORMAT_INSTRUCTIONS,
-            context=service.context_block(run.turn.user) + "\n" + run.state.prompt_block(),
-            catalog="\n".join(catalog_line(w) for w in slice_),
+        # The agent's instructions, tool schemas and turn context, the slice after them: the
+        # call repeats the agent's calls from their start. A provider that refused the tools
+        # is asked without them.
+        slice_text = fill(
+            load_prompt("catalog_fallback"), catalog="\n".join(catalog_line(w) for w in slice_)
         )
+        context = f"{service.turn_context(run)}\n\n{slice_text}"
+        specs = None if run.tools_refused else run.turn.tools.openai_specs() or None
         run.trusted_ids = {w.id for w in slice_}
         run.steps += 1
-        messages = service.messages(system, _without_tool_traffic(run.turn.history), run)
-        reply = await service.call(run, messages, None)
+        history = _without_tool_traffic(run.turn.history)
+        messages = service.messages(service.instructions(), history, run, context)
+        reply = await service.call(run, messages, specs, tool_choice="none" if specs else None)
         parsed = parse_answer(reply.content)
         wines = await resolve_picks(service.sessions, run, parsed, ())
         if not wines:

@@ -25,7 +25,7 @@ from services.llm.embeddings import EmbeddingService
 
 log = logging.getLogger(__name__)
 
-DESCRIPTION_CHARS = 120
+DESCRIPTION_CHARS = 80
 MAX_RESULTS = 10
 POOL = 300  # candidates read before the in-memory conditions (names, groups, exclusions)
 # Of the tool's time budget, what the query embedding may take before full text goes alone.
@@ -134,7 +134,7 @@ def wine_brief(wine: Wine) -> dict[str, Any]:
         if wine.price_rub == int(wine.price_rub)
         else float(wine.price_rub),
         "description": description,
-        "food": wine.food_pairings[:3],
+        "food": wine.food_pairings[:2],
     }
 
 

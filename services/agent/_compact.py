@@ -16,7 +16,7 @@ from services.agent._answer_format import clip
 
 Message = dict[str, Any]
 MAX_PAST_ANSWER = 700  # characters of one past answer
-MAX_PAST_WHY = 160
+MAX_PAST_WHY = 100
 _WINE_BLOCK = re.compile(r"(\[WINE:[^\]]+\]\n)([^\[]*)")
 
 

@@ -19,6 +19,7 @@ from core.language.claims import read_sentence
 from services.agent._grounding import Request, set_verdict
 from services.agent._safety import allowed_prices, states_wrong_price
 from services.agent._wine_facts import Facts, Verdict, brief_facts
+from services.agent._wine_handles import handle
 
 _MARKER = re.compile(r"\[\s*(INTRO|CLOSING|WINE\s*[:=#]?\s*([^\]\n]{1,200}))\s*\]", re.IGNORECASE)
 # A sentence ends at its punctuation when a new sentence or a marker follows, or at a line end.
@@ -31,10 +32,10 @@ class StreamGrounder:
         self.facts: dict[str, Facts] = {}
         self.prices: dict[str, Decimal] = {}
         for brief in briefs:
-            self.facts[str(brief.get("id"))] = brief_facts(brief)
-            self.prices[str(brief.get("id"))] = Decimal(str(brief.get("price", 0)))
+            self.facts[handle(brief.get("id"))] = brief_facts(brief)
+            self.prices[handle(brief.get("id"))] = Decimal(str(brief.get("price", 0)))
         self.request = request
-        self.section: str | None = None  # None: intro or closing; else the wine id
+        self.section: str | None = None  # None: intro or closing; else the wine's handle
         self.buffer = ""
 
     def feed(self, chunk: str) -> str:
@@ -65,7 +66,7 @@ class StreamGrounder:
 
     def _enter(self, marker: re.Match[str]) -> None:
         kind = marker.group(1).upper()
-        self.section = marker.group(2).strip() if kind.startswith("WINE") else None
+        self.section = handle(marker.group(2)) if kind.startswith("WINE") else None
 
     def _sentence(self, text: str) -> str:
         """`text` (one sentence with its spacing) when it may be shown, else ''."""

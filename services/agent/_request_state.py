@@ -146,10 +146,7 @@ class RequestState:
             prices = ", ".join(f"{int(w.price)} ₽" for w in self.last_shown)
             lines.append(f"- в прошлом ответе показаны вина по ценам: {prices}")
         if self.shown:
-            # Their ids are in the answers above ([WINE:<id>]): not repeated on every call.
-            lines.append(
-                f"- уже показано вин: {len(self.shown)} (инструменты их не возвращают — нужны "
-                "они, передай include_shown: true; не предлагай их снова, если человек сам о "
-                "них не спрашивает)"
-            )
+            # Their ids are in the answers above ([WINE:<id>]): not repeated on every call. What
+            # to do about them is said once, in the instructions and the tools' schemas.
+            lines.append(f"- уже показано вин: {len(self.shown)}")
         return "\n".join(lines)

@@ -15,6 +15,7 @@ from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent._answer_format import ParsedAnswer
 from services.agent._run import Run
+from services.agent._wine_handles import id_for, is_handle
 
 
 async def resolve_picks(
@@ -50,19 +51,16 @@ async def resolve_picks(
 async def _lookup_all(
     repo: WineRepository, refs: Sequence[str], allowed: set[uuid.UUID]
 ) -> list[Wine | None]:
-    """Each ref's wine on sale: the ids the model was shown in one read, names one by one."""
-    ids: list[uuid.UUID | None] = []
-    for ref in refs:
-        try:
-            ids.append(uuid.UUID(ref.strip()))
-        except ValueError:
-            ids.append(None)
+    """Each ref's wine on sale: the ids (or handles) the model was shown in one read, names one
+    by one."""
+    ids = [id_for(ref, allowed) for ref in refs]
     wanted = [i for i in ids if i is not None and i in allowed]
     by_id = {w.id: w for w in await repo.get_by_ids(wanted)} if wanted else {}
     found: list[Wine | None] = []
     for ref, wine_id in zip(refs, ids, strict=True):
         if wine_id is None:
-            found.append(await repo.find_by_name(ref))
+            # A handle of no wine the model was shown is no name either.
+            found.append(None if is_handle(ref) else await repo.find_by_name(ref))
             continue
         wine = by_id.get(wine_id)
         # A wine the shop no longer sells is never recommended, even when history names it.

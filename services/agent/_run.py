@@ -68,6 +68,9 @@ class Run:
     briefs: list[dict[str, Any]] = field(default_factory=list)  # wines the tools showed the model
     steps: int = 0
     fallback_reason: str | None = None
+    # The provider refused a request with the tools (HTTP 400 and the like, which no retry
+    # changes): the catalog slice asks without them.
+    tools_refused: bool = False
     # Budget bounds of a search that found nothing: the answer may name them as limits
     # («дешевле 500 ₽»), never as prices.
     searched_prices: set[Decimal] = field(default_factory=set)

@@ -37,11 +37,12 @@ from services.agent._grounding import Request
 from services.agent._history import repair_pairing, trim_to_budget
 from services.agent._offline_picks import OfflinePicks
 from services.agent._prompt_guard import PromptGuard
-from services.agent._reviewed_answers import ReviewedAnswer, fixed_answer
+from services.agent._reviewed_answers import ReviewedAnswer, fixed_answer, knowledge_context
 from services.agent._run import MAX_STEPS, Run, Turn, UserContext
 from services.agent._shop_picks import mark_shop_picks, shop_picks
 from services.agent._strategies import Draft, Strategy, first_answer
 from services.agent._tool_registry import ToolRegistry
+from services.agent._wine_handles import with_handles
 from services.llm.client import LLMClient, LLMReply
 from services.llm.embeddings import EmbeddingService
 
@@ -164,6 +165,17 @@ class SommelierService:
             blocks.append(f"Язык интерфейса пользователя: {user.language}.")
         return "\n".join(blocks)
 
+    def turn_context(self, run: Run) -> str:
+        """What the model is told of this person and turn (the day, their taste, the request
+        in force, what the message is): after their message, so the instructions and the
+        conversation before it stay a prefix every call repeats. The tools are described by
+        their schemas alone."""
+        blocks = [f"## Контекст\n{self.context_block(run.turn.user)}"]
+        blocks.append(run.state.prompt_block())
+        if known := knowledge_context(run.reading):
+            blocks.append(known)
+        return "\n\n".join(blocks)
+
     def messages(
         self, system: str, history: Sequence[dict[str, Any]], run: Run, context: str = ""
     ) -> list[dict[str, Any]]:
@@ -174,8 +186,8 @@ class SommelierService:
         past = trim_to_budget(compact_history(history), budget)
         said, traffic = run.messages[:1], run.messages[1:]
         late = [{"role": "system", "content": context}] if context else []
-        return repair_pairing(
-            [{"role": "system", "content": system}, *past, *said, *late, *traffic]
+        return with_handles(
+            repair_pairing([{"role": "system", "content": system}, *past, *said, *late, *traffic])
         )
 
     async def call(

@@ -179,8 +179,8 @@ _VALIDATION_ONLY = frozenset({"maxLength", "minLength", "maxItems"})
 
 
 def _clean_schema(schema: dict[str, Any]) -> dict[str, Any]:
-    """Inline $defs, drop titles, validation-only bounds and a zero minimum, and collapse
-    Optional[...] into a plain typed property."""
+    """Inline $defs, drop titles, defaults, validation-only bounds and a zero minimum, and
+    collapse Optional[...] into a plain typed property."""
     defs = schema.get("$defs", {})
 
     def resolve(node: Any) -> Any:
@@ -199,7 +199,7 @@ def _clean_schema(schema: dict[str, Any]) -> dict[str, Any]:
                 for k, v in node.items()
                 if k not in ("title", "$defs")
                 and k not in _VALIDATION_ONLY
-                and not (k == "default" and v is None)
+                and k != "default"  # an argument left out is the default: no need to say it
                 and not (k == "minimum" and v == 0)
             }
         if isinstance(node, list):

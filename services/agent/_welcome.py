@@ -17,6 +17,7 @@ from services.agent._catalog_slice import catalog_line
 from services.agent._day_context import DayContext
 from services.agent._selection import liked_style
 from services.agent._service import SommelierService
+from services.agent._wine_handles import handle, with_handles
 
 log = logging.getLogger(__name__)
 
@@ -77,15 +78,19 @@ class WelcomeWriter:
             context=day.to_prompt_block() + "\n" + "; ".join(day.occasion_hints()),
             catalog="\n".join(catalog_line(w) for w in wines),
         )
-        messages = [
-            {"role": "system", "content": system},
-            {"role": "user", "content": "Поприветствуй меня и предложи вина на сегодня."},
-        ]
+        messages = with_handles(
+            [
+                {"role": "system", "content": system},
+                {"role": "user", "content": "Поприветствуй меня и предложи вина на сегодня."},
+            ]
+        )
         reply = await self.sommelier.llm.complete(messages, None)
         parsed = parse_answer(reply.content)
-        by_id = {str(w.id): w for w in wines}
+        by_handle = {handle(w.id): w for w in wines}
         picked = [
-            RecommendedWine.from_wine(by_id[p.ref], p.why) for p in parsed.picks if p.ref in by_id
+            RecommendedWine.from_wine(by_handle[handle(p.ref)], p.why)
+            for p in parsed.picks
+            if handle(p.ref) in by_handle
         ]
         if len(picked) < len(wines) or not parsed.intro:
             raise LLMRequestError("the welcome did not keep to the picked wines")
