@@ -223,10 +223,9 @@ async def test_a_thousand_subscriber_alert_stays_under_the_limits_and_answers_go
     sent = [c for c in alerts(tg) if c.ok]
     assert sorted(c.chat_id for c in sent) == subscribers  # each once
     assert not tg.limits.refusals, tg.limits.refusals[:5]  # never one 429
-    # The fake's count is Telegram's (a short clump tolerated); beside it, the sustained rate.
-    # Over two seconds: one second can hold a clump of the messages a stalled loop let through
-    # together late (the machine is shared), which Telegram's burst tolerance absorbs too.
-    assert most_in([c for c in tg.calls if c.ok and c.method == "sendMessage"], 2.0) <= 60
+    # The fake's count is Telegram's (a clump of 10 tolerated); beside it, the sustained rate:
+    # what a pace of 30 a second with that clump lets through in any ten seconds, no more.
+    assert most_in([c for c in tg.calls if c.ok and c.method == "sendMessage"], 10.0) <= 310
     assert left_when_answered > 300, "the answer waited behind the alert"
     # Behind a stream of alerts an answer waits for a slot or two (1/27 s each), no more.
     assert busy[0] < quiet[0] + 1.0, (quiet, busy)
