@@ -280,7 +280,11 @@ async def driver_fetchrow(executor: Executor, sql: str, *args: Any) -> tuple[Any
     return tuple(first) if first is not None else None
 
 
-DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError)
+#: What the dialect translates (SQLAlchemy's `_asyncpg_error_translate`): errors the server
+#: reported, and the client's own (a connection lost, a protocol in an unexpected state).
+DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError)
+#: The client's own: the connection's state is unknown afterwards.
+_CONNECTION_ERRORS = (asyncpg.InterfaceError, asyncpg.InternalClientError)
 
 
 async def _connection_of(executor: Executor) -> AsyncConnection:
@@ -302,11 +306,13 @@ async def _as_sqlalchemy_would(
     executor: AsyncConnection, sql: str, args: tuple[Any, ...], exc: BaseException
 ) -> BaseException:
     """A statement given to asyncpg fails as it would through SQLAlchemy: asyncpg's errors
-    as SQLAlchemy's (IntegrityError, InterfaceError …), and a statement cancelled midway
-    leaves its connection out of the pool (its state is unknown)."""
-    if isinstance(exc, asyncio.CancelledError):
+    as SQLAlchemy's (IntegrityError, InterfaceError …), and a statement cancelled midway or
+    failed by the client itself leaves its connection out of the pool (its state is
+    unknown)."""
+    if isinstance(exc, (asyncio.CancelledError, *_CONNECTION_ERRORS)):
         with contextlib.suppress(Exception):
             await executor.invalidate()
+    if isinstance(exc, asyncio.CancelledError):
         return exc
     return _as_sqlalchemy_error(executor, sql, args, exc)
 
