@@ -29,7 +29,7 @@ from aiogram.methods import (
     TelegramMethod,
 )
 from aiogram.methods.base import TelegramType
-from aiogram.types import InlineKeyboardMarkup
+from aiogram.types import InlineKeyboardMarkup, MessageId
 
 from bot.coordination import Delivery
 from bot.delivery_plan import planned_answer
@@ -44,6 +44,20 @@ from services.app.texts import T
 log = logging.getLogger(__name__)
 
 MAX_RETRY_AFTER_SECONDS = 60.0
+
+
+class SendAnswerPart(SendMessage):
+    """sendMessage for a part of an answer (its text, a card), whose reply is read for the
+    message's id alone: nothing uses the sent message, and reading Telegram's echo of it (the
+    chat, the text's entities, the keyboard) into aiogram's models cost more CPU than the
+    rest of the request (bench/runs/2026-11-28-turn-cost-cpu.md)."""
+
+    __returning__ = MessageId  # type: ignore[assignment]
+
+
+def method_name(method: TelegramMethod[Any]) -> str:
+    """The Bot API method's class name in aiogram (SendMessage for a SendAnswerPart too)."""
+    return next(c.__name__ for c in type(method).__mro__ if c.__module__.startswith("aiogram."))
 
 
 class ReliableRequests(BaseRequestMiddleware):
@@ -112,7 +126,7 @@ async def _counted(
     try:
         return await make_request(bot, method)
     except (TelegramAPIError, TelegramNetworkError):
-        TELEGRAM_ERRORS.labels(type(method).__name__).inc()  # /metrics
+        TELEGRAM_ERRORS.labels(method_name(method)).inc()  # /metrics
         raise
 
 
@@ -141,7 +155,7 @@ async def send_html(bot: Bot, chat_id: int, html_text: str, **kwargs: Any) -> No
     parts = split_text(html_text)
     for index, part in enumerate(parts):
         extra = kwargs if index == len(parts) - 1 else {}
-        await bot.send_message(chat_id, part, **extra)
+        await bot(SendAnswerPart(chat_id=chat_id, text=part, **extra))
 
 
 async def send_text(bot: Bot, chat_id: int, text: str, **kwargs: Any) -> None:
@@ -164,7 +178,9 @@ async def send_card(bot: Bot, chat_id: int, wine: RecommendedWine) -> None:
             rest = split_text(card_html)
     for index, part in enumerate(rest):
         last = index == len(rest) - 1
-        await bot.send_message(chat_id, part, reply_markup=keyboard if last else None)
+        await bot(
+            SendAnswerPart(chat_id=chat_id, text=part, reply_markup=keyboard if last else None)
+        )
 
 
 async def send_recommendation(

@@ -12,6 +12,7 @@ from typing import Any
 
 from aiogram import methods
 from aiogram.methods.base import Response
+from aiogram.types import MessageId
 
 _USED = (
     methods.SendMessage,
@@ -31,4 +32,7 @@ _USED = (
     methods.AnswerInlineQuery,
 )
 
-PINNED: tuple[Any, ...] = tuple(Response[m.__returning__] for m in _USED)  # type: ignore[name-defined]
+PINNED: tuple[Any, ...] = (
+    *(Response[m.__returning__] for m in _USED),  # type: ignore[name-defined]
+    Response[MessageId],  # an answer's parts (bot.delivery.SendAnswerPart)
+)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -27,6 +28,21 @@ versions: dict[str, tuple[tuple[int, str], float]] = {}
 # The shop's boost and bury rules in force (repositories/shop_picks.py), resolved against the
 # catalog: (core.shop_picks.ShopPicks, the day they were resolved for, when).
 shop_picks_cache: dict[str, tuple[Any, date, float]] = {}
+
+
+_keys: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
+
+
+def database_key(bind: Any) -> str:
+    """Which database a session's bind (an engine or a connection) reads: the caches' key.
+    Remembered per bind: rendering its URL again for every lookup (several per answer) cost
+    more than the lookups."""
+    if bind is None:
+        return "default"
+    key = _keys.get(bind)
+    if key is None:
+        key = _keys[bind] = str(bind.url)
+    return key
 
 
 def forget_catalog_caches() -> None:

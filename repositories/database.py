@@ -8,6 +8,8 @@ with pgvector 0.8.5), pinned to PostgreSQL 16: the same major version as the Doc
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import warnings
 from collections.abc import Callable
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 from sqlalchemy import event, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import DBAPIError, DisconnectionError
@@ -248,16 +251,31 @@ def core_connections(
 async def driver_execute(executor: Executor, sql: str, *args: Any) -> int:
     """One statement written for the driver ($1, $2 …), passed to it as written: no SQL
     construct to build, cache-key and compile. On the executor's connection, in whatever
-    transaction it is in; errors and dropped connections are handled by SQLAlchemy as for
-    every statement (asyncpg itself, under the pool, is a little cheaper again, but not worth
-    a second error path: bench/runs/2026-11-27-bot-cpu-second-round.md). Returns the rows it
-    touched."""
+    transaction it is in. A statement that commits on its own (a connection of
+    `core_connections(autocommit=True)`) goes to asyncpg itself: SQLAlchemy's execution
+    around it cost more CPU than the statement. Its errors come out as SQLAlchemy's, as for
+    every statement. Returns the rows it touched."""
+    driver = _autocommit_driver(executor)
+    if driver is not None:
+        try:
+            status = await driver.execute(sql, *args)
+        except (*DRIVER_ERRORS, asyncio.CancelledError) as exc:
+            raise await _as_sqlalchemy_would(executor, sql, args, exc) from exc
+        count = status.rpartition(" ")[2]
+        return int(count) if count.isdigit() else -1
     result = await (await _connection_of(executor)).exec_driver_sql(sql, args)
     return int(result.rowcount)
 
 
 async def driver_fetchrow(executor: Executor, sql: str, *args: Any) -> tuple[Any, ...] | None:
     """`driver_execute`'s reading twin: the first row, or None."""
+    driver = _autocommit_driver(executor)
+    if driver is not None:
+        try:
+            record = await driver.fetchrow(sql, *args)
+        except (*DRIVER_ERRORS, asyncio.CancelledError) as exc:
+            raise await _as_sqlalchemy_would(executor, sql, args, exc) from exc
+        return tuple(record) if record is not None else None
     first = (await (await _connection_of(executor)).exec_driver_sql(sql, args)).first()
     return tuple(first) if first is not None else None
 
@@ -268,8 +286,62 @@ async def driver_fetchall(executor: Executor, sql: str, *args: Any) -> list[tupl
     return [tuple(row) for row in result.all()]
 
 
+#: What the dialect translates (SQLAlchemy's `_asyncpg_error_translate`): errors the server
+#: reported, and the client's own (a connection lost, a protocol in an unexpected state).
+DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError)
+#: The client's own: the connection's state is unknown afterwards.
+_CONNECTION_ERRORS = (asyncpg.InterfaceError, asyncpg.InternalClientError)
+
+
 async def _connection_of(executor: Executor) -> AsyncConnection:
     return executor if isinstance(executor, AsyncConnection) else await executor.connection()
+
+
+def _autocommit_driver(executor: Executor) -> asyncpg.Connection | None:
+    """The asyncpg connection under a Core connection whose statements commit on their own
+    (no transaction of SQLAlchemy's to stay inside), or None."""
+    if not isinstance(executor, AsyncConnection) or executor.sync_connection is None:
+        return None
+    if executor.sync_connection.get_execution_options().get("isolation_level") != "AUTOCOMMIT":
+        return None
+    driver = executor.sync_connection.connection.driver_connection
+    return driver if isinstance(driver, asyncpg.Connection) else None
+
+
+async def _as_sqlalchemy_would(
+    executor: AsyncConnection, sql: str, args: tuple[Any, ...], exc: BaseException
+) -> BaseException:
+    """A statement given to asyncpg fails as it would through SQLAlchemy: asyncpg's errors
+    as SQLAlchemy's (IntegrityError, InterfaceError …), and a statement cancelled midway or
+    failed by the client itself leaves its connection out of the pool (its state is
+    unknown)."""
+    if isinstance(exc, (asyncio.CancelledError, *_CONNECTION_ERRORS)):
+        with contextlib.suppress(Exception):
+            await executor.invalidate()
+    if isinstance(exc, asyncio.CancelledError):
+        return exc
+    return _as_sqlalchemy_error(executor, sql, args, exc)
+
+
+def _as_sqlalchemy_error(
+    executor: AsyncConnection, sql: str, args: tuple[Any, ...], exc: Exception
+) -> Exception:
+    dialect = executor.dialect
+    dbapi = dialect.loaded_dbapi
+    translate = dbapi._asyncpg_error_translate
+    translated: Exception = exc
+    for kind in type(exc).__mro__:
+        if kind in translate:
+            translated = translate[kind](exc.args[0] if exc.args else str(exc), exc)
+            break
+    return DBAPIError.instance(
+        sql,
+        args,
+        translated,
+        dbapi.Error,
+        hide_parameters=executor.sync_engine.hide_parameters,
+        dialect=dialect,
+    )
 
 
 async def in_transaction(session: AsyncSession) -> None:

@@ -17,7 +17,7 @@ from sqlalchemy import ColumnElement, delete, func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.shop_picks import NO_PICKS, PickRule, ShopPicks, make_rule, resolve
-from repositories.catalog_cache import VOCABULARY_TTL_SECONDS, shop_picks_cache
+from repositories.catalog_cache import VOCABULARY_TTL_SECONDS, database_key, shop_picks_cache
 from repositories.console import Period
 from repositories.matching import canonical_country
 from repositories.models import MerchRule, Wine
@@ -25,8 +25,7 @@ from repositories.wine_filters import ON_SALE
 
 
 def _key(session: AsyncSession) -> str:
-    bind = session.bind
-    return str(bind.url) if bind is not None else "default"
+    return database_key(session.bind)
 
 
 def _rule(row: MerchRule) -> PickRule:

@@ -18,6 +18,7 @@ from core.language.places import REGION_ALIASES
 from repositories.catalog_cache import (
     VOCABULARY_TTL_SECONDS,
     Vocabulary,
+    database_key,
     shop_picks_cache,
     versions,
     vocabularies,
@@ -79,8 +80,7 @@ class FilteredWines:
     # ---- vocabulary for tolerant matching -------------------------------------------------
 
     def _vocabulary_key(self) -> str:
-        bind = self.session.bind
-        return str(bind.url) if bind is not None else "default"
+        return database_key(self.session.bind)
 
     async def _vocabulary(self) -> Vocabulary:
         key = self._vocabulary_key()

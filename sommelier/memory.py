@@ -8,7 +8,9 @@ the freed memory (fragmented between live allocations, so it never shrinks the h
 The objects made at start-up (modules, models, the catalog's indexes: most of the process's
 objects) live as long as the process. `freeze_start_up` moves them out of the cyclic
 collector's sight, so a full collection while serving scans what serving made instead of
-everything.
+everything, and the youngest generation is collected every `YOUNG_COLLECTION_THRESHOLD`
+allocations instead of every 700: serving makes short-lived objects by the thousand per
+answer (requests, replies, rows), most gone before a collection would look at them.
 """
 
 from __future__ import annotations
@@ -25,6 +27,9 @@ from dataclasses import dataclass
 log = logging.getLogger(__name__)
 
 RELEASE_INTERVAL_SECONDS = 60.0
+#: Python's default is 700; at that the collector took about a twentieth of the bot's CPU per
+#: answer, at 10,000 a two-hundredth (bench/runs/2026-11-28-turn-cost-cpu.md).
+YOUNG_COLLECTION_THRESHOLD = 10_000
 
 
 def _libc() -> ctypes.CDLL | None:
@@ -42,9 +47,12 @@ GLIBC = _libc()  # None off glibc
 def freeze_start_up() -> None:
     """Once, when the process is ready to serve: start-up's garbage collected, the rest
     frozen. Otherwise every full collection scans start-up's objects again, a cost spread over
-    the answers between collections (bench/runs/2026-11-27-bot-cpu-second-round.md)."""
+    the answers between collections (bench/runs/2026-11-27-bot-cpu-second-round.md). From
+    here on the youngest generation is collected less often."""
     gc.collect()
     gc.freeze()
+    _, middle, old = gc.get_threshold()
+    gc.set_threshold(YOUNG_COLLECTION_THRESHOLD, middle, old)
 
 
 def release_free_memory() -> bool:

@@ -1,6 +1,8 @@
 """Statements written as the driver's own SQL (the ledger's marks and finish, the rate counter,
 the gate's read) behave alike through a Core connection and an ORM session, and a connection
-the server ended is "the database is away", not a crash."""
+the server ended is "the database is away", not a crash. On a connection whose statements
+commit on their own asyncpg runs them directly: the same rows, SQLAlchemy's errors, and a
+connection whose statement was cut off never serves again."""
 
 from __future__ import annotations
 
@@ -9,13 +11,14 @@ from datetime import timedelta
 
 import pytest
 from sqlalchemy import text
+from sqlalchemy.exc import IntegrityError, ProgrammingError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from core.errors import DatabaseUnavailableError
 from repositories.coordination import RateCounter, UpdateLedger
-from repositories.database import core_connections
+from repositories.database import core_connections, driver_execute, driver_fetchrow
 from repositories.users import UserRepository, read_access
-from services.app.database import DatabaseSessions
+from services.app.database import Database, DatabaseSessions
 from services.app.runtime import Runtime
 from tests.test_crash_recovery import ledger_row
 
@@ -82,3 +85,63 @@ async def _gone(conn: AsyncConnection, pid: int) -> None:
             return
         await asyncio.sleep(0.01)
     raise AssertionError(f"the server did not end backend {pid}")
+
+
+@pytest.fixture
+async def database(clean_db: Runtime) -> Database:
+    return Database(clean_db.sessions)
+
+
+async def test_a_statement_commits_on_its_own_and_says_what_it_touched(database: Database) -> None:
+    async with database.statements() as conn:
+        inserted = await driver_execute(
+            conn, "INSERT INTO telegram_updates (update_id) VALUES ($1), ($2)", 41, 42
+        )
+        updated = await driver_execute(
+            conn, "UPDATE telegram_updates SET sent_parts = $2 WHERE update_id = $1", 41, 3
+        )
+        untouched = await driver_execute(
+            conn, "UPDATE telegram_updates SET sent_parts = 1 WHERE update_id = $1", 99
+        )
+    # No commit was asked for: another connection sees the rows all the same.
+    async with database.statements() as other:
+        row = await driver_fetchrow(
+            other,
+            "SELECT sent_parts, '{\"a\": 1}'::jsonb FROM telegram_updates WHERE update_id = $1",
+            41,
+        )
+        missing = await driver_fetchrow(
+            other, "SELECT 1 FROM telegram_updates WHERE update_id = $1", 99
+        )
+    assert (inserted, updated, untouched) == (2, 1, 0)
+    assert row == (3, {"a": 1})
+    assert missing is None
+
+
+async def test_errors_are_sqlalchemy_s_as_for_every_statement(database: Database) -> None:
+    async with database.statements() as conn:
+        await driver_execute(conn, "INSERT INTO telegram_updates (update_id) VALUES ($1)", 7)
+        with pytest.raises(IntegrityError, match="duplicate key"):
+            await driver_execute(conn, "INSERT INTO telegram_updates (update_id) VALUES ($1)", 7)
+        with pytest.raises(ProgrammingError, match="syntax error"):
+            await driver_fetchrow(conn, "SELEC 1")
+        # The connection still serves after a refused statement.
+        assert await driver_fetchrow(conn, "SELECT count(*) FROM telegram_updates") == (1,)
+
+
+async def test_a_statement_cancelled_midway_takes_its_connection_out_of_the_pool(
+    database: Database, clean_db: Runtime
+) -> None:
+    async with database.statements() as conn:
+        driver = conn.sync_connection.connection.driver_connection  # type: ignore[union-attr]
+        slow = asyncio.create_task(driver_fetchrow(conn, "SELECT pg_sleep(5)"))
+        await asyncio.sleep(0.3)
+        slow.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await slow
+    assert driver.is_closed()
+    # The pool hands out a working connection next, not the one cut off.
+    async with database.statements() as conn:
+        assert await driver_fetchrow(conn, "SELECT 1") == (1,)
+    async with clean_db.engine.connect() as check:
+        assert (await check.execute(text("SELECT 1"))).scalar() == 1

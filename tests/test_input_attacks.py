@@ -14,6 +14,7 @@ from typing import Any
 
 import aiohttp
 import pytest
+from aiogram.methods import SendMessage
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import text
@@ -248,8 +249,8 @@ class RecordingBot:
     def __init__(self) -> None:
         self.sent: list[tuple[str, str]] = []
 
-    async def send_message(self, chat_id: int, text: str, **_: Any) -> None:
-        self.sent.append(("text", text))
+    async def __call__(self, method: SendMessage) -> None:
+        self.sent.append(("text", method.text))
 
     async def send_photo(self, chat_id: int, photo: str, caption: str, **_: Any) -> None:
         self.sent.append(("caption", caption))

@@ -13,6 +13,7 @@ import weakref
 from dataclasses import dataclass, field
 
 from core.language.catalog_terms import CatalogEntry, CatalogIndex
+from repositories.catalog_cache import database_key
 from repositories.wines import WineRepository
 
 Version = tuple[int, str]
@@ -37,8 +38,7 @@ _loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopState] = (
 
 
 async def catalog_index(repo: WineRepository) -> CatalogIndex:
-    bind = repo.session.bind
-    key = str(bind.url) if bind is not None else "default"
+    key = database_key(repo.session.bind)
     version = await repo.catalog_version()
     cached = _cache.get(key)
     if cached is not None and cached[0] == version:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from core.language.price_bands import PERCENTILES
+from repositories.catalog_cache import database_key
 from repositories.prices import price_percentiles
 from repositories.wines import WineRepository
 
@@ -13,8 +14,7 @@ _cache: dict[str, tuple[tuple[int, str], dict[float, Decimal]]] = {}
 
 
 async def catalog_percentiles(repo: WineRepository) -> dict[float, Decimal]:
-    bind = repo.session.bind
-    key = str(bind.url) if bind is not None else "default"
+    key = database_key(repo.session.bind)
     version = await repo.catalog_version()
     cached = _cache.get(key)
     if cached is not None and cached[0] == version:

@@ -102,6 +102,14 @@ class Database:
         return True
 
 
+async def commit(unit: AsyncSession | AsyncConnection) -> None:
+    """Commit what a unit of work began. A unit whose statements went to the driver directly
+    (`repositories.database.driver_execute` on `statements`) began nothing: its statements
+    are committed already, and a call into SQLAlchemy's commit would cost more than them."""
+    if unit.in_transaction():
+        await unit.commit()
+
+
 @contextmanager
 def database_errors_as_unavailable() -> Iterator[None]:
     """For work that opens its own sessions (the agent's tools, the welcome writer)."""

@@ -12,7 +12,7 @@ from datetime import timedelta
 
 from repositories.coordination import Executor, Intake, LeasedUpdate, Processes, RateCounter
 from repositories.coordination import UpdateLedger as LedgerRows
-from services.app.database import Database
+from services.app.database import Database, commit
 
 LEDGER_RETENTION = timedelta(days=2)
 
@@ -34,7 +34,7 @@ class Ledger:
             stored, behind = await LedgerRows(s).intake(updates, owner, lease)
             if stored:
                 await _sometimes_forget_old_rows(s)
-            await s.commit()
+            await commit(s)
         return stored, behind
 
     async def earlier_pending(self, update_id: int, chat_id: int) -> bool:
@@ -46,18 +46,18 @@ class Ledger:
             return set()
         async with self._statements() as s:
             held = await LedgerRows(s).renew(update_ids, owner, lease)
-            await s.commit()
+            await commit(s)
         return held
 
     async def beat(self, owner: str) -> None:
         async with self._statements() as s:
             await Processes(s).beat(owner)
-            await s.commit()
+            await commit(s)
 
     async def leave(self, owner: str) -> None:
         async with self._statements() as s:
             await Processes(s).leave(owner)
-            await s.commit()
+            await commit(s)
 
     async def take_expired(
         self,
@@ -69,13 +69,13 @@ class Ledger:
     ) -> list[LeasedUpdate]:
         async with self._statements() as s:
             taken = await LedgerRows(s).take_expired(owner, lease, limit, held, dead_after)
-            await s.commit()
+            await commit(s)
         return taken
 
     async def claim_notice(self, update_id: int) -> bool:
         async with self._statements() as s:
             claimed = await LedgerRows(s).claim_notice(update_id)
-            await s.commit()
+            await commit(s)
         return claimed
 
     async def release(self, update_ids: Sequence[int], owner: str) -> None:
@@ -83,24 +83,24 @@ class Ledger:
             return
         async with self._statements() as s:
             await LedgerRows(s).release(update_ids, owner)
-            await s.commit()
+            await commit(s)
 
     async def mark_sent(self, update_id: int, parts: int, owner: str) -> bool:
         """False when the update is no longer `owner`'s (taken over meanwhile)."""
         async with self._statements() as s:
             held = await LedgerRows(s).mark_sent(update_id, parts, owner)
-            await s.commit()
+            await commit(s)
         return held
 
     async def finish(self, update_id: int) -> None:
         async with self._statements() as s:
             await LedgerRows(s).finish(update_id)
-            await s.commit()
+            await commit(s)
 
     async def park(self, update_id: int, error: str) -> None:
         async with self._statements() as s:
             await LedgerRows(s).park(update_id, error)
-            await s.commit()
+            await commit(s)
 
     async def parked(self, limit: int = 5) -> tuple[int, list[tuple[int, str]]]:
         """How many updates are parked, and the latest ones with their reasons."""

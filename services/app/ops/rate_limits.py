@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from repositories.coordination import RateCounter
-from services.app.database import Database
+from services.app.database import Database, commit
 from services.app.ops.metrics import RATE_LIMITED
 from services.app.turns.store import log_refusal
 
@@ -35,7 +35,7 @@ class RateLimits:
     async def _allow(self, key: str, limit: int) -> bool:
         async with self._statements() as s:
             hits = await RateCounter(s).hit(key, WINDOW)
-            await s.commit()
+            await commit(s)
         allowed = hits <= limit
         if not allowed:
             log_refusal(key, "rate_limited")
