@@ -316,10 +316,13 @@ async def run_concurrency(
     arrival_rate: float | None = None,
     replicas: int = 0,
     code: Path | None = None,
+    telegram_limits: bool = True,
 ) -> ConcurrencyReport:
     """`chats` users each ask one question: all at once, or `arrival_rate` new chats per second.
     `replicas` ≥ 1 runs that many webhook processes instead of one long-polling process;
-    `code` runs the product code of another checkout (side-by-side comparisons)."""
+    `code` runs the product code of another checkout (side-by-side comparisons);
+    `telegram_limits` False: the fake Bot API answers past Telegram's limits too (a checkout
+    from before the limiter would meet 429s at a load beyond them, and measure its retries)."""
     chat_ids = [FIRST_CHAT_ID + i for i in range(chats)]
     warmup_ids = [FIRST_CHAT_ID + chats + i for i in range(WARMUP_CHATS)]
     await add_users(db.dsn, chat_ids + warmup_ids)
@@ -330,6 +333,7 @@ async def run_concurrency(
         TimedTelegram() as tg,
         FakeOpenAIServer(api_key=llm_script.API_KEY, embedding_dim=db.dim) as llm,
     ):
+        tg.limits.enabled = telegram_limits
         llm.latency = latency
         llm_script.script(llm, 3 * (chats + WARMUP_CHATS) + 50)
         env = _child_env(settings, db, tg, llm.base_url, stats_file, profile)
