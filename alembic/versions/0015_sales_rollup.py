@@ -24,32 +24,30 @@ depends_on: str | Sequence[str] | None = None
 
 _DAY = "(placed_at AT TIME ZONE 'UTC')::date"
 
-_MARK_ORDERS = f"""
-CREATE FUNCTION sales_mark_orders() RETURNS trigger LANGUAGE plpgsql AS $$
+
+def _marking(function: str, days_of: str) -> str:
+    """A statement trigger's function: the days of the rows a statement inserted, updated or
+    deleted (`days_of` selects them from `{rows}`, the transition table) marked stale."""
+    return f"""
+CREATE FUNCTION {function}() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
-    INSERT INTO sales_stale_days SELECT DISTINCT {_DAY} FROM new_rows ON CONFLICT DO NOTHING;
+    INSERT INTO sales_stale_days {days_of.format(rows="new_rows")} ON CONFLICT DO NOTHING;
   END IF;
   IF TG_OP IN ('UPDATE', 'DELETE') THEN
-    INSERT INTO sales_stale_days SELECT DISTINCT {_DAY} FROM old_rows ON CONFLICT DO NOTHING;
+    INSERT INTO sales_stale_days {days_of.format(rows="old_rows")} ON CONFLICT DO NOTHING;
   END IF;
   RETURN NULL;
 END $$
 """
-_MARK_LINES = """
-CREATE FUNCTION sales_mark_lines() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF TG_OP IN ('INSERT', 'UPDATE') THEN
-    INSERT INTO sales_stale_days SELECT DISTINCT (o.placed_at AT TIME ZONE 'UTC')::date
-    FROM new_rows n JOIN orders o ON o.order_id = n.order_id ON CONFLICT DO NOTHING;
-  END IF;
-  IF TG_OP IN ('UPDATE', 'DELETE') THEN
-    INSERT INTO sales_stale_days SELECT DISTINCT (o.placed_at AT TIME ZONE 'UTC')::date
-    FROM old_rows n JOIN orders o ON o.order_id = n.order_id ON CONFLICT DO NOTHING;
-  END IF;
-  RETURN NULL;
-END $$
-"""
+
+
+_MARK_ORDERS = _marking("sales_mark_orders", f"SELECT DISTINCT {_DAY} FROM {{rows}}")
+_MARK_LINES = _marking(
+    "sales_mark_lines",
+    "SELECT DISTINCT (o.placed_at AT TIME ZONE 'UTC')::date\n"
+    "    FROM {rows} n JOIN orders o ON o.order_id = n.order_id",
+)
 _EMPTIED = """
 CREATE FUNCTION sales_emptied() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
