@@ -17,7 +17,6 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 SALES_LOCK = 72_6578_0044  # its own: the order sync holds 72_6578_0042 for a whole read
-ATTRIBUTED = ("led", "assisted")
 
 _DAY = "(o.placed_at AT TIME ZONE 'UTC')::date"
 _RECOMPUTE = f"""
