@@ -53,21 +53,12 @@ def sales_per_day(days: Sequence[date], rows: Sequence[dict[str, Any]]) -> list[
 
 
 def funnel(shown: int, up: int, clicks: int, ordered: int) -> list[dict[str, Any]]:
-    """The four steps with each one's share of the step before (None after a zero)."""
+    """The four steps with each one's share of the step before (None after a zero) and of the
+    wines shown."""
     counts = {"shown": shown, "up": up, "clicks": clicks, "ordered": ordered}
-    rows: list[dict[str, Any]] = []
-    before: int | None = None
-    for key, title in FUNNEL_STEPS:
-        n = counts[key]
-        rows.append(
-            {
-                "step": title,
-                "count": n,
-                "of_previous": None if before is None else _percent(n, before),
-                "of_shown": _percent(n, shown) if key != "shown" else None,
-            }
-        )
-        before = n
+    rows = _steps(FUNNEL_STEPS, counts)
+    for (key, _), row in zip(FUNNEL_STEPS, rows, strict=True):
+        row["of_shown"] = _percent(row["count"], shown) if key != "shown" else None
     return rows
 
 
@@ -80,10 +71,14 @@ ALERT_STEPS = (
 
 def alert_funnel(sent: int, opened: int, ordered: int) -> list[dict[str, Any]]:
     """Alerts (issue 43): sent → opened → ordered, each with its share of the step before."""
-    counts = {"sent": sent, "opened": opened, "ordered": ordered}
+    return _steps(ALERT_STEPS, {"sent": sent, "opened": opened, "ordered": ordered})
+
+
+def _steps(steps: Sequence[tuple[str, str]], counts: dict[str, int]) -> list[dict[str, Any]]:
+    """Each step's title, count and share of the step before (None for the first)."""
     rows: list[dict[str, Any]] = []
     before: int | None = None
-    for key, title in ALERT_STEPS:
+    for key, title in steps:
         n = counts[key]
         of_previous = None if before is None else _percent(n, before)
         rows.append({"step": title, "count": n, "of_previous": of_previous})
