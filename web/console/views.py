@@ -52,20 +52,21 @@ def by_week(series: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return weeks
 
 
+def _with_bars(rows: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
+    """`rows`, each given the width of its bar (`key` against the largest)."""
+    for row, width in zip(rows, share_bars(rows, key, 80), strict=True):
+        row["bar"] = width
+    return rows
+
+
 async def overview(console: ConsoleService, w: Window) -> dict[str, Any]:
     data = await console.overview(w)
     weekly = w.days > WEEKLY_AFTER_DAYS
     series = by_week(data["series"]) if weekly else data["series"]
     days = [d["day"] for d in series]
-    paths = data["paths"]
-    for row, width in zip(paths, share_bars(paths, "answers", 80), strict=True):
-        row["bar"] = width
-    funnel = data["funnel"]
-    for row, width in zip(funnel, share_bars(funnel, "count", 80), strict=True):
-        row["bar"] = width
-    alerts = data["alerts"]
-    for row, width in zip(alerts, share_bars(alerts, "count", 80), strict=True):
-        row["bar"] = width
+    paths = _with_bars(data["paths"], "answers")
+    funnel = _with_bars(data["funnel"], "count")
+    alerts = _with_bars(data["alerts"], "count")
     return {
         "data": data,
         "answers_chart": bar_chart(
@@ -158,9 +159,7 @@ async def demand(console: ConsoleService, w: Window) -> dict[str, Any]:
 
 async def unmet(console: ConsoleService, w: Window) -> dict[str, Any]:
     data = await console.unmet(w)
-    groups = data["groups"]
-    for row, width in zip(groups, share_bars(groups, "requests", 80), strict=True):
-        row["bar"] = width
+    groups = _with_bars(data["groups"], "requests")
     return {
         "tables": [
             Table(
