@@ -177,24 +177,15 @@ async def run(facts: int, orders: int, repeat: int, answers: int, reuse: bool) -
             await conn.execute(text("TRUNCATE fact_days, fact_day_values"))
             await conn.execute(text("DELETE FROM sales_days"))
             await conn.execute(text(_STALE_DAYS))
-        started = time.perf_counter()
-        async with rt.sessions() as s:
-            await refresh_sales(s)
-            await s.commit()
-        print(f"sales of every day computed in {time.perf_counter() - started:.1f} s")
+        every_day = await _recompute_ms(rt, refresh_sales)
+        print(f"sales of every day computed in {every_day / 1000:.1f} s")
         await _sales_today(rt, orders, repeat)
         started = time.perf_counter()
         console = ConsoleService(Database(rt.maintenance_sessions), settings)
         await console.refresh()  # the rollups, once for the whole year (later: today only)
         print(f"rollups of every day computed in {time.perf_counter() - started:.1f} s")
-        today = []
-        for _ in range(repeat):  # what the first view of a visit adds: today's rollup again
-            started = time.perf_counter()
-            async with rt.sessions() as s:
-                await refresh(s)
-                await s.commit()
-            today.append((time.perf_counter() - started) * 1000)
-        t = Summary.of(today)
+        # What the first view of a visit adds: today's rollup again.
+        t = Summary.of([await _recompute_ms(rt, refresh) for _ in range(repeat)])
         print(
             f"today's rollup ({facts // 365:,} facts) recomputed: p50 {t.p50:.1f} ms, "
             f"p95 {t.p95:.1f} ms (once per {TODAY_SECONDS:g} s; views in between skip it)"
@@ -213,16 +204,7 @@ async def run(facts: int, orders: int, repeat: int, answers: int, reuse: bool) -
             for days in (30, 365):
                 for view in VIEWS:
                     url = f"http://{host}:{port}/console/{view}?days={days}"
-                    async with http.get(url) as r:  # warm: plans, template compilation
-                        assert r.status == 200, (url, r.status)
-                        await r.read()
-                    times = []
-                    for _ in range(repeat):
-                        started = time.perf_counter()
-                        async with http.get(url) as r:
-                            await r.read()
-                        times.append((time.perf_counter() - started) * 1000)
-                    s = Summary.of(times)
+                    s = Summary.of(await _timed(http, url, repeat))
                     worst = max(worst, s.p95)
                     print(f"{view:<10} {days:>5} d {s.p50:>7.1f} {s.p95:>7.1f} {s.max:>7.1f}")
             s = Summary.of(await _timed(http, f"http://{host}:{port}/metrics", repeat))
@@ -288,7 +270,17 @@ async def _fill(rt, facts: int) -> None:  # type: ignore[no-untyped-def]
     print(f"  filled in {time.perf_counter() - started:.0f} s", file=sys.stderr)
 
 
+async def _recompute_ms(rt, recompute) -> float:  # type: ignore[no-untyped-def]
+    """One rollup recomputed and committed, in ms."""
+    started = time.perf_counter()
+    async with rt.sessions() as s:
+        await recompute(s)
+        await s.commit()
+    return (time.perf_counter() - started) * 1000
+
+
 async def _timed(http: aiohttp.ClientSession, url: str, repeat: int) -> list[float]:
+    """`repeat` timed GETs of `url` in ms, after one to warm it (plans, template compilation)."""
     times = []
     for i in range(repeat + 1):
         started = time.perf_counter()
@@ -308,11 +300,7 @@ async def _sales_today(rt, orders: int, repeat: int) -> None:  # type: ignore[no
             await conn.execute(
                 text("INSERT INTO sales_stale_days VALUES ((now() AT TIME ZONE 'UTC')::date)")
             )
-        started = time.perf_counter()
-        async with rt.sessions() as s:
-            await refresh_sales(s)
-            await s.commit()
-        times.append((time.perf_counter() - started) * 1000)
+        times.append(await _recompute_ms(rt, refresh_sales))
     t = Summary.of(times)
     print(
         f"today's sales ({orders // 365:,} orders) recomputed: p50 {t.p50:.1f} ms, "
