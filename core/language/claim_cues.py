@@ -129,8 +129,3 @@ def borne_out(claim: tuple[str, str], own: frozenset[tuple[str, str]]) -> bool:
     if (kind, value) in own:
         return True
     return value.endswith(OTHER) and (kind, value.removesuffix(OTHER)) in own
-
-
-def unconfirmed_cues(text: str) -> frozenset[str]:
-    """The kinds of claims-without-a-row-field (ageing, award, history) `text` speaks of."""
-    return frozenset(kind for kind, _ in cue_claims(text))
