@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from core.language.folding import fold
+
 # Words that point at the wines just shown: «чем они отличаются?», «что к ним приготовить?»,
 # «возьму оба», «what do they go with?».
 _POINTS_AT_SHOWN = re.compile(
@@ -31,7 +33,7 @@ def points_at_shown(text: str) -> int | None:
     """Does a message ask about the wines just shown («чем они отличаются?», «к ним что
     приготовить?», «первое звучит интересно, к чему оно?»)? 0 for all of them, n for the n-th
     (-1 for the last); None when it does not point at them."""
-    folded = text.lower().replace("ё", "е")
+    folded = fold(text)
     if not _ASKS_OF_SHOWN.search(folded):
         return None
     if ordinal := _ORDINAL.search(folded):
