@@ -154,7 +154,8 @@ def read_claims(text: str) -> tuple[Claim, ...]:
         claims.append(Claim("volume", Decimal("1.5")))
     cues = sorted(cue_claims(text))
     claims += [Claim(kind, value) for kind, value in cues]
-    cue_kinds = [kind for kind in CUES if any(kind == cue for cue, _ in cues)]
+    said = {kind for kind, _ in cues}
+    cue_kinds = [kind for kind in CUES if kind in said]
     number_kind = cue_kinds[0] if cue_kinds else "number"
     codes = [m.span() for m in _CODE.finditer(folded) if re.search(r"[a-z_]", m.group())]
     for match in _NUMBER.finditer(folded):
