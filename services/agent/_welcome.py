@@ -17,7 +17,7 @@ from services.agent._catalog_slice import catalog_line
 from services.agent._day_context import DayContext
 from services.agent._selection import liked_style
 from services.agent._service import SommelierService
-from services.agent._wine_handles import handle, with_handles
+from services.agent._wine_handles import id_for, with_handles
 
 log = logging.getLogger(__name__)
 
@@ -86,11 +86,11 @@ class WelcomeWriter:
         )
         reply = await self.sommelier.llm.complete(messages, None)
         parsed = parse_answer(reply.content)
-        by_handle = {handle(w.id): w for w in wines}
+        by_id = {w.id: w for w in wines}
         picked = [
-            RecommendedWine.from_wine(by_handle[handle(p.ref)], p.why)
+            RecommendedWine.from_wine(by_id[wine_id], p.why)
             for p in parsed.picks
-            if handle(p.ref) in by_handle
+            if (wine_id := id_for(p.ref, by_id)) in by_id
         ]
         if len(picked) < len(wines) or not parsed.intro:
             raise LLMRequestError("the welcome did not keep to the picked wines")
