@@ -77,7 +77,7 @@ _SIDES = {
     "south": r"южн|south",
     "east": r"восточн|east",
     "west": r"западн|west",
-    "left": r"лев(?:ый|ого|ом|ом)|left",
+    "left": r"лев(?:ый|ого|ом)|left",
     "right": r"прав(?:ый|ого|ом)|right",
 }
 _SIDE = re.compile(
@@ -94,7 +94,7 @@ _RANKED = re.compile(
 # A clause that speaks of something other than the wine itself — a comparison or an owner's
 # holdings: «соперничает со вторыми крю», «владелец участков премье крю», «как у гран крю».
 _OTHER_SUBJECT = re.compile(
-    r"(?<![а-яёa-z])(?:соперничa?\w*|соперничает|конкурир\w*|не уступа\w*|сравним\w*|сравнива\w*"
+    r"(?<![а-яёa-z])(?:сопернич\w*|конкурир\w*|не уступа\w*|сравним\w*|сравнива\w*"
     r"|наравне|уровн[яеь]\w*|на уровне|как у|подобн\w*|владел\w*|владе[юе]т\w*|владени\w*"
     r"|участк\w+ (?:в|на)|соседн\w*|rival\w*|like)\b[^.;!?]*"
 )
