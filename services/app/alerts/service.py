@@ -27,7 +27,7 @@ from repositories.catalog_cache import forget_catalog_caches
 from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent import catalog_index
-from services.app.database import Database
+from services.app.database import Database, commit
 from services.app.facts.buy_links import BuyLinks
 from services.app.sending.outbox import OutgoingMessage
 
@@ -144,14 +144,14 @@ class Alerts:
     async def cancel(self, user_id: int, subscription_id: int) -> bool:
         async with self._statements() as s:
             done = await sql.cancel(s, user_id, subscription_id)
-            await s.commit()
+            await commit(s)
         return done
 
     async def forget_price(self, user_id: int, wine_id: uuid.UUID) -> None:
         """A favourite removed: its price is no longer watched."""
         async with self._statements() as s:
             await sql.cancel_price(s, user_id, wine_id)
-            await s.commit()
+            await commit(s)
 
     async def opened(self, user_id: int, wine_id: uuid.UUID) -> None:
         """A button pressed on a wine's card: an alert of that wine to this person, opened.
@@ -159,7 +159,7 @@ class Alerts:
         try:
             async with self._statements() as s:
                 await sql.opened_wine(s, user_id, wine_id)
-                await s.commit()
+                await commit(s)
         except DatabaseUnavailableError:
             log.warning("alert opening not recorded: the database is unavailable")
 
