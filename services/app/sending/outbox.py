@@ -11,9 +11,12 @@ from datetime import timedelta
 from typing import Any
 
 from repositories import telegram_limits as sql
+from repositories.telegram_limits import QueuedMessage
 from services.app.database import Database, commit
 
 MAX_ATTEMPTS = 5
+
+__all__ = ["MAX_ATTEMPTS", "Outbox", "OutgoingMessage", "QueuedMessage"]
 
 
 @dataclass(frozen=True)
@@ -21,15 +24,6 @@ class OutgoingMessage:
     chat_id: int
     html: str  # Telegram HTML
     keyboard: dict[str, Any] | None = None  # an InlineKeyboardMarkup as JSON
-
-
-@dataclass(frozen=True)
-class QueuedMessage:
-    id: int
-    chat_id: int
-    html: str
-    keyboard: dict[str, Any] | None
-    attempts: int
 
 
 class Outbox:
@@ -47,9 +41,9 @@ class Outbox:
 
     async def claim(self, limit: int, lease: timedelta) -> list[QueuedMessage]:
         async with self._statements() as s:
-            rows = await sql.claim(s, limit, lease)
+            claimed = await sql.claim(s, limit, lease)
             await commit(s)
-        return [QueuedMessage(r.id, r.chat_id, r.text, r.reply_markup, r.attempts) for r in rows]
+        return claimed
 
     async def done(self, message_id: int) -> None:
         """Sent, or never to be sent (blocked, refused by Telegram, out of attempts)."""
