@@ -237,7 +237,10 @@ async def names_on_sale(repo: WineRepository, names: dict[int, str]) -> dict[int
     """Per name (by any key), the wine on sale it now names: one the catalog's name index
     finds by two thirds of the name's words or more (a one-word name: that word). A wine of
     the same region or grape alone does not answer «Château Pontet-Canet Pauillac». One
-    query for the candidates of every name."""
+    query for the candidates of every name; none, and no index read or built, for no names
+    (most passes: no name subscription new since the last and no catalog change)."""
+    if not names:
+        return {}
     index = await catalog_index(repo)
     plans: dict[int, tuple[list[str], set[str], int]] = {}
     for key, name in names.items():
