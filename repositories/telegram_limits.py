@@ -90,8 +90,8 @@ async def forget_pace(executor: Executor, older_than: timedelta) -> int:
 class QueuedMessage:
     id: int
     chat_id: int
-    text: str
-    reply_markup: dict[str, Any] | None
+    html: str  # Telegram HTML
+    keyboard: dict[str, Any] | None  # an InlineKeyboardMarkup as JSON
     attempts: int
 
 

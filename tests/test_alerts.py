@@ -28,6 +28,7 @@ from aiohttp import web
 from sqlalchemy import text
 
 from bot.alert_schedule import render_alert
+from fakes.openai_server import FakeOpenAIServer
 from fakes.telegram_server import FakeTelegramServer, SentCall
 from services.app.alerts.service import DueAlert
 from services.app.catalog.sync import CatalogSync
@@ -111,6 +112,19 @@ async def shop_and_services(runtime: Runtime) -> AsyncIterator[tuple[Shop, Servi
             yield holder[0], services
     finally:
         await services.close()
+
+
+@asynccontextmanager
+async def shop_model_telegram(
+    runtime: Runtime,
+) -> AsyncIterator[tuple[Shop, Services, FakeOpenAIServer, FakeTelegramServer]]:
+    """The shop with its services, the fake model and the fake Telegram, for a bot process."""
+    async with (
+        shop_and_services(runtime) as (shop, services),
+        fake_llm() as llm,
+        FakeTelegramServer() as tg,
+    ):
+        yield shop, services, llm, tg
 
 
 async def until(condition: Callable[[], bool], timeout: float = 60.0) -> None:
@@ -219,11 +233,7 @@ async def test_a_sync_that_brings_the_wine_back_tells_each_subscriber_once_acros
     asker = 971_001
     others = [9_710_100 + n for n in range(40)]  # more subscribers: the replicas race for them
     await confirm_age(clean_db, asker)
-    async with (
-        shop_and_services(clean_db) as (shop, services),
-        fake_llm() as llm,
-        FakeTelegramServer() as tg,
-    ):
+    async with shop_model_telegram(clean_db) as (shop, services, llm, tg):
         riesling = await wine_id(clean_db, "C-300")
         env = Model(llm).env(llm) | FAST_PASSES
         async with replicas(clean_db, tg, env, None, None) as (first, second):
@@ -267,11 +277,7 @@ async def test_a_favourites_price_drop_alerts_once_per_drop_and_the_console_coun
 ) -> None:
     fan = 972_001
     await confirm_age(clean_db, fan)
-    async with (
-        shop_and_services(clean_db) as (shop, services),
-        fake_llm() as llm,
-        FakeTelegramServer() as tg,
-    ):
+    async with shop_model_telegram(clean_db) as (shop, services, llm, tg):
         cabernet = await wine_id(clean_db, "A-100")
         async with bot_process(
             clean_db, tg, webhook=True, extra=Model(llm).env(llm) | FAST_PASSES

@@ -27,7 +27,7 @@ from repositories.catalog_cache import forget_catalog_caches
 from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent import catalog_index
-from services.app.database import Database
+from services.app.database import Database, commit
 from services.app.facts.buy_links import BuyLinks
 from services.app.sending.outbox import OutgoingMessage
 
@@ -144,14 +144,14 @@ class Alerts:
     async def cancel(self, user_id: int, subscription_id: int) -> bool:
         async with self._statements() as s:
             done = await sql.cancel(s, user_id, subscription_id)
-            await s.commit()
+            await commit(s)
         return done
 
     async def forget_price(self, user_id: int, wine_id: uuid.UUID) -> None:
         """A favourite removed: its price is no longer watched."""
         async with self._statements() as s:
             await sql.cancel_price(s, user_id, wine_id)
-            await s.commit()
+            await commit(s)
 
     async def opened(self, user_id: int, wine_id: uuid.UUID) -> None:
         """A button pressed on a wine's card: an alert of that wine to this person, opened.
@@ -159,7 +159,7 @@ class Alerts:
         try:
             async with self._statements() as s:
                 await sql.opened_wine(s, user_id, wine_id)
-                await s.commit()
+                await commit(s)
         except DatabaseUnavailableError:
             log.warning("alert opening not recorded: the database is unavailable")
 
@@ -237,7 +237,10 @@ async def names_on_sale(repo: WineRepository, names: dict[int, str]) -> dict[int
     """Per name (by any key), the wine on sale it now names: one the catalog's name index
     finds by two thirds of the name's words or more (a one-word name: that word). A wine of
     the same region or grape alone does not answer «Château Pontet-Canet Pauillac». One
-    query for the candidates of every name."""
+    query for the candidates of every name; none, and no index read or built, for no names
+    (most passes: no name subscription new since the last and no catalog change)."""
+    if not names:
+        return {}
     index = await catalog_index(repo)
     plans: dict[int, tuple[list[str], set[str], int]] = {}
     for key, name in names.items():

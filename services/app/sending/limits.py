@@ -17,7 +17,7 @@ from enum import Enum
 from core.errors import ChatBusyError, DatabaseUnavailableError, RecipientBlockedError
 from core.settings import Settings
 from repositories.telegram_limits import Pace, hold_bot, mark_blocked, take_permit
-from services.app.database import Database
+from services.app.database import Database, commit
 from services.app.sending.local_pace import LocalPace
 
 log = logging.getLogger(__name__)
@@ -78,7 +78,7 @@ class SendLimits:
                     verdict, wait = await take_permit(
                         s, bot_id, chat_id, alert, self._pace, chat_ahead, bot_ahead
                     )
-                    await s.commit()
+                    await commit(s)
             except DatabaseUnavailableError:
                 if not self._database_warned:
                     log.warning("database unavailable: this process paces its messages alone")
@@ -116,7 +116,7 @@ class SendLimits:
         try:
             async with self._statements() as s:
                 await hold_bot(s, bot_id, float(seconds))
-                await s.commit()
+                await commit(s)
         except DatabaseUnavailableError:
             # Shared with the other replicas as soon as the database is back, if still running.
             self._unshared_hold = (bot_id, time.monotonic() + float(seconds))
@@ -128,7 +128,7 @@ class SendLimits:
             if (left := until - time.monotonic()) > 0:
                 async with self._statements() as s:
                     await hold_bot(s, bot_id, left)
-                    await s.commit()
+                    await commit(s)
             self._unshared_hold = None
 
     async def blocked(self, chat_id: int) -> None:
@@ -139,6 +139,6 @@ class SendLimits:
         with contextlib.suppress(DatabaseUnavailableError):
             async with self._statements() as s:
                 news = await mark_blocked(s, chat_id)
-                await s.commit()
+                await commit(s)
             if news:
                 log.info("user %s blocked the bot: no alerts until they write", chat_id)

@@ -11,9 +11,12 @@ from datetime import timedelta
 from typing import Any
 
 from repositories import telegram_limits as sql
-from services.app.database import Database
+from repositories.telegram_limits import QueuedMessage
+from services.app.database import Database, commit
 
 MAX_ATTEMPTS = 5
+
+__all__ = ["MAX_ATTEMPTS", "Outbox", "OutgoingMessage", "QueuedMessage"]
 
 
 @dataclass(frozen=True)
@@ -21,15 +24,6 @@ class OutgoingMessage:
     chat_id: int
     html: str  # Telegram HTML
     keyboard: dict[str, Any] | None = None  # an InlineKeyboardMarkup as JSON
-
-
-@dataclass(frozen=True)
-class QueuedMessage:
-    id: int
-    chat_id: int
-    html: str
-    keyboard: dict[str, Any] | None
-    attempts: int
 
 
 class Outbox:
@@ -42,27 +36,27 @@ class Outbox:
         rows = [(m.chat_id, m.html, m.keyboard) for m in messages]
         async with self._statements() as s:
             queued = await sql.enqueue(s, kind, rows)
-            await s.commit()
+            await commit(s)
         return queued
 
     async def claim(self, limit: int, lease: timedelta) -> list[QueuedMessage]:
         async with self._statements() as s:
-            rows = await sql.claim(s, limit, lease)
-            await s.commit()
-        return [QueuedMessage(r.id, r.chat_id, r.text, r.reply_markup, r.attempts) for r in rows]
+            claimed = await sql.claim(s, limit, lease)
+            await commit(s)
+        return claimed
 
     async def done(self, message_id: int) -> None:
         """Sent, or never to be sent (blocked, refused by Telegram, out of attempts)."""
         async with self._statements() as s:
             await sql.finish(s, message_id)
-            await s.commit()
+            await commit(s)
 
     async def later(self, message_id: int, seconds: float, *, failed: bool) -> None:
         """Due again in `seconds`: after a failure (counted against MAX_ATTEMPTS), or because
         its chat is at its pace (not counted)."""
         async with self._statements() as s:
             await sql.postpone(s, message_id, seconds, counted=failed)
-            await s.commit()
+            await commit(s)
 
     async def waiting(self) -> int:
         async with self._statements() as s:
