@@ -12,10 +12,10 @@ import asyncio
 import contextlib
 import logging
 import warnings
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import asyncpg
 from sqlalchemy import event, text
@@ -33,6 +33,8 @@ from core.errors import DatabaseUnavailableError
 from core.settings import Settings
 
 log = logging.getLogger(__name__)
+
+_Result = TypeVar("_Result")
 
 EMBEDDED_DATABASE = "sommelier"
 EMBEDDED_POSTGRES_MAJOR = 16
@@ -257,10 +259,7 @@ async def driver_execute(executor: Executor, sql: str, *args: Any) -> int:
     every statement. Returns the rows it touched."""
     driver = _autocommit_driver(executor)
     if driver is not None:
-        try:
-            status = await driver.execute(sql, *args)
-        except (*DRIVER_ERRORS, asyncio.CancelledError) as exc:
-            raise await _as_sqlalchemy_would(executor, sql, args, exc) from exc
+        status = await _on_driver(executor, driver.execute, sql, args)
         count = status.rpartition(" ")[2]
         return int(count) if count.isdigit() else -1
     result = await (await _connection_of(executor)).exec_driver_sql(sql, args)
@@ -271,10 +270,7 @@ async def driver_fetchrow(executor: Executor, sql: str, *args: Any) -> tuple[Any
     """`driver_execute`'s reading twin: the first row, or None."""
     driver = _autocommit_driver(executor)
     if driver is not None:
-        try:
-            record = await driver.fetchrow(sql, *args)
-        except (*DRIVER_ERRORS, asyncio.CancelledError) as exc:
-            raise await _as_sqlalchemy_would(executor, sql, args, exc) from exc
+        record = await _on_driver(executor, driver.fetchrow, sql, args)
         return tuple(record) if record is not None else None
     first = (await (await _connection_of(executor)).exec_driver_sql(sql, args)).first()
     return tuple(first) if first is not None else None
@@ -282,6 +278,9 @@ async def driver_fetchrow(executor: Executor, sql: str, *args: Any) -> tuple[Any
 
 async def driver_fetchall(executor: Executor, sql: str, *args: Any) -> list[tuple[Any, ...]]:
     """`driver_execute`'s reading twin for every row."""
+    driver = _autocommit_driver(executor)
+    if driver is not None:
+        return [tuple(record) for record in await _on_driver(executor, driver.fetch, sql, args)]
     result = await (await _connection_of(executor)).exec_driver_sql(sql, args)
     return [tuple(row) for row in result.all()]
 
@@ -306,6 +305,17 @@ def _autocommit_driver(executor: Executor) -> asyncpg.Connection | None:
         return None
     driver = executor.sync_connection.connection.driver_connection
     return driver if isinstance(driver, asyncpg.Connection) else None
+
+
+async def _on_driver(
+    executor: Executor, call: Callable[..., Awaitable[_Result]], sql: str, args: tuple[Any, ...]
+) -> _Result:
+    """`call` (a method of the asyncpg connection under `executor`) run on the statement,
+    failing as the statement would through SQLAlchemy."""
+    try:
+        return await call(sql, *args)
+    except (*DRIVER_ERRORS, asyncio.CancelledError) as exc:
+        raise await _as_sqlalchemy_would(executor, sql, args, exc) from exc
 
 
 async def _as_sqlalchemy_would(
