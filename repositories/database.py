@@ -237,26 +237,25 @@ Executor = AsyncSession | AsyncConnection
 
 
 def core_connections(
-    sessions: async_sessionmaker[AsyncSession], *, autocommit: bool
+    sessions: async_sessionmaker[AsyncSession],
 ) -> Callable[[], AsyncConnection] | None:
-    """Core connections on the same pool, for work with no ORM objects: a Core statement costs
-    about a quarter less CPU than the same statement through an ORM session. `autocommit`:
-    each statement commits on its own (units of one statement: the update ledger, rate
-    counters, reads); otherwise the first statement begins a transaction that `commit()`
-    ends (a turn's store). None for a factory bound per table."""
+    """Core connections on the same pool, each statement committed on its own, for work with
+    no ORM objects: a Core statement costs about a quarter less CPU than the same statement
+    through an ORM session (units of one statement: the update ledger, rate counters, a turn's
+    read and store). None for a factory bound per table."""
     bind = sessions.kw.get("bind")
     if not isinstance(bind, AsyncEngine):
         return None
-    return (bind.execution_options(isolation_level="AUTOCOMMIT") if autocommit else bind).connect
+    return bind.execution_options(isolation_level="AUTOCOMMIT").connect
 
 
 async def driver_execute(executor: Executor, sql: str, *args: Any) -> int:
     """One statement written for the driver ($1, $2 …), passed to it as written: no SQL
     construct to build, cache-key and compile. On the executor's connection, in whatever
     transaction it is in. A statement that commits on its own (a connection of
-    `core_connections(autocommit=True)`) goes to asyncpg itself: SQLAlchemy's execution
-    around it cost more CPU than the statement. Its errors come out as SQLAlchemy's, as for
-    every statement. Returns the rows it touched."""
+    `core_connections`) goes to asyncpg itself: SQLAlchemy's execution around it cost more
+    CPU than the statement. Its errors come out as SQLAlchemy's, as for every statement.
+    Returns the rows it touched."""
     driver = _autocommit_driver(executor)
     if driver is not None:
         status = await _on_driver(executor, driver.execute, sql, args)
