@@ -12,10 +12,10 @@ import asyncio
 import contextlib
 import logging
 import warnings
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import asyncpg
 from sqlalchemy import event, text
@@ -33,6 +33,8 @@ from core.errors import DatabaseUnavailableError
 from core.settings import Settings
 
 log = logging.getLogger(__name__)
+
+_Result = TypeVar("_Result")
 
 EMBEDDED_DATABASE = "sommelier"
 EMBEDDED_POSTGRES_MAJOR = 16
@@ -235,32 +237,28 @@ Executor = AsyncSession | AsyncConnection
 
 
 def core_connections(
-    sessions: async_sessionmaker[AsyncSession], *, autocommit: bool
+    sessions: async_sessionmaker[AsyncSession],
 ) -> Callable[[], AsyncConnection] | None:
-    """Core connections on the same pool, for work with no ORM objects: a Core statement costs
-    about a quarter less CPU than the same statement through an ORM session. `autocommit`:
-    each statement commits on its own (units of one statement: the update ledger, rate
-    counters, reads); otherwise the first statement begins a transaction that `commit()`
-    ends (a turn's store). None for a factory bound per table."""
+    """Core connections on the same pool, each statement committed on its own, for work with
+    no ORM objects: a Core statement costs about a quarter less CPU than the same statement
+    through an ORM session (units of one statement: the update ledger, rate counters, a turn's
+    read and store). None for a factory bound per table."""
     bind = sessions.kw.get("bind")
     if not isinstance(bind, AsyncEngine):
         return None
-    return (bind.execution_options(isolation_level="AUTOCOMMIT") if autocommit else bind).connect
+    return bind.execution_options(isolation_level="AUTOCOMMIT").connect
 
 
 async def driver_execute(executor: Executor, sql: str, *args: Any) -> int:
     """One statement written for the driver ($1, $2 …), passed to it as written: no SQL
     construct to build, cache-key and compile. On the executor's connection, in whatever
     transaction it is in. A statement that commits on its own (a connection of
-    `core_connections(autocommit=True)`) goes to asyncpg itself: SQLAlchemy's execution
-    around it cost more CPU than the statement. Its errors come out as SQLAlchemy's, as for
-    every statement. Returns the rows it touched."""
+    `core_connections`) goes to asyncpg itself: SQLAlchemy's execution around it cost more
+    CPU than the statement. Its errors come out as SQLAlchemy's, as for every statement.
+    Returns the rows it touched."""
     driver = _autocommit_driver(executor)
     if driver is not None:
-        try:
-            status = await driver.execute(sql, *args)
-        except (*DRIVER_ERRORS, asyncio.CancelledError) as exc:
-            raise await _as_sqlalchemy_would(executor, sql, args, exc) from exc
+        status = await _on_driver(executor, driver.execute, sql, args)
         count = status.rpartition(" ")[2]
         return int(count) if count.isdigit() else -1
     result = await (await _connection_of(executor)).exec_driver_sql(sql, args)
@@ -271,10 +269,7 @@ async def driver_fetchrow(executor: Executor, sql: str, *args: Any) -> tuple[Any
     """`driver_execute`'s reading twin: the first row, or None."""
     driver = _autocommit_driver(executor)
     if driver is not None:
-        try:
-            record = await driver.fetchrow(sql, *args)
-        except (*DRIVER_ERRORS, asyncio.CancelledError) as exc:
-            raise await _as_sqlalchemy_would(executor, sql, args, exc) from exc
+        record = await _on_driver(executor, driver.fetchrow, sql, args)
         return tuple(record) if record is not None else None
     first = (await (await _connection_of(executor)).exec_driver_sql(sql, args)).first()
     return tuple(first) if first is not None else None
@@ -282,6 +277,9 @@ async def driver_fetchrow(executor: Executor, sql: str, *args: Any) -> tuple[Any
 
 async def driver_fetchall(executor: Executor, sql: str, *args: Any) -> list[tuple[Any, ...]]:
     """`driver_execute`'s reading twin for every row."""
+    driver = _autocommit_driver(executor)
+    if driver is not None:
+        return [tuple(record) for record in await _on_driver(executor, driver.fetch, sql, args)]
     result = await (await _connection_of(executor)).exec_driver_sql(sql, args)
     return [tuple(row) for row in result.all()]
 
@@ -306,6 +304,17 @@ def _autocommit_driver(executor: Executor) -> asyncpg.Connection | None:
         return None
     driver = executor.sync_connection.connection.driver_connection
     return driver if isinstance(driver, asyncpg.Connection) else None
+
+
+async def _on_driver(
+    executor: Executor, call: Callable[..., Awaitable[_Result]], sql: str, args: tuple[Any, ...]
+) -> _Result:
+    """`call` (a method of the asyncpg connection under `executor`) run on the statement,
+    failing as the statement would through SQLAlchemy."""
+    try:
+        return await call(sql, *args)
+    except (*DRIVER_ERRORS, asyncio.CancelledError) as exc:
+        raise await _as_sqlalchemy_would(executor, sql, args, exc) from exc
 
 
 async def _as_sqlalchemy_would(

@@ -7,20 +7,11 @@ import uuid
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import insert, text
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from repositories.database import Executor, driver_execute
 from repositories.models import AnswerFact, CatalogSync
-
-# Every column a fact may leave out, sent as NULL: one statement text for every fact, which
-# each pooled connection prepares once (leaving them out made a new statement per shape).
-_OPTIONAL = tuple(
-    c.key
-    for c in AnswerFact.__table__.columns
-    if c.nullable and c.default is None and c.server_default is None
-)
-
 
 # Every column but the time of writing, with the Python-side default of each (NULL for most):
 # one statement for every fact, written for the driver (nothing to build and compile per answer).
@@ -42,16 +33,19 @@ def fact_insert(first: int, when: str | None = None) -> str:
     return f"INSERT INTO answer_facts ({columns}) SELECT {values} WHERE {when}"
 
 
+def fact_params(values: dict[str, Any]) -> list[Any]:
+    """A fact's values in the order of FACT_COLUMNS, each left out as its default."""
+    if not values.keys() <= FACT_KEYS:
+        raise ValueError(f"not columns of a fact: {sorted(values.keys() - FACT_KEYS)}")
+    return [values.get(key, default) for key, default in FACT_COLUMNS]
+
+
 _INSERT_FACT = fact_insert(1)
 
 
 async def record_fact(session: Executor, values: dict[str, Any]) -> None:
     """One INSERT in the caller's transaction (the answer's own)."""
-    if values.keys() <= FACT_KEYS:
-        params = [values.get(key, default) for key, default in FACT_COLUMNS]
-        await driver_execute(session, _INSERT_FACT, *params)
-        return
-    await session.execute(insert(AnswerFact.__table__), [dict.fromkeys(_OPTIONAL) | values])
+    await driver_execute(session, _INSERT_FACT, *fact_params(values))
 
 
 async def record_click(

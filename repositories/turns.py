@@ -21,7 +21,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from core.recommendation import Recommendation
 from repositories.database import Executor, driver_fetchrow
-from repositories.facts import FACT_COLUMNS, FACT_KEYS, fact_insert
+from repositories.facts import FACT_COLUMNS, fact_insert, fact_params
 from repositories.models import User
 
 HISTORY_LIMIT = 200
@@ -194,8 +194,6 @@ async def store_turn(
     remembered (`thread`), its messages in the conversation it went on with, or in a new one
     that ends the person's open one. False, and nothing written, when the plan's update is no
     longer its owner's."""
-    if not fact.keys() <= FACT_KEYS:
-        raise ValueError(f"not columns of a fact: {sorted(fact.keys() - FACT_KEYS)}")
     args: list[Any] = [
         user_id,
         rec.path,
@@ -204,7 +202,7 @@ async def store_turn(
         None if plan is None else json.dumps(plan.plan, ensure_ascii=False),
         None if plan is None else plan.update_id,
         None if plan is None else plan.owner,
-        *(fact.get(key, default) for key, default in FACT_COLUMNS),
+        *fact_params(fact),
     ]
     sql = _NOT_REMEMBERED
     if thread is not None and user_id is not None:

@@ -30,7 +30,7 @@ async def test_the_gate_reads_the_same_through_a_connection_and_a_session(
         await UserRepository(s).upsert(501, "Анна")
         await UserRepository(s).confirm_age(501)
         await s.commit()
-    connections = core_connections(clean_db.sessions, autocommit=True)
+    connections = core_connections(clean_db.sessions)
     assert connections is not None
     async with connections() as conn:
         through_connection = (await read_access(conn, 501), await read_access(conn, 502))
@@ -40,7 +40,7 @@ async def test_the_gate_reads_the_same_through_a_connection_and_a_session(
 
 
 async def test_marks_finish_and_rate_hits_are_stored(clean_db: Runtime) -> None:
-    connections = core_connections(clean_db.sessions, autocommit=True)
+    connections = core_connections(clean_db.sessions)
     assert connections is not None
     async with clean_db.engine.begin() as conn:
         await conn.execute(
@@ -62,7 +62,7 @@ async def test_marks_finish_and_rate_hits_are_stored(clean_db: Runtime) -> None:
 async def test_a_connection_the_server_ended_is_the_database_being_away(
     clean_db: Runtime,
 ) -> None:
-    connections = core_connections(clean_db.sessions, autocommit=True)
+    connections = core_connections(clean_db.sessions)
     assert connections is not None
     statements = DatabaseSessions(connections)
     with pytest.raises(DatabaseUnavailableError):

@@ -67,15 +67,14 @@ class _UnavailableWhenAway(Generic[Unit]):
 
 
 class Database:
-    """The four ways a service opens the database, over one pool.
+    """The three ways a service opens the database, over one pool.
 
     - `sessions`: ORM sessions; work that must stand or fall together commits at its end.
     - `single`: ORM sessions whose every statement commits on its own (reads, one-statement
       writes: no BEGIN and COMMIT around them).
     - `statements`: Core connections, each statement committed on its own.
-    - `transactions`: Core connections in one transaction that `commit()` ends (a turn's store).
 
-    A factory bound per table (tests) has no engine of its own: its sessions serve for all four.
+    A factory bound per table (tests) has no engine of its own: its sessions serve for all three.
     `raw` is the plain factory, for code that opens sessions itself (the agent's tools).
     """
 
@@ -83,13 +82,9 @@ class Database:
         self.raw = raw
         self.sessions: DatabaseSessions[AsyncSession] = DatabaseSessions(raw)
         self.single: DatabaseSessions[AsyncSession] = DatabaseSessions(autocommit_sessions(raw))
-        statements = core_connections(raw, autocommit=True)
-        transactions = core_connections(raw, autocommit=False)
+        statements = core_connections(raw)
         self.statements: DatabaseSessions[AsyncSession] | DatabaseSessions[AsyncConnection] = (
             DatabaseSessions(statements) if statements else self.single
-        )
-        self.transactions: DatabaseSessions[AsyncSession] | DatabaseSessions[AsyncConnection] = (
-            DatabaseSessions(transactions) if transactions else self.sessions
         )
 
     async def answers(self) -> bool:
