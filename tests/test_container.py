@@ -34,7 +34,7 @@ from tests.conftest import make_settings
 from tests.serving import with_settings
 
 #: Not services: each `Database` opens the database four ways, one `DatabaseSessions` each.
-PARTS_OF_A_SERVICE = {DatabaseSessions: 4}
+PARTS_OF_A_SERVICE = {DatabaseSessions: 3}  # sessions, single, statements
 
 
 def _modules(package: Any) -> Iterator[Any]:
