@@ -257,7 +257,7 @@ async def add_users(dsn: str, user_ids: Sequence[int]) -> None:
             "INSERT INTO users (id, first_name, language_code, age_confirmed, age_confirmed_at) "
             "SELECT u, 'Bench', 'ru', true, now() FROM unnest($1::bigint[]) AS u "
             "ON CONFLICT (id) DO UPDATE SET age_confirmed = true, is_active = true, "
-            "taste_profile = '{}'",
+            "taste_profile = '{}', taste = '{}'",
             list(user_ids),
         )
     finally:

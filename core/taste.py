@@ -1,6 +1,7 @@
 """The taste profile: learned from 👍/👎 (counts per style, grape and country, a price range)
-and seeded by the taste quiz. `taste_profile` merges the two with one rule, and every path
-(the agent's prompt, the offline picks, the /start welcome, inline answers) reads the merge."""
+and seeded by the taste quiz. `taste_profile` merges the two with one rule; the merge is kept
+with the person whenever either changes, and every path (the agent's prompt, the offline picks,
+the /start welcome, inline answers) reads it."""
 
 from __future__ import annotations
 

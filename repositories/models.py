@@ -86,7 +86,9 @@ class User(Base):
     language_code: Mapped[str | None] = mapped_column(Text)
     age_confirmed: Mapped[bool] = mapped_column(Boolean, default=False)
     age_confirmed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    taste_profile: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
+    taste_profile: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)  # 👍/👎 alone
+    # The profile merged with the quiz (core.taste.taste_profile), kept as either changes.
+    taste: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
     is_active: Mapped[bool] = mapped_column(Boolean, default=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(

@@ -36,17 +36,17 @@ class Thread:
 
 @dataclass(frozen=True)
 class TurnStart:
-    """What a turn starts from: the person's taste, and the conversation it goes on with."""
+    """What a turn starts from: the person's taste (👍/👎 merged with the quiz, as it was
+    kept), and the conversation it goes on with."""
 
-    taste_profile: dict[str, Any] = field(default_factory=dict)
-    quiz: dict[str, Any] = field(default_factory=dict)
+    taste: dict[str, Any] = field(default_factory=dict)
     language_code: str | None = None
     conversation_id: uuid.UUID | None = None  # None: a new conversation starts with this turn
     history: list[dict[str, Any]] = field(default_factory=list)  # OpenAI chat format, oldest first
 
 
 _READ = text(
-    "SELECT u.taste_profile, u.language_code, q.answers, c.id, "
+    "SELECT u.taste, u.language_code, c.id, "
     " CASE WHEN c.id IS NOT NULL THEN ("
     "  SELECT coalesce(json_agg(json_build_object('role', m.role, 'content', m.content,"
     "   'tool_calls', m.tool_calls, 'tool_call_id', m.tool_call_id) ORDER BY m.id), '[]')"
@@ -54,7 +54,6 @@ _READ = text(
     "   WHERE conversation_id = c.id ORDER BY id DESC LIMIT :limit) m"
     " ) END AS history "
     "FROM users u "
-    "LEFT JOIN quiz_answers q ON q.user_id = u.id "
     "LEFT JOIN LATERAL ("
     " SELECT id FROM conversations"
     " WHERE user_id = u.id AND ended_at IS NULL"
@@ -63,8 +62,7 @@ _READ = text(
     ") c ON :remember "
     "WHERE u.id = :user"
 ).columns(
-    taste_profile=JSONB,
-    answers=JSONB,
+    taste=JSONB,
     id=UUID(as_uuid=True),
     history=JSON,
 )
@@ -73,7 +71,7 @@ _READ = text(
 async def turn_start(
     session: Executor, user_id: int, inactivity: timedelta, *, remember: bool = True
 ) -> TurnStart:
-    """In one statement: the person, their quiz, their open conversation and its last
+    """In one statement: the person's taste, their open conversation and its last
     HISTORY_LIMIT messages (`remember=False`: no conversation). A person not seen before is
     registered, and starts from nothing."""
     row = (
@@ -94,10 +92,9 @@ async def turn_start(
             .on_conflict_do_nothing(index_elements=[User.id])
         )
         return TurnStart()
-    profile, language, quiz, conversation_id, history = row
+    taste, language, conversation_id, history = row
     return TurnStart(
-        dict(profile or {}),
-        dict(quiz or {}),
+        dict(taste or {}),
         language,
         conversation_id,
         [_chat_message(m) for m in history or ()],

@@ -67,9 +67,12 @@ class UserRepository:
             .values(age_confirmed=True, age_confirmed_at=func.now())
         )
 
-    async def set_profile(self, user_id: int, profile: dict[str, Any]) -> None:
+    async def set_taste(
+        self, user_id: int, profile: dict[str, Any], merged: dict[str, Any]
+    ) -> None:
+        """The 👍/👎 profile and the taste merged from it and the quiz."""
         await self.session.execute(
-            update(User).where(User.id == user_id).values(taste_profile=profile)
+            update(User).where(User.id == user_id).values(taste_profile=profile, taste=merged)
         )
 
     async def set_active(self, user_id: int, active: bool) -> None:

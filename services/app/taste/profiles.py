@@ -1,5 +1,8 @@
 """The person's taste: 👍/👎 on wines (and the favourites, which count as a 👍) make the
-profile; merged with the quiz's answers (core.taste's one rule) it steers every path."""
+profile; merged with the quiz's answers (core.taste's one rule) it steers every path. The merge
+is kept with the person (`users.taste`), written in the same transaction as whatever changed
+it: a vote, a favourite, a quiz answer, a visitor's taste moved by /link. Every reader reads it
+as it was kept."""
 
 from __future__ import annotations
 
@@ -28,7 +31,8 @@ class Vote:
 
 
 async def rebuild_profile(session: AsyncSession, user_id: int) -> None:
-    """The 👍/👎 profile recomputed from the votes and the favourites (the caller commits)."""
+    """The 👍/👎 profile recomputed from the votes and the favourites, and the taste merged
+    from it and the quiz (the caller commits)."""
     votes = await FeedbackRepository(session).votes_with_wines(user_id)
     voted = {w.id for w, _ in votes}
     kept = [w for w in await FavouriteRepository(session).wines(user_id) if w.id not in voted]
@@ -36,7 +40,20 @@ async def rebuild_profile(session: AsyncSession, user_id: int) -> None:
         VotedWine(w.wine_type, w.sweetness, w.grape_varieties, w.country, w.price_rub, v)
         for w, v in [*votes, *((w, 1) for w in kept)]
     )
-    await UserRepository(session).set_profile(user_id, profile)
+    await _keep_taste(session, user_id, profile)
+
+
+async def remerge_quiz(session: AsyncSession, user_id: int) -> None:
+    """The quiz's answers changed: the taste merged anew with the 👍/👎 profile as it stands
+    (the caller commits)."""
+    user = await UserRepository(session).get(user_id)
+    if user is not None:
+        await _keep_taste(session, user_id, dict(user.taste_profile or {}))
+
+
+async def _keep_taste(session: AsyncSession, user_id: int, profile: dict[str, Any]) -> None:
+    quiz = await QuizRepository(session).get(user_id)
+    await UserRepository(session).set_taste(user_id, profile, taste_profile(profile, quiz))
 
 
 class TasteProfiles:
@@ -44,12 +61,10 @@ class TasteProfiles:
         self._sessions = database.sessions
 
     async def merged(self, user_id: int) -> dict[str, Any]:
-        """The profile every path uses: 👍/👎 merged with the quiz."""
+        """The profile every path uses: 👍/👎 merged with the quiz, as it was kept."""
         async with self._sessions() as s:
             user = await UserRepository(s).get(user_id)
-            if user is None:
-                return {}
-            return taste_profile(user.taste_profile, await QuizRepository(s).get(user_id))
+            return dict(user.taste or {}) if user is not None else {}
 
     async def vote(self, user_id: int, wine_id: uuid.UUID, vote: int) -> Vote | None:
         """Store 👍/👎 and recompute the profile; None when the wine is not in the catalog."""

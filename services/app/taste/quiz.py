@@ -7,6 +7,7 @@ from typing import Any
 from core.taste import describe_quiz, valid_quiz_answer
 from repositories.quiz import QuizRepository
 from services.app.database import Database
+from services.app.taste.profiles import remerge_quiz
 
 
 class Quiz:
@@ -28,11 +29,13 @@ class Quiz:
             if value is not None:
                 answers[question] = int(value) if question == "budget" else value
             await quiz.save(user_id, answers)
+            await remerge_quiz(s, user_id)
             await s.commit()
 
     async def reset(self, user_id: int) -> None:
         async with self._sessions() as s:
             await QuizRepository(s).clear(user_id)
+            await remerge_quiz(s, user_id)
             await s.commit()
 
     @staticmethod

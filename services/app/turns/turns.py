@@ -9,7 +9,6 @@ from datetime import timedelta
 from typing import Any
 
 from core.recommendation import Recommendation
-from core.taste import taste_profile
 from repositories.turns import Thread, TurnStart, turn_start
 from services.agent import MAX_STEPS, AgentEvent, Final, SommelierService, UserContext
 from services.app.database import Database, database_errors_as_unavailable
@@ -78,9 +77,7 @@ class Turns:
         history: list[dict[str, Any]] = []
         if user_id is not None:
             start = await self._start(user_id, remember)
-            context = UserContext(
-                user_id, taste_profile(start.taste_profile, start.quiz), start.language_code
-            )
+            context = UserContext(user_id, start.taste, start.language_code)
             history = start.history
             thread = Thread(start.conversation_id) if remember else None
         with database_errors_as_unavailable():
