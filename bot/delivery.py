@@ -29,7 +29,7 @@ from aiogram.methods import (
     TelegramMethod,
 )
 from aiogram.methods.base import TelegramType
-from aiogram.types import InlineKeyboardMarkup, MessageId
+from aiogram.types import MessageId
 
 from bot.coordination import Delivery
 from bot.delivery_plan import planned_answer
@@ -209,25 +209,13 @@ async def send_recommendation(
 def _parts(bot: Bot, chat_id: int, rec: Recommendation) -> list[Callable[[], Awaitable[None]]]:
     parts: list[Callable[[], Awaitable[None]]] = [lambda: send_text(bot, chat_id, rec.intro)]
     parts += [functools.partial(send_card, bot, chat_id, wine) for wine in rec.wines]
-    offer = _alert_offer(rec, chat_id)
+    offer = alert_offer(rec, chat_id)  # under the closing, which then always has a text
     if offer is None:
         parts.append(lambda: send_text(bot, chat_id, rec.closing))
     else:
         closing = rec.closing if rec.closing.strip() else T.alert_offer
         parts.append(lambda: send_text(bot, chat_id, closing, reply_markup=offer))
     return parts
-
-
-def _alert_offer(rec: Recommendation, chat_id: int) -> InlineKeyboardMarkup | None:
-    """«Сообщить, когда появится» under the closing: a wine asked for that the shop lacks, or
-    one shown earlier that sold out. Private chats only (the alert goes to whoever pressed)."""
-    if chat_id <= 0:
-        return None
-    if rec.unmet_name and rec.fact_id is not None:
-        return alert_offer("n", rec.fact_id)
-    if rec.sold_out_id is not None:
-        return alert_offer("w", rec.sold_out_id)
-    return None
 
 
 async def send_planned(bot: Bot, chat_id: int, delivery: Delivery) -> None:

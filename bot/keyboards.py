@@ -20,6 +20,7 @@ from bot.callbacks import (
     SimilarCallback,
     VoteCallback,
 )
+from core.recommendation import Recommendation
 from services.app.texts import T
 
 
@@ -125,8 +126,18 @@ def favourites_list(items: list[FavouriteButtons]) -> InlineKeyboardMarkup | Non
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
-def alert_offer(of: str, ref: uuid.UUID) -> InlineKeyboardMarkup:
-    """«🔔 Сообщить, когда появится» under an answer: a name asked for, a wine sold out."""
+def alert_offer(rec: Recommendation, chat_id: int) -> InlineKeyboardMarkup | None:
+    """«🔔 Сообщить, когда появится» under an answer's closing: a wine asked for that the shop
+    lacks (`n`), or one shown earlier that sold out (`w`). Private chats only (the alert goes
+    to whoever pressed)."""
+    if chat_id <= 0:
+        return None
+    if rec.unmet_name and rec.fact_id is not None:
+        of, ref = "n", rec.fact_id
+    elif rec.sold_out_id is not None:
+        of, ref = "w", rec.sold_out_id
+    else:
+        return None
     button = InlineKeyboardButton(
         text=T.alert_offer_button, callback_data=AlertCallback(of=of, ref=ref.hex).pack()
     )
