@@ -40,7 +40,7 @@ from bot.delivery_plan import delivery_plan
 from core.errors import DatabaseUnavailableError, LeaseLostError
 from core.recommendation import Recommendation
 from services.app.ops.ledger import Intake, LeasedUpdate, Ledger
-from services.app.turns.store import WithTurn
+from services.app.turns.turns import WithTurn
 
 log = logging.getLogger(__name__)
 
@@ -176,7 +176,7 @@ class Delivery:
         return self.attempts > 1
 
     def planned(self, rec: Recommendation) -> dict[str, Any]:
-        """The plan of this update's answer, stored with the turn (`TurnStore`'s `with_turn`),
+        """The plan of this update's answer, stored with the turn (`Turns.keep`'s `with_turn`),
         so that a takeover resends this answer instead of writing another. The turn is not
         kept (LeaseLostError) when another process has taken the update over meanwhile: its
         answer is the one the person gets, and this one is never sent."""

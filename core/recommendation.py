@@ -112,8 +112,8 @@ class Recommendation:
     why_sentences_kept: int = 0
     # A wine the person asked for by name (a label photo) that the shop does not have.
     unmet_name: str | None = None
-    # The answer's fact row (services/app/turns/store.py) and a wine shown earlier that has
-    # sold out («Похожие» pressed on it): what «Сообщить, когда появится» subscribes to.
+    # The answer's fact row (`Turns.keep`, services/app/turns/turns.py) and a wine shown earlier
+    # that has sold out («Похожие» pressed on it): what «Сообщить, когда появится» subscribes to.
     fact_id: uuid.UUID | None = None
     sold_out_id: uuid.UUID | None = None
 

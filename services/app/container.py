@@ -44,7 +44,6 @@ from services.app.taste.profiles import TasteProfiles
 from services.app.taste.quiz import Quiz
 from services.app.taste.similar import SimilarWines
 from services.app.turns.admission import Admission
-from services.app.turns.store import TurnStore
 from services.app.turns.turns import Turns
 from services.llm.client import LLMClient
 from services.llm.embeddings import EmbeddingService
@@ -65,7 +64,6 @@ class Services:
     database: Database
     signer: Signer
     recorder: FactRecorder
-    store: TurnStore
     # People and their turns.
     people: People
     visitors: Visitors
@@ -124,10 +122,9 @@ def build_services(rt: Runtime) -> Services:
     base = settings.public_base_url
     links = BuyLinks(key, base or "")
     recorder = FactRecorder(key, links if base else None)
-    store = TurnStore(database, recorder)
 
     taste = TasteProfiles(database)
-    turns = Turns(database, sommelier, store, inactivity)
+    turns = Turns(database, sommelier, recorder, inactivity)
     console = ConsoleService(database, settings)
     catalog_admin = CatalogAdmin(rt.maintenance_sessions, embeddings)
     sync = (
@@ -154,17 +151,16 @@ def build_services(rt: Runtime) -> Services:
         database=database,
         signer=signer,
         recorder=recorder,
-        store=store,
         people=People(database, inactivity),
         visitors=Visitors(database, inactivity),
         admission=Admission(settings.max_message_chars),
         turns=turns,
-        media=MediaQuestions(database, turns, store, vision, transcriber, inactivity),
+        media=MediaQuestions(database, turns, vision, transcriber),
         taste=taste,
         quiz=Quiz(database),
         favourites=Favourites(database),
-        similar=SimilarWines(database, store, inactivity),
-        welcome=WelcomePicks(database, welcome_writer, taste, store, inactivity),
+        similar=SimilarWines(database, turns),
+        welcome=WelcomePicks(welcome_writer, turns),
         quick_picks=QuickPicks(database, welcome_writer, taste, recorder),
         group_table=GroupTable(database, recorder),
         console=console,
@@ -172,7 +168,7 @@ def build_services(rt: Runtime) -> Services:
         clicks=BuyClicks(database, links, referrals),
         digest=WeeklyDigest(console, settings.admin_id_set),
         shop_rules=ShopRules(database, console),
-        health=Health(database, store),
+        health=Health(database, turns),
         rate_limits=RateLimits(
             database, settings.rate_limit_per_minute, settings.web_rate_limit_per_address
         ),

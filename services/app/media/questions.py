@@ -3,20 +3,18 @@ here; a dish, a caption or what a recording says becomes a text turn."""
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import AsyncIterator, Sequence
-from datetime import timedelta
 
 from core.errors import MediaUnreadableError
-from core.recommendation import Recommendation
-from repositories.turns import Thread
-from repositories.users import ConversationRepository, UserRepository
+from repositories.turns import TurnStart
+from repositories.users import ConversationRepository
 from repositories.wines import WineRepository
 from services.agent import MAX_STEPS, AgentEvent, Final, MediaRead
 from services.app.database import Database
 from services.app.media.matching import budget_in, dish_request, label_answer, wine_list_answer
-from services.app.turns.store import TurnStore, WithTurn
-from services.app.turns.turns import Turns
+from services.app.turns.turns import Turns, WithTurn
 from services.llm.transcription import Transcriber
 from services.llm.vision import ImageReading, VisionClient
 
@@ -26,17 +24,13 @@ class MediaQuestions:
         self,
         database: Database,
         turns: Turns,
-        store: TurnStore,
         vision: VisionClient | None,
         transcriber: Transcriber | None,
-        inactivity: timedelta,
     ) -> None:
         self._sessions = database.sessions
         self._turns = turns
-        self._store = store
         self.vision = vision
         self.transcriber = transcriber
-        self._inactivity = inactivity
 
     @property
     def photos_enabled(self) -> bool:
@@ -81,8 +75,9 @@ class MediaQuestions:
         if _names_wines(reading):
             what = reading.wine.title if reading.kind == "label" else ""
             yield MediaRead(source="photo", kind=reading.kind, text=what)
-            rec = await self._photo_answer(user_id, reading, caption, with_turn)
-            yield Final.of(rec, request_id or uuid.uuid4().hex, total_steps=1)
+            answering = functools.partial(self._photo_answer, reading, caption, request_id)
+            async for event in self._turns.turn(user_id, answering, with_turn=with_turn):
+                yield event
             return
         if caption:
             # Nothing about wine on the photo, but the caption asks something: answer that.
@@ -133,32 +128,21 @@ class MediaQuestions:
             yield event
 
     async def _photo_answer(
-        self,
-        user_id: int | None,
-        reading: ImageReading,
-        caption: str,
-        with_turn: WithTurn | None,
-    ) -> Recommendation:
-        thread: Thread | None = None
-        shown: set[uuid.UUID] = set()
+        self, reading: ImageReading, caption: str, request_id: str | None, start: TurnStart
+    ) -> AsyncIterator[AgentEvent]:
+        """A label or a wine list answered from the catalog, none of the wines already shown in
+        the conversation the turn goes on with."""
         async with self._sessions() as s:
-            if user_id is not None:
-                users = UserRepository(s)
-                if await users.get(user_id) is None:
-                    await users.upsert(user_id)
-                convs = ConversationRepository(s)
-                conv = await convs.current(user_id, self._inactivity)
-                thread = Thread(conv.id)
-                shown = await convs.shown_wine_ids(conv.id)
+            shown: set[uuid.UUID] = set()
+            if start.conversation_id is not None:
+                shown = await ConversationRepository(s).shown_wine_ids(start.conversation_id)
             repo = WineRepository(s)
             budget = budget_in(caption)
             if reading.kind == "label":
                 rec = await label_answer(repo, reading.wine, budget, shown)
             else:
                 rec = await wine_list_answer(repo, reading, budget, shown)
-            await s.commit()
-        await self._store.store(user_id, thread, rec, with_turn)
-        return rec
+        yield Final.of(rec, request_id or uuid.uuid4().hex, total_steps=1)
 
 
 def _names_wines(reading: ImageReading) -> bool:

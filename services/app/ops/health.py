@@ -6,13 +6,13 @@ from __future__ import annotations
 from repositories.users import AnswerRepository, Stats
 from repositories.wines import WineRepository
 from services.app.database import Database
-from services.app.turns.store import TurnStore
+from services.app.turns.turns import Turns
 
 
 class Health:
-    def __init__(self, database: Database, store: TurnStore) -> None:
+    def __init__(self, database: Database, turns: Turns) -> None:
         self._database = database
-        self._store = store
+        self._turns = turns
 
     async def database_ok(self) -> bool:
         return await self._database.answers()
@@ -29,4 +29,4 @@ class Health:
 
     def answers_by_path(self) -> dict[str, int]:
         """Answers kept by this process since it started, by path."""
-        return dict(self._store.answers_by_path)
+        return dict(self._turns.answers_by_path)

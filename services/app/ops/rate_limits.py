@@ -11,7 +11,7 @@ from datetime import timedelta
 from repositories.coordination import RateCounter
 from services.app.database import Database, commit
 from services.app.ops.metrics import RATE_LIMITED
-from services.app.turns.store import log_refusal
+from services.app.turns.answers_log import log_refusal
 
 WINDOW = timedelta(minutes=1)
 

@@ -3,38 +3,23 @@ or the taste quiz, steered by the person's taste; it opens the conversation like
 
 from __future__ import annotations
 
-from datetime import timedelta
+import uuid
+from collections.abc import AsyncIterator
 
 from core.recommendation import Recommendation
-from repositories.turns import Thread
-from repositories.users import ConversationRepository
-from services.agent import WelcomeWriter
-from services.app.database import Database, database_errors_as_unavailable
-from services.app.taste.profiles import TasteProfiles
-from services.app.turns.store import TurnStore, WithTurn
+from repositories.turns import TurnStart
+from services.agent import AgentEvent, Final, WelcomeWriter
+from services.app.turns.turns import Turns, WithTurn, final_answer
 
 
 class WelcomePicks:
-    def __init__(
-        self,
-        database: Database,
-        writer: WelcomeWriter,
-        taste: TasteProfiles,
-        store: TurnStore,
-        inactivity: timedelta,
-    ) -> None:
-        self._sessions = database.sessions
+    def __init__(self, writer: WelcomeWriter, turns: Turns) -> None:
         self._writer = writer
-        self._taste = taste
-        self._store = store
-        self._inactivity = inactivity
+        self._turns = turns
 
     async def welcome(self, user_id: int, with_turn: WithTurn | None = None) -> Recommendation:
-        profile = await self._taste.merged(user_id)
-        with database_errors_as_unavailable():
-            rec = await self._writer.write(profile)
-        async with self._sessions() as s:
-            conv = await ConversationRepository(s).current(user_id, self._inactivity)
-            await s.commit()
-        await self._store.store(user_id, Thread(conv.id), rec, with_turn)
-        return rec
+        return await final_answer(self._turns.turn(user_id, self._picks, with_turn=with_turn))
+
+    async def _picks(self, start: TurnStart) -> AsyncIterator[AgentEvent]:
+        rec = await self._writer.write(start.taste)
+        yield Final.of(rec, uuid.uuid4().hex, total_steps=1)

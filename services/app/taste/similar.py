@@ -3,27 +3,28 @@ conversation; the answer joins the conversation like any turn."""
 
 from __future__ import annotations
 
+import functools
 import uuid
-from datetime import timedelta
+from collections.abc import AsyncIterator
 from decimal import Decimal
 
 from core.domain import WineFilters
 from core.recommendation import Recommendation, RecommendedWine
 from core.text import joined
 from repositories.models import Wine
-from repositories.turns import Thread
+from repositories.turns import TurnStart
 from repositories.users import ConversationRepository
 from repositories.wines import WineRepository
+from services.agent import AgentEvent, Final
 from services.app.database import Database
 from services.app.texts import T
-from services.app.turns.store import TurnStore, WithTurn
+from services.app.turns.turns import Turns, WithTurn, final_answer
 
 
 class SimilarWines:
-    def __init__(self, database: Database, store: TurnStore, inactivity: timedelta) -> None:
+    def __init__(self, database: Database, turns: Turns) -> None:
         self._sessions = database.sessions
-        self._store = store
-        self._inactivity = inactivity
+        self._turns = turns
 
     async def on_sale(self, wine_id: uuid.UUID) -> bool | None:
         """Whether the shop sells this wine now; None when it is not in the catalog."""
@@ -34,18 +35,17 @@ class SimilarWines:
     async def similar(
         self, user_id: int, wine_id: uuid.UUID, with_turn: WithTurn | None = None
     ) -> Recommendation | None:
-        """Wines like this one, excluding those already shown in the conversation."""
+        """Wines like this one, excluding those already shown in the conversation; None when
+        the wine is not in the catalog."""
         async with self._sessions() as s:
-            repo = WineRepository(s)
-            found = await repo.get_by_ids([wine_id])
-            if not found:
-                return None
-            base = found[0]
-            convs = ConversationRepository(s)
-            conv = await convs.current(user_id, self._inactivity)
-            shown = await convs.shown_wine_ids(conv.id) | {base.id}
-            await s.commit()
-        picks = await self._similar_wines(base, shown)
+            found = await WineRepository(s).get_by_ids([wine_id])
+        if not found:
+            return None
+        answering = functools.partial(self._answer, found[0])
+        return await final_answer(self._turns.turn(user_id, answering, with_turn=with_turn))
+
+    async def _answer(self, base: Wine, start: TurnStart) -> AsyncIterator[AgentEvent]:
+        picks = await self._similar_wines(base, start)
         if picks:
             intro = T.similar_intro.format(name=base.name)
             closing = T.similar_closing
@@ -61,11 +61,14 @@ class SimilarWines:
                 "content": f"{intro}\n" + "\n".join(f"- {w.name} ({w.id})" for w in picks),
             }
         ]
-        await self._store.store(user_id, Thread(conv.id), rec, with_turn)
-        return rec
+        yield Final.of(rec, uuid.uuid4().hex, total_steps=1)
 
-    async def _similar_wines(self, base: Wine, shown: set[uuid.UUID]) -> list[RecommendedWine]:
+    async def _similar_wines(self, base: Wine, start: TurnStart) -> list[RecommendedWine]:
+        """Up to three, none of them shown in the conversation the turn goes on with."""
         async with self._sessions() as s:
+            shown = {base.id}
+            if start.conversation_id is not None:
+                shown |= await ConversationRepository(s).shown_wine_ids(start.conversation_id)
             repo = WineRepository(s)
             candidates: list[Wine] = []
             vector = await repo.embedding_of(base.id)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from core.text import clean_user_text
-from services.app.turns.store import log_refusal
+from services.app.turns.answers_log import log_refusal
 
 Refusal = Literal["empty", "too_long"]
 
