@@ -4,21 +4,27 @@ the turn stored in one statement (its messages, the answer's row and its request
 The conversation a turn goes on with is the person's open one that has not gone quiet for
 longer than the inactivity limit. When there is none, nothing is written at read time: the
 turn's store ends the quiet one and starts the new one with the turn's messages, so a turn
-that fails before its store leaves the conversations as they were.
+that fails before its store leaves the conversations as they were. The same holds for the wine
+of the shop's page the web chat is on: read with the rest, it joins the conversation with the
+turn's own messages.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import timedelta
+from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import text
 from sqlalchemy.dialects.postgresql import JSON, JSONB, UUID
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
+from core.domain import SWEETNESS_RU, WINE_TYPE_RU, Sweetness, WineType
 from core.recommendation import Recommendation
 from repositories.database import Executor, driver_fetchrow
 from repositories.facts import FACT_COLUMNS, fact_insert, fact_params
@@ -28,10 +34,22 @@ HISTORY_LIMIT = 200
 
 
 @dataclass(frozen=True)
+class PageWine:
+    """The wine of the shop's page the web chat is on, not yet in the conversation: it joins
+    it with the turn, as if it had just been shown, its style what is being looked for («что-то
+    похожее, но дешевле» then means this style, cheaper than this wine)."""
+
+    wine_id: uuid.UUID
+    messages: list[dict[str, Any]]  # the look at the page: a user's and an assistant's message
+
+
+@dataclass(frozen=True)
 class Thread:
-    """Where a turn's messages go: the conversation it went on with, or (None) a new one."""
+    """Where a turn's messages go: the conversation it went on with, or (None) a new one;
+    after the wine of the shop's page, when it joins the conversation with them."""
 
     conversation_id: uuid.UUID | None
+    page_wine: PageWine | None = None
 
 
 @dataclass(frozen=True)
@@ -43,6 +61,7 @@ class TurnStart:
     language_code: str | None = None
     conversation_id: uuid.UUID | None = None  # None: a new conversation starts with this turn
     history: list[dict[str, Any]] = field(default_factory=list)  # OpenAI chat format, oldest first
+    page_wine: PageWine | None = None  # at the end of `history` already
 
 
 _READ = text(
@@ -52,7 +71,8 @@ _READ = text(
     "   'tool_calls', m.tool_calls, 'tool_call_id', m.tool_call_id) ORDER BY m.id), '[]')"
     "  FROM (SELECT id, role, content, tool_calls, tool_call_id FROM messages"
     "   WHERE conversation_id = c.id ORDER BY id DESC LIMIT :limit) m"
-    " ) END AS history "
+    " ) END AS history, "
+    " p.page_id, p.page_name, p.page_type, p.page_sweetness, p.page_price "
     "FROM users u "
     "LEFT JOIN LATERAL ("
     " SELECT id FROM conversations"
@@ -60,20 +80,36 @@ _READ = text(
     "  AND last_activity_at >= now() - make_interval(secs => :quiet)"
     " ORDER BY started_at DESC LIMIT 1"
     ") c ON :remember "
+    "LEFT JOIN LATERAL ("
+    " SELECT w.id AS page_id, w.name AS page_name, CAST(w.wine_type AS text) AS page_type,"
+    "  CAST(w.sweetness AS text) AS page_sweetness, w.price_rub AS page_price"
+    " FROM wines w WHERE w.id = :page_id OR w.external_id = :page_ref LIMIT 1"
+    ") p ON :remember AND (c.id IS NULL OR NOT EXISTS ("
+    " SELECT FROM messages WHERE conversation_id = c.id AND p.page_id = ANY(wine_ids))) "
     "WHERE u.id = :user"
 ).columns(
     taste=JSONB,
     id=UUID(as_uuid=True),
     history=JSON,
+    page_id=UUID(as_uuid=True),
 )
 
 
 async def turn_start(
-    session: Executor, user_id: int, inactivity: timedelta, *, remember: bool = True
+    session: Executor,
+    user_id: int,
+    inactivity: timedelta,
+    *,
+    remember: bool = True,
+    page: str | None = None,
 ) -> TurnStart:
     """In one statement: the person's taste, their open conversation and its last
-    HISTORY_LIMIT messages (`remember=False`: no conversation). A person not seen before is
-    registered, and starts from nothing."""
+    HISTORY_LIMIT messages (`remember=False`: no conversation), and the wine of the shop's page
+    (`page`: its id or the shop's own product id) unless the conversation has it already. A
+    person not seen before is registered, and starts from nothing."""
+    page_id: uuid.UUID | None = None
+    with contextlib.suppress(ValueError):  # not an id of ours: the shop's own
+        page_id = uuid.UUID(page) if page is not None else None
     row = (
         await session.execute(
             _READ,
@@ -82,6 +118,8 @@ async def turn_start(
                 "quiet": inactivity.total_seconds(),
                 "remember": remember,
                 "limit": HISTORY_LIMIT,
+                "page_id": page_id,
+                "page_ref": page if page_id is None else None,
             },
         )
     ).one_or_none()
@@ -92,12 +130,32 @@ async def turn_start(
             .on_conflict_do_nothing(index_elements=[User.id])
         )
         return TurnStart()
-    taste, language, conversation_id, history = row
+    taste, language, conversation_id, history, *page_row = row
+    page_wine = _page_wine(*page_row)
     return TurnStart(
         dict(taste or {}),
         language,
         conversation_id,
-        [_chat_message(m) for m in history or ()],
+        [_chat_message(m) for m in history or ()] + (page_wine.messages if page_wine else []),
+        page_wine,
+    )
+
+
+def _page_wine(
+    wine_id: uuid.UUID | None, name: str, wine_type: str, sweetness: str, price: Decimal
+) -> PageWine | None:
+    if wine_id is None:
+        return None
+    style = f"{WINE_TYPE_RU[WineType(wine_type)]} {SWEETNESS_RU[Sweetness(sweetness)]}".strip()
+    return PageWine(
+        wine_id,
+        [
+            {"role": "user", "content": f"Смотрю на сайте магазина {style} вино"},
+            {
+                "role": "assistant",
+                "content": f"Вы смотрите «{name}», {int(price)} ₽ [WINE:{wine_id}]",
+            },
+        ],
     )
 
 
@@ -114,8 +172,9 @@ def _chat_message(stored: dict[str, Any]) -> dict[str, Any]:
 # per turn): the answer's row ($1-$4), the plan of its delivery in the update's ledger row
 # ($5-$7, when the caller has one), its request facts, and, when the turn is remembered, its
 # messages with the conversation's own write: its new row (ending the person's open one) or its
-# activity mark. The messages go in as arrays, in the turn's order (ids follow `ord`); the last
-# one carries the wines shown. Nothing is written unless the plan is (`held`): an update taken
+# activity mark. The messages go in as arrays, in the turn's order (ids follow `ord`), each with
+# the wines it shows (an array literal, or NULL): the answer's last message, and the page's wine
+# on its look at the page. Nothing is written unless the plan is (`held`): an update taken
 # over meanwhile is the other process's to answer.
 _HELD = "(SELECT ok FROM held)"
 _PLAN = (
@@ -134,16 +193,16 @@ _FACT = f"fact AS ({fact_insert(_FACT_FIRST, _HELD)})"
 
 def _messages(first: int) -> str:
     """The messages' INSERT into the CTE `conv`'s conversation; parameters `first` to
-    `first + 5`."""
-    role, content, calls, call_id, count, wines = (f"${first + n}" for n in range(6))
+    `first + 4`."""
+    role, content, calls, call_id, wines = (f"${first + n}" for n in range(5))
     return (
         "added AS (INSERT INTO messages"
         " (conversation_id, role, content, tool_calls, tool_call_id, wine_ids) "
-        "SELECT conv.id, m.role, m.content, CAST(m.tool_calls AS jsonb), m.tool_call_id, "
-        f" CASE WHEN m.ord = {count} THEN CAST({wines} AS uuid[]) END "
+        "SELECT conv.id, m.role, m.content, CAST(m.tool_calls AS jsonb), m.tool_call_id,"
+        " CAST(m.wine_ids AS uuid[]) "
         f"FROM conv, unnest(CAST({role} AS text[]), CAST({content} AS text[]),"
-        f" CAST({calls} AS text[]), CAST({call_id} AS text[]))"
-        " WITH ORDINALITY AS m(role, content, tool_calls, tool_call_id, ord) "
+        f" CAST({calls} AS text[]), CAST({call_id} AS text[]), CAST({wines} AS text[]))"
+        " WITH ORDINALITY AS m(role, content, tool_calls, tool_call_id, wine_ids, ord) "
         f"WHERE {_HELD} ORDER BY m.ord)"
     )
 
@@ -152,7 +211,7 @@ def _turn(*conversation: str) -> str:
     return f"WITH {', '.join((_PLAN, *conversation, _ANSWER, _FACT))} SELECT ok FROM held"
 
 
-_CONVERSATION = f"${_MESSAGES_FIRST + 6}"
+_CONVERSATION = f"${_MESSAGES_FIRST + 5}"
 _NOT_REMEMBERED = _turn()
 _IN_NEW_CONVERSATION = _turn(
     "ended AS (UPDATE conversations SET ended_at = now()"
@@ -204,14 +263,20 @@ async def store_turn(
     sql = _NOT_REMEMBERED
     if thread is not None and user_id is not None:
         messages = rec.new_messages
+        shown: list[str | None] = [None] * len(messages)
+        if messages and rec.wines:
+            shown[-1] = _uuid_array(w.id for w in rec.wines)
+        page = thread.page_wine
+        if page is not None:
+            messages = [*page.messages, *messages]
+            shown = [None, _uuid_array([page.wine_id]), *shown]
         args += [
             [m["role"] for m in messages],
             [m.get("content") for m in messages],
             # As the JSONB column type wrote them: None is JSON null.
             [json.dumps(m.get("tool_calls")) for m in messages],
             [m.get("tool_call_id") for m in messages],
-            len(messages),
-            [w.id for w in rec.wines] or None,
+            shown,
         ]
         sql = _IN_NEW_CONVERSATION
         if thread.conversation_id is not None:
@@ -219,3 +284,8 @@ async def store_turn(
             args.append(thread.conversation_id)
     row = await driver_fetchrow(session, sql, *args)
     return row is not None and bool(row[0])
+
+
+def _uuid_array(ids: Iterable[uuid.UUID]) -> str:
+    """Wine ids as a PostgreSQL array literal (one element of the messages' `text[]`)."""
+    return "{" + ",".join(str(i) for i in ids) + "}"

@@ -4,16 +4,13 @@ and moving a visitor's taste onto a Telegram user."""
 
 from __future__ import annotations
 
-import uuid
 from datetime import timedelta
 
-from sqlalchemy import select, text
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from repositories.models import Wine
 from repositories.ownership import forget_person
 from repositories.users import UserRepository
-from repositories.wines import WineRepository
 
 
 class VisitorRepository:
@@ -102,12 +99,3 @@ async def merge_person(session: AsyncSession, source: int, target: int) -> dict[
             moved[table] = int(result.rowcount)
     await forget_person(session, source)  # what was not moved (duplicate votes, the user row)
     return moved
-
-
-async def wine_by_reference(session: AsyncSession, reference: str) -> Wine | None:
-    """A wine by its id or by the shop's own product id (the feed's offer id / SKU)."""
-    try:
-        found = await WineRepository(session).get_by_ids([uuid.UUID(reference)])
-        return found[0] if found else None
-    except ValueError:
-        return await session.scalar(select(Wine).where(Wine.external_id == reference))

@@ -267,6 +267,34 @@ async def test_a_product_page_gives_the_conversation_its_wine(seeded: Runtime) -
         assert wine["id"] != str(viewed.id)
 
 
+async def test_the_page_wine_joins_the_conversation_once_before_the_turn(
+    seeded: Runtime,
+) -> None:
+    async with seeded.sessions() as s:
+        page_wine = await s.scalar(text("SELECT id FROM wines ORDER BY slug LIMIT 1"))
+    async with serving_chat(seeded) as site, visitor(site.base) as v:
+        await v.open(f"?embed=1&wine={page_wine}")
+        await v.confirm_age()
+        for question in ("красное к стейку", "а подешевле"):
+            assert final_of(await v.ask(question, wine=str(page_wine)))
+    async with seeded.sessions() as s:
+        rows = (
+            await s.execute(
+                text(
+                    "SELECT role, content, wine_ids FROM messages "
+                    "WHERE role IN ('user', 'assistant') ORDER BY id"
+                )
+            )
+        ).all()
+    # The look at the page, once, then each turn's question and answer, in one conversation.
+    assert [r.role for r in rows[:3]] == ["user", "assistant", "user"]
+    assert rows[0].content.startswith("Смотрю на сайте магазина")
+    assert rows[1].wine_ids == [page_wine] and f"[WINE:{page_wine}]" in rows[1].content
+    assert rows[2].content == "красное к стейку"
+    assert sum(r.content.startswith("Смотрю на сайте") for r in rows if r.content) == 1
+    assert [r.content for r in rows if r.role == "user"][-1] == "а подешевле"
+
+
 async def test_a_visitor_deletes_their_data(seeded: Runtime) -> None:
     async with serving_chat(seeded) as site, visitor(site.base) as v:
         await v.open()

@@ -152,7 +152,7 @@ def build_services(rt: Runtime) -> Services:
         signer=signer,
         recorder=recorder,
         people=People(database, inactivity),
-        visitors=Visitors(database, inactivity),
+        visitors=Visitors(database),
         admission=Admission(settings.max_message_chars),
         turns=turns,
         media=MediaQuestions(database, turns, vision, transcriber),

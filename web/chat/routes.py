@@ -177,9 +177,8 @@ async def _answer(
     request: web.Request, services: Services, user_id: int, text: str, wine: str | None
 ) -> web.StreamResponse:
     """The turn as server-sent events: a status, the agent's steps as the page shows them, the
-    answer. The wine of the shop's page the chat is on (`wine`) joins the conversation first."""
-    if wine is not None:
-        await services.visitors.view_wine(user_id, wine)
+    answer. The wine of the shop's page the chat is on (`wine`) joins the conversation with
+    the turn."""
     response = web.StreamResponse(
         headers={
             "Content-Type": "text/event-stream; charset=utf-8",
@@ -190,7 +189,7 @@ async def _answer(
     )
     await response.prepare(request)
     await response.write(server_sent("status", {"text": T.thinking_status}))
-    stream = services.turns.stream(user_id, text, stream_answer=True)
+    stream = services.turns.stream(user_id, text, stream_answer=True, page=wine)
     try:
         async for event in stream:
             shown = events.page_event(event)

@@ -20,10 +20,8 @@ import uuid
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from core.domain import SWEETNESS_RU, WINE_TYPE_RU
 from repositories.quiz import QuizRepository
-from repositories.users import ConversationRepository
-from repositories.visitors import VisitorRepository, merge_person, wine_by_reference
+from repositories.visitors import VisitorRepository, merge_person
 from services.app.database import Database
 from services.app.taste.profiles import rebuild_profile
 
@@ -67,9 +65,8 @@ class LinkResult:
 
 
 class Visitors:
-    def __init__(self, database: Database, inactivity: timedelta) -> None:
+    def __init__(self, database: Database) -> None:
         self._sessions = database.sessions
-        self.inactivity = inactivity
 
     async def user_of(self, token: str) -> int | None:
         """The user id the token stands for; None for a token never used to talk."""
@@ -118,35 +115,6 @@ class Visitors:
             await rebuild_profile(s, telegram_user_id)
             await s.commit()
         return LinkResult(True, moved=moved)
-
-    async def view_wine(self, user_id: int, reference: str) -> bool:
-        """The wine the shop's page shows becomes part of the conversation, as if it had just
-        been shown, with its style as what is being looked for: «что-то похожее, но дешевле»
-        then means this style, cheaper than this wine (the conversation state reads it like
-        any other turn). Once per conversation; False when the shop's id is unknown."""
-        async with self._sessions() as s:
-            wine = await wine_by_reference(s, reference)
-            if wine is None:
-                return False
-            convs = ConversationRepository(s)
-            conv = await convs.current(user_id, self.inactivity)
-            if wine.id in await convs.shown_wine_ids(conv.id):
-                return True
-            style = f"{WINE_TYPE_RU[wine.wine_type]} {SWEETNESS_RU[wine.sweetness]}".strip()
-            await convs.append_turn(
-                conv.id,
-                [
-                    {"role": "user", "content": f"Смотрю на сайте магазина {style} вино"},
-                    {
-                        "role": "assistant",
-                        "content": f"Вы смотрите «{wine.name}», {int(wine.price_rub)} ₽ "
-                        f"[WINE:{wine.id}]",
-                    },
-                ],
-                [wine.id],
-            )
-            await s.commit()
-            return True
 
 
 def parse_wine_reference(value: str) -> str | None:

@@ -90,12 +90,15 @@ class Turns:
         stream_answer: bool = False,
         remember: bool = True,
         with_turn: WithTurn | None = None,
+        page: str | None = None,
     ) -> AsyncIterator[AgentEvent]:
         """The agent's events; the turn is stored (with `with_turn` in its statement) before
         the final event is passed on.
 
         `remember=False` answers one question with the user's taste profile but outside their
-        conversation (nothing read from or added to it).
+        conversation (nothing read from or added to it). `page`: the wine of the shop's page
+        the web chat is on (its id or the shop's product id), which joins the conversation
+        with this turn unless it is there already.
         """
 
         def agent(start: TurnStart) -> AsyncIterator[AgentEvent]:
@@ -109,7 +112,9 @@ class Turns:
                 stream_answer=stream_answer,
             )
 
-        async for event in self.turn(user_id, agent, remember=remember, with_turn=with_turn):
+        async for event in self.turn(
+            user_id, agent, remember=remember, with_turn=with_turn, page=page
+        ):
             yield event
 
     async def turn(
@@ -119,6 +124,7 @@ class Turns:
         *,
         remember: bool = True,
         with_turn: WithTurn | None = None,
+        page: str | None = None,
     ) -> AsyncIterator[AgentEvent]:
         """What the turn starts from, in one statement (a person not seen before is registered;
         no person: nothing), `answering`'s events, and the whole turn kept in one statement
@@ -128,8 +134,10 @@ class Turns:
         start, thread = TurnStart(), None
         if user_id is not None:
             async with self._database.statements() as conn:
-                start = await turn_start(conn, user_id, self._inactivity, remember=remember)
-            thread = Thread(start.conversation_id) if remember else None
+                start = await turn_start(
+                    conn, user_id, self._inactivity, remember=remember, page=page
+                )
+            thread = Thread(start.conversation_id, start.page_wine) if remember else None
         with database_errors_as_unavailable():
             async for event in answering(start):
                 if isinstance(event, Final):
