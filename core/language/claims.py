@@ -33,6 +33,7 @@ from core.language.names import is_place_or_grape, proper_names
 from core.language.places import CASE_SENSITIVE_ALIASES, COUNTRY_ALIASES, REGION_ALIASES
 from core.language.scanning import ScannedText, live_hits
 from core.language.vocabulary import BARE_DESSERT, COLOUR_TYPES, SWEETNESS_WORDS, WINE_TYPE_WORDS
+from core.language.worded_numbers import worded_numbers
 from core.language.world import NEW_WORLD, OLD_WORLD, countries_of_group
 
 # Claims a catalog row carries (true or false) and claims only the wine's own words confirm.
@@ -196,7 +197,7 @@ def read_claims(text: str) -> tuple[Claim, ...]:
             claims.append(Claim("sweetness", hit.value))
     if (group := countries_of_group(text)) in (NEW_WORLD, OLD_WORLD):
         claims.append(Claim("world", "new" if group == NEW_WORLD else "old"))
-    claims += _worded_numbers(text)
+    claims += _worded_numbers(text, number_kind, taken)
     if _FORTIFIED.search(folded):  # «брожение останавливают спиртом»: said to be fortified
         claims.append(Claim("colour", WineType.fortified))
     if _BUBBLES.search(folded):  # «с тонкими пузырьками»: said to sparkle
@@ -213,35 +214,6 @@ def read_claims(text: str) -> tuple[Claim, ...]:
     return tuple(claims)
 
 
-# Numbers written in words, as their dictionary forms: «пятнадцать градусов», «шесть путтоньош».
-_NUMBER_LEMMAS = {
-    word: number
-    for number, word in enumerate(
-        [
-            "ноль",
-            "один",
-            "два",
-            "три",
-            "четыре",
-            "пять",
-            "шесть",
-            "семь",
-            "восемь",
-            "девять",
-            "десять",
-            "одиннадцать",
-            "двенадцать",
-            "тринадцать",
-            "четырнадцать",
-            "пятнадцать",
-            "шестнадцать",
-            "семнадцать",
-            "восемнадцать",
-            "девятнадцать",
-            "двадцать",
-        ]
-    )
-}
 _FORTIFIED = re.compile(
     r"(?:добавл\w*|добавк\w*|вносят|останавлива\w*|прерыва\w*)\s+(?:\w+\s+){0,3}"
     r"(?:винн\w+\s+)?спирт|спиртован|крепят\b|fortified with"
@@ -251,21 +223,36 @@ _FORTIFIED = re.compile(
 _BUBBLES = re.compile(r"пузыр|перляж|мусс\b|шипуч|газирован|bubbl|fizz")
 
 
-def _worded_numbers(text: str) -> list[Claim]:
-    """Claims of numbers written in words: an alcohol level («пятнадцать градусов») or a number
-    before a term («в шесть путтоньош»)."""
+def _worded_numbers(text: str, number_kind: str, taken: list[tuple[int, int]]) -> list[Claim]:
+    """Claims of numbers written in words: an alcohol level («пятнадцать градусов»), a measure
+    («двенадцать месяцев», «полутора тысяч метров»), a year («в тысяча восемьсот восемьдесят
+    третьем году»), a longer number («ста двадцати») or one before a term («шесть путтоньош»)."""
     found: list[Claim] = []
-    sentence = words_of(text)
-    for position, word in enumerate(sentence[:-1]):
-        value = _NUMBER_LEMMAS.get(word.lemma)
-        if value is None:
-            continue
-        following = sentence[position + 1]
-        if following.lemma in ("процент", "градус", "percent"):
-            found.append(Claim("alcohol", Decimal(value)))
-        elif not following.known:
-            found.append(Claim("number", Decimal(value)))
+    for number in worded_numbers(text):
+        if _overlaps((number.start, number.end), taken) or number.next_lemma in _CURRENCIES:
+            continue  # a price, which the price check reads («девятьсот пятьдесят рублей»)
+        if number.next_lemma == "сорт":  # «из одного сорта», «купаж трёх сортов»
+            found.append(Claim("grape_count", int(number.value)))
+        elif number.next_lemma in ("процент", "градус", "percent"):
+            found.append(Claim("alcohol", number.value))
+        elif number.measured or number.compound:
+            value = number.value.normalize()
+            if _YEARS[0] <= value <= _YEARS[1] and value == value.to_integral_value():
+                before = fold(text[max(0, number.start - 12) : number.start])
+                kind = "history" if _HISTORY_YEAR.search(before) else "vintage"
+                found.append(Claim(kind, int(value)))
+            else:
+                found.append(Claim(number_kind, value))
+        elif number.next_lemma and not _known(number.next_lemma):
+            found.append(Claim("number", number.value))
     return found
+
+
+_CURRENCIES = frozenset({"рубль", "руб", "доллар", "евро", "тысяча", "тыс"})
+
+
+def _known(lemma: str) -> bool:
+    return all(word.known for word in words_of(lemma))
 
 
 def _term_follows(text: str, end: int) -> bool:
@@ -318,7 +305,8 @@ def _decimal(raw: str) -> Decimal | None:
 
 
 def numbers_in(text: str) -> frozenset[Decimal]:
-    """Every number written in digits in `text` (for confirming a number the prose repeats)."""
+    """Every number written in digits or words in `text` (for confirming a number the prose
+    repeats)."""
     folded = fold(text)
     found = set()
     for match in _NUMBER.finditer(folded):
@@ -329,6 +317,7 @@ def numbers_in(text: str) -> frozenset[Decimal]:
         value = _decimal(re.sub(r"\s", "", match.group()))
         if value is not None:
             found.add(value.normalize())
+    found |= {number.value.normalize() for number in worded_numbers(text)}
     return frozenset(found)
 
 

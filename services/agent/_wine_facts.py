@@ -82,6 +82,10 @@ class Facts:
             if value not in self.grapes:
                 return Verdict.FALSE if self.grapes else Verdict.UNCONFIRMED
             return Verdict.FALSE if claim.exact and len(self.grapes) > 1 else Verdict.OK
+        if kind == "grape_count":  # «из одного сорта»
+            if not self.grapes or not self.complete:
+                return Verdict.UNCONFIRMED
+            return Verdict.OK if value == len(self.grapes) else Verdict.FALSE
         if kind == "country":
             return Verdict.OK if value in self.countries else Verdict.FALSE
         if kind == "world":  # «вино Нового Света»
