@@ -25,14 +25,22 @@ from functools import lru_cache
 
 from core.domain import WineType
 from core.language.amounts import money_mentions
+from core.language.claim import Claim
 from core.language.claim_cues import CUES, cue_claims
+from core.language.claim_grapes import denied, food_claims, grape_claims
 from core.language.folding import fold, stem, word_set
 from core.language.grapes import GRAPE_ALIASES
 from core.language.lemmas import words_of
 from core.language.names import is_place_or_grape, proper_names
 from core.language.places import CASE_SENSITIVE_ALIASES, COUNTRY_ALIASES, REGION_ALIASES
 from core.language.scanning import ScannedText, live_hits
-from core.language.vocabulary import BARE_DESSERT, COLOUR_TYPES, SWEETNESS_WORDS, WINE_TYPE_WORDS
+from core.language.vocabulary import (
+    BARE_DESSERT,
+    BODY_WORDS,
+    COLOUR_TYPES,
+    SWEETNESS_WORDS,
+    WINE_TYPE_WORDS,
+)
 from core.language.worded_numbers import worded_numbers
 from core.language.world import NEW_WORLD, OLD_WORLD, countries_of_group
 
@@ -63,9 +71,6 @@ _MAGNUM = re.compile(r"магнум|magnum")
 _ALCOHOL_CUE = re.compile(r"алкогол|крепост|спирт|abv|об\.|градус|°")
 _YEARS = (1900, 2030)
 _HISTORY_YEAR = re.compile(r"основан|\bс\s*$|since\s*$|founded|в\s*$|век")
-_EXACT = re.compile(
-    r"(?:чист\w*|моносорт\w*|стопроцентн\w*|только из|целиком из|исключительно из|100\s*%)\s+$"
-)
 _WINE_NOUNS = frozenset(
     {"вино", "вина", "вин", "вину", "вином", "вине", "винам", "винами", "винах", "wine", "wines"}
 )
@@ -84,13 +89,6 @@ _PRODUCER = re.compile(
     r"|(?<![\w])(?:от|by|from|(?i:ch[aâ]teau|domaine|bodegas?|tenuta|weingut|quinta))\s+"
     rf"(«?[A-ZÀ-ÖØ-Þ][\w'’&\-]*(?:\s+(?:[A-ZÀ-ÖØ-Þ][\w'’&\-]*|{_LINK_WORD}(?=\s+[A-Z])))*)»?"
 )
-
-
-@dataclass(frozen=True)
-class Claim:
-    kind: str
-    value: object  # a year, a canonical grape/country/region, a name, WineType, Sweetness, Decimal
-    exact: bool = False  # a grape said to be the only one («чистый пино нуар»)
 
 
 @dataclass(frozen=True)
@@ -172,32 +170,34 @@ def read_claims(text: str) -> tuple[Claim, ...]:
         elif value >= 10 or cue_kinds or _term_follows(text, match.end()):
             claims.append(Claim(number_kind, value))
 
-    for hit in live_hits(GRAPE_ALIASES, message):
-        start = message.tokens[hit.start].start
-        if hit.end < len(message.tokens) and message.tokens[hit.end].text.startswith("орех"):
-            continue  # «мускатный орех» is nutmeg
-        exact = bool(_EXACT.search(folded[max(0, start - 30) : start]))
-        claims.append(Claim("grape", hit.value, exact))
+    claims += grape_claims(message)
     for hit in live_hits(COUNTRY_ALIASES, message):
         allowed = CASE_SENSITIVE_ALIASES.get(hit.key)
         if allowed is None or message.span(hit) in allowed:
-            claims.append(Claim("country", hit.value))
-    claims += [Claim("region", hit.value) for hit in live_hits(REGION_ALIASES, message)]
+            claims.append(Claim("country", hit.value, negated=denied(message, hit.start)))
+    claims += [
+        Claim("region", hit.value, negated=denied(message, hit.start))
+        for hit in live_hits(REGION_ALIASES, message)
+    ]
     for hit in live_hits(WINE_TYPE_WORDS, message):
         if hit.key == _DESSERT and message.next_word(hit) not in ("wine", "wines"):
             continue  # «к десерту»: food
         if hit.value in COLOUR_TYPES and message.food_follows(hit):
             continue  # «красное мясо», «белая рыба»
         if _said_of_wine(message, hit.start, hit.end):
-            claims.append(Claim("colour", hit.value))
+            claims.append(Claim("colour", hit.value, negated=denied(message, hit.start)))
+    for hit in live_hits(BODY_WORDS, message):
+        if not message.food_follows(hit) and _said_of_wine(message, hit.start, hit.end):
+            claims.append(Claim("body", hit.value, negated=denied(message, hit.start)))
     for hit in live_hits(SWEETNESS_WORDS, message):
         if message.previous_word(hit) in ("на", "под", "к", "ко"):
             continue  # «к сладкому»: dessert
         if _said_of_wine(message, hit.start, hit.end):
-            claims.append(Claim("sweetness", hit.value))
+            claims.append(Claim("sweetness", hit.value, negated=denied(message, hit.start)))
     if (group := countries_of_group(text)) in (NEW_WORLD, OLD_WORLD):
         claims.append(Claim("world", "new" if group == NEW_WORLD else "old"))
     claims += _worded_numbers(text, number_kind, taken)
+    claims += food_claims(message)
     if _FORTIFIED.search(folded):  # «брожение останавливают спиртом»: said to be fortified
         claims.append(Claim("colour", WineType.fortified))
     if _BUBBLES.search(folded):  # «с тонкими пузырьками»: said to sparkle
@@ -280,7 +280,10 @@ def _said_of_wine(text: ScannedText, start: int, end: int) -> bool:
 # Nouns a colour or sweetness word is said of: «сладкий херес», «сухой рислинг».
 _STYLE_NOUNS = frozenset(
     stem(w)
-    for w in word_set("херес портвейн мадера марсала вермут шампанское игристое розе кава просекко")
+    for w in word_set(
+        "херес портвейн мадера марсала вермут шампанское игристое розе кава просекко амароне "
+        "бароло барбареско кьянти риоха шабли сотерн токай москато ламбруско асти портвейн"
+    )
 )
 
 

@@ -75,6 +75,8 @@ class Request:
         return cls(frozenset(claims), numbers_in(text), fold(text), asked, state)
 
     def says(self, claim: Claim) -> bool:
+        if claim.negated:  # «не из Франции» is not what «из Франции» asked for
+            return False
         if isinstance(claim.value, (int, Decimal)) and claim.kind != "price":
             return Decimal(claim.value).normalize() in self.numbers
         if claim.kind == "name" and isinstance(claim.value, str):  # «вы спросили «…»»
