@@ -8,12 +8,17 @@ the foods of its aroma («нота шоколада»).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import TypeVar
 
 from core.language.claim import Claim
 from core.language.foods import FOOD_CATEGORIES, FOOD_WORDS
 from core.language.grapes import GRAPE_ALIASES
 from core.language.lemmas import words_of
-from core.language.scanning import ScannedText, live_hits
+from core.language.scanning import Hit, ScannedText, live_hits, scan
+from core.language.vocabulary import FALSE_FRIENDS
+
+V = TypeVar("V")
 
 _EXACT = re.compile(
     r"(?:чист\w*|моносорт\w*|стопроцентн\w*|только из|целиком из|исключительно из|100\s*%)\s+$"
@@ -24,29 +29,50 @@ _MAIN = re.compile(
     r"|mostly|mainly|majority|dominated by|based on)"
     r"(?:\s+(?:[—:-]|из|лежит|лежат|вина|купажа|этого|составля\w+|сорт\w*))*\s*$"
 )
-_DENIALS = frozenset({"не", "нет", "без", "ни"})
-_LINKS = frozenset({"из", "с", "от", "в"})
+_DENIALS = frozenset({"не", "ни", "нет", "без", "not", "no", "without", "nor"})
+# Words between a denial and what it denies: «не из Франции», «нет ни грамма мерло».
+_LINKS = frozenset({"из", "с", "от", "в", "на", "from", "in", "грамма", "капли"})
+# «не очень сладкое», «not too sweet»: a softer word, not a denial — no claim either way.
+_SOFTENERS = frozenset({"очень", "слишком", "сильно", "особо", "особенно", "так", "too", "very"})
 _LIST_WORDS = frozenset({"и", "или"})
 
 
-def denied(text: ScannedText, start: int) -> bool:
+def denial(text: ScannedText, start: int) -> bool | None:
     """Is the word at token `start` denied by the words just before it («нет мерло», «не из
-    Франции», «без мерло»)?"""
-    before = [token.text for token in text.tokens[max(0, start - 2) : start]]
-    if before and before[-1] in _LINKS:
-        before = before[:-1]
-    return bool(before) and before[-1] in _DENIALS
+    Франции», «без мерло»)? None when softened («не очень сладкое»): it claims nothing."""
+    softened = False
+    for token in reversed(text.tokens[max(0, start - 3) : start]):
+        if token.text in _DENIALS:
+            return None if softened else True
+        if token.text in _SOFTENERS:
+            softened = True
+        elif token.text not in _LINKS:
+            return False
+    return False
+
+
+def said_hits(table: Mapping[str, V], text: ScannedText) -> list[tuple[Hit[V], bool]]:
+    """The hits of `table` a sentence says or denies (True: denied), not false friends
+    («сырой погоды») nor softened ones («не очень сладкое»)."""
+    found: list[tuple[Hit[V], bool]] = []
+    for hit in scan(table, text.tokens):
+        if any(t.text in FALSE_FRIENDS for t in text.tokens[hit.start : hit.end]):
+            continue
+        if (denied := denial(text, hit.start)) is not None:
+            found.append((hit, denied))
+    return found
 
 
 def grape_claims(text: ScannedText) -> list[Claim]:
     claims: list[Claim] = []
-    hits = [
-        hit
-        for hit in live_hits(GRAPE_ALIASES, text)
+    said = [
+        (hit, denied)
+        for hit, denied in said_hits(GRAPE_ALIASES, text)
         # «мускатный орех» is nutmeg
         if not (hit.end < len(text.tokens) and text.tokens[hit.end].text.startswith("орех"))
     ]
-    for hit in hits:
+    hits = [hit for hit, _ in said]
+    for hit, denied in said:
         start = text.tokens[hit.start].start
         before = text.folded[max(0, start - 40) : start]
         claims.append(
@@ -55,7 +81,7 @@ def grape_claims(text: ScannedText) -> list[Claim]:
                 hit.value,
                 exact=bool(_EXACT.search(before)),
                 main=bool(_MAIN.search(before)),
-                negated=denied(text, hit.start),
+                negated=denied,
             )
         )
     covered = {position for hit in hits for position in range(hit.start, hit.end)}
@@ -111,7 +137,7 @@ def food_claims(text: ScannedText) -> list[Claim]:
     folded = text.folded
     offered = bool(_PAIRING.search(folded))
     claims: list[Claim] = []
-    for hit in live_hits(FOOD_WORDS, text):
+    for hit, denied in said_hits(FOOD_WORDS, text):
         if hit.value in _NOT_DISHES:
             continue
         start = text.tokens[hit.start].start
@@ -120,7 +146,7 @@ def food_claims(text: ScannedText) -> list[Claim]:
         if _AROMA.search(clause):
             continue
         if offered or _BEFORE_DISH.search(folded[max(0, start - 30) : start]):
-            claims.append(Claim("food", hit.value, negated=denied(text, hit.start)))
+            claims.append(Claim("food", hit.value, negated=denied))
     return claims
 
 

@@ -27,7 +27,7 @@ from core.domain import WineType
 from core.language.amounts import money_mentions
 from core.language.claim import Claim
 from core.language.claim_cues import CUES, cue_claims
-from core.language.claim_grapes import denied, food_claims, grape_claims
+from core.language.claim_grapes import food_claims, grape_claims, said_hits
 from core.language.folding import fold, stem, word_set
 from core.language.grapes import GRAPE_ALIASES
 from core.language.lemmas import words_of
@@ -171,29 +171,29 @@ def read_claims(text: str) -> tuple[Claim, ...]:
             claims.append(Claim(number_kind, value))
 
     claims += grape_claims(message)
-    for hit in live_hits(COUNTRY_ALIASES, message):
+    for hit, denied in said_hits(COUNTRY_ALIASES, message):
         allowed = CASE_SENSITIVE_ALIASES.get(hit.key)
         if allowed is None or message.span(hit) in allowed:
-            claims.append(Claim("country", hit.value, negated=denied(message, hit.start)))
+            claims.append(Claim("country", hit.value, negated=denied))
     claims += [
-        Claim("region", hit.value, negated=denied(message, hit.start))
-        for hit in live_hits(REGION_ALIASES, message)
+        Claim("region", hit.value, negated=denied)
+        for hit, denied in said_hits(REGION_ALIASES, message)
     ]
-    for hit in live_hits(WINE_TYPE_WORDS, message):
+    for hit, denied in said_hits(WINE_TYPE_WORDS, message):
         if hit.key == _DESSERT and message.next_word(hit) not in ("wine", "wines"):
             continue  # «к десерту»: food
         if hit.value in COLOUR_TYPES and message.food_follows(hit):
             continue  # «красное мясо», «белая рыба»
         if _said_of_wine(message, hit.start, hit.end):
-            claims.append(Claim("colour", hit.value, negated=denied(message, hit.start)))
-    for hit in live_hits(BODY_WORDS, message):
+            claims.append(Claim("colour", hit.value, negated=denied))
+    for hit, denied in said_hits(BODY_WORDS, message):
         if not message.food_follows(hit) and _said_of_wine(message, hit.start, hit.end):
-            claims.append(Claim("body", hit.value, negated=denied(message, hit.start)))
-    for hit in live_hits(SWEETNESS_WORDS, message):
+            claims.append(Claim("body", hit.value, negated=denied))
+    for hit, denied in said_hits(SWEETNESS_WORDS, message):
         if message.previous_word(hit) in ("на", "под", "к", "ко"):
             continue  # «к сладкому»: dessert
         if _said_of_wine(message, hit.start, hit.end):
-            claims.append(Claim("sweetness", hit.value, negated=denied(message, hit.start)))
+            claims.append(Claim("sweetness", hit.value, negated=denied))
     if (group := countries_of_group(text)) in (NEW_WORLD, OLD_WORLD):
         claims.append(Claim("world", "new" if group == NEW_WORLD else "old"))
     claims += _worded_numbers(text, number_kind, taken)
