@@ -73,6 +73,12 @@ class Facts:
         return _own_cues(self.own_text)
 
     def check(self, claim: Claim) -> Verdict:
+        if claim.negated and claim.kind == "body":  # «не тяжёлое»: false only of a full one
+            if self.body is None:
+                return Verdict.OK if self.complete else Verdict.UNCONFIRMED
+            low, high = BODY_BOUNDS[str(claim.value)]
+            inside = (low is None or self.body >= low) and (high is None or self.body <= high)
+            return Verdict.FALSE if inside else Verdict.OK
         if claim.negated:  # «в купаже нет мерло»: true when the claim denied is false
             denied = self._row_check(Claim(claim.kind, claim.value))
             if denied is Verdict.UNCONFIRMED:
