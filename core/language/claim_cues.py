@@ -89,6 +89,21 @@ METHODS: dict[str, re.Pattern[str]] = {
     "solera": re.compile(r"солер[аы]|solera"),
     "late_harvest": re.compile(r"поздн\w* сбор|late harvest|vendange tardive"),
     "ice_wine": re.compile(r"айсвайн|eiswein|ледян\w* вин|ice ?wine|icewine"),
+    "organic": re.compile(
+        r"органическ|organic|(?<![а-яё])эко(?:логическ|-)|(?<![a-z])bio(?![a-z])"
+    ),
+    "biodynamic": re.compile(r"биодинам|biodynam"),
+    "vegan": re.compile(r"веган|vegan"),
+    "unfiltered": re.compile(r"нефильтр|без фильтрац|unfiltered|без оклейк"),
+    "natural": re.compile(r"натуральн\w* вин|natural wine|без (?:добавления )?сульфит"),
+    "hand_harvest": re.compile(r"вручную|ручн\w* (?:сбор|отбор)|hand[- ]?(?:picked|harvest)"),
+    "night_harvest": re.compile(r"ночью|ночн\w* (?:сбор|урожа)|at night"),
+    "screw_cap": re.compile(r"винтов\w* (?:пробк|крышк)|screw ?cap"),
+    "cellaring": re.compile(
+        r"потенциал|(?:хранить|хранения|заложить|выдерж\w+) (?:\w+ )?(?:ещ[её]|до|лет|год)"
+        r"|открыть через|пить (?:до|в течение)|drink (?:by|until|now)|cellar"
+    ),
+    "decanting": re.compile(r"декант|аэрац|подышать|breathe"),
 }
 # Terms of a label or a classification said of the wine («смарагд», «крианса», «блан де блан»):
 # the wine's own words must name the same one.

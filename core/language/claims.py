@@ -41,7 +41,7 @@ from core.language.vocabulary import (
     SWEETNESS_WORDS,
     WINE_TYPE_WORDS,
 )
-from core.language.worded_numbers import worded_numbers
+from core.language.worded_numbers import UNITS, worded_numbers
 from core.language.world import NEW_WORLD, OLD_WORLD, countries_of_group
 
 # Claims a catalog row carries (true or false) and claims only the wine's own words confirm.
@@ -167,16 +167,26 @@ def read_claims(text: str) -> tuple[Claim, ...]:
             before = folded[max(0, match.start() - 12) : match.start()]
             kind = "history" if _HISTORY_YEAR.search(before) else "vintage"
             claims.append(Claim(kind, int(value)))
-        elif value >= 10 or cue_kinds or _term_follows(text, match.end()):
+        elif (
+            value >= 10
+            or cue_kinds
+            or _term_follows(text, match.end())
+            or _unit_follows(text, match.end())
+        ):
             claims.append(Claim(number_kind, value))
 
     claims += grape_claims(message)
     for hit, denied in said_hits(COUNTRY_ALIASES, message):
         allowed = CASE_SENSITIVE_ALIASES.get(hit.key)
         if allowed is None or message.span(hit) in allowed:
-            claims.append(Claim("country", hit.value, negated=denied))
+            kind = "thing_origin" if _qualifies_thing(message, hit.end) else "country"
+            claims.append(Claim(kind, hit.value, negated=denied))
     claims += [
-        Claim("region", hit.value, negated=denied)
+        Claim(
+            "thing_origin" if _qualifies_thing(message, hit.end) else "region",
+            hit.value,
+            negated=denied,
+        )
         for hit, denied in said_hits(REGION_ALIASES, message)
     ]
     for hit, denied in said_hits(WINE_TYPE_WORDS, message):
@@ -253,6 +263,32 @@ _CURRENCIES = frozenset({"рубль", "руб", "доллар", "евро", "т
 
 def _known(lemma: str) -> bool:
     return all(word.known for word in words_of(lemma))
+
+
+# Things a place names the origin of, not the wine's: «во французском дубе», «бургундских
+# бочках», «бордоских сортов». Such a place is held to the wine's own words, not its row.
+_THINGS = tuple(
+    stem(word)
+    for word in word_set(
+        "бочка бочках бочки бочек бочонок дуб дубе дуба дубом баррик барриках клон клоны стиль "
+        "стиле манере метод методу традиции школы сортов сорта кухни кухня пробка пробкой oak "
+        "barrels barrel casks style clones"
+    )
+)
+
+
+def _qualifies_thing(text: ScannedText, end: int) -> bool:
+    return end < len(text.tokens) and text.tokens[end].stem.startswith(_THINGS)
+
+
+def _unit_follows(text: str, end: int) -> bool:
+    """Is a small number followed by a unit («5 лет», «9 граммов на литр»)?"""
+    following = words_of(text[end : end + 20])
+    return (
+        bool(following)
+        and not text[end : following[0].start + end].strip()
+        and (following[0].lemma in UNITS)
+    )
 
 
 def _term_follows(text: str, end: int) -> bool:

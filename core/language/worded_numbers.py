@@ -98,7 +98,8 @@ def worded_numbers(text: str) -> list[WordedNumber]:
     for index, (value, first, last, compound) in enumerate(chains):
         following = words[last + 1] if last + 1 < len(words) else None
         next_lemma = following.lemma if following else ""
-        measured = next_lemma in UNITS
+        # «лет пять», «года три»: a rough measure, said after its unit
+        measured = next_lemma in UNITS or (first > 0 and words[first - 1].lemma in UNITS)
         if not measured and next_lemma in _RANGE_WORDS and index + 1 < len(chains):
             _, then_first, then_last, _ = chains[index + 1]
             after = words[then_last + 1].lemma if then_last + 1 < len(words) else ""

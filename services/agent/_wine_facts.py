@@ -129,9 +129,9 @@ class Facts:
             if not claimed:  # «от Château», «винодельня Дом»: no name to check
                 return Verdict.OK
             words_held = [sounds_like(sounds, self.names) for sounds in word_sounds(str(value))]
-            if kind == "name":  # «Chianti Classico» of a plain Chianti: every word must hold
-                return Verdict.OK if all(words_held) else Verdict.FALSE
-            return Verdict.OK if any(words_held) else Verdict.FALSE
+            # «Chianti Classico» of a plain Chianti, «братья Иларио и Леопольдо Руффино» of
+            # Ruffino: every word must hold
+            return Verdict.OK if all(words_held) else Verdict.FALSE
         if kind == "colour":
             return self._style(value)
         if kind == "sweetness":
