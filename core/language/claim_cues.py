@@ -131,6 +131,53 @@ LABELS: dict[str, re.Pattern[str]] = {
     "ripasso": re.compile(r"рипассо|ripasso"),
     "cru_bourgeois": re.compile(r"крю буржуа|cru bourgeois"),
 }
+# Literal words one of which every match of a method or label holds: a sentence without any is
+# not searched by that pattern at all (most sentences name none).
+_ANCHORS = {
+    "dried_grapes": "подвял изюм пассито passito аппассимент appassiment соломенн straw",
+    "noble_rot": "благородн ботрит botryt noble плесень",
+    "flor": "флор flor",
+    "carbonic": "карбоническ углекисл carbonic",
+    "solera": "солер solera",
+    "late_harvest": "поздн late vendange",
+    "ice_wine": "айсвайн eiswein ледян ice",
+    "organic": "органическ organic эко bio",
+    "biodynamic": "биодинам biodynam",
+    "vegan": "веган vegan",
+    "unfiltered": "нефильтр фильтрац unfiltered оклейк",
+    "natural": "натуральн natural сульфит",
+    "hand_harvest": "вручную ручн hand",
+    "night_harvest": "ночью ночн night",
+    "screw_cap": "винтов screw",
+    "cellaring": "потенциал хранить хранения заложить выдерж открыть пить drink cellar",
+    "decanting": "декант аэрац подышать breathe",
+    "smaragd": "смарагд smaragd",
+    "federspiel": "федершпил federspiel",
+    "steinfeder": "штайнфедер steinfeder",
+    "kabinett": "кабинетт kabinett",
+    "spatlese": "шпетлезе spätlese spatlese",
+    "auslese": "ауслезе auslese",
+    "beerenauslese": "беренауслезе beerenauslese",
+    "trockenbeerenauslese": "трокенберенауслезе trockenbeerenauslese",
+    "grosses_gewachs": "гроссес grosses großes",
+    "crianza": "крианс crianza",
+    "reserva": "резерв reserv riserv ризерв",
+    "blanc_de_blancs": "блан blanc",
+    "blanc_de_noirs": "блан blanc",
+    "late_bottled": "lbv late лбв",
+    "tawny": "тони тауни tawny",
+    "ruby": "руби ruby",
+    "fino": "фино fino",
+    "oloroso": "олоросо oloroso",
+    "amontillado": "амонтильядо amontillado",
+    "manzanilla": "мансанилья manzanilla",
+    "ripasso": "рипассо ripasso",
+    "cru_bourgeois": "буржуа bourgeois",
+}
+_MADE_OR_LABELLED = [
+    (name, "method" if name in METHODS else "label", cue, _ANCHORS[name].split())
+    for name, cue in (*METHODS.items(), *LABELS.items())
+]
 # A clause that denies what follows: «не проходит выдержку в дубе», «без крепления» — not «не
 # менее двух лет в дубе» or «не только…».
 _NEGATOR = re.compile(
@@ -193,8 +240,8 @@ def cue_claims(text: str) -> frozenset[tuple[str, str]]:
 
     for kind, cue in CUES.items():
         found |= {(kind, kind + mark(m.start())) for m in cue.finditer(folded)}
-    for table, kind in ((METHODS, "method"), (LABELS, "label")):
-        for name, cue in table.items():
+    for name, kind, cue, anchors in _MADE_OR_LABELLED:
+        if any(anchor in folded for anchor in anchors):
             found |= {(kind, name + mark(m.start())) for m in cue.finditer(folded)}
     for match in _RANKED.finditer(folded):
         found.add(("rank", f"{_ORDINALS[match.group(1)]}{mark(match.start())}"))

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import cache
 
-from core.language.folding import word_set, words
-from core.language.lemmas import Word, words_of
+from core.language.folding import TOKEN_RE, fold, word_set, words
+from core.language.lemmas import Word, with_forms, words_of
 
 _WORDS_0_19 = words(
     "ноль один два три четыре пять шесть семь восемь девять десять одиннадцать двенадцать "
@@ -68,8 +69,19 @@ def _part(word: Word, first: bool) -> Decimal | None:
     return None
 
 
+@cache
+def _number_forms() -> frozenset[str]:
+    """Every form of the words a number in words begins with, but «один» (alone, «одно из
+    лучших», it is no number): a text without one has no number to read."""
+    starts = [w for w in (*_CARDINALS, *_HALF_MORE, _THOUSAND) if w != "один"]
+    return frozenset(form for forms in with_forms({"n": starts}).values() for form in forms)
+
+
 def worded_numbers(text: str) -> list[WordedNumber]:
     """Every number written in words in `text`, with the word that follows it."""
+    forms = _number_forms()
+    if not any(match.group() in forms for match in TOKEN_RE.finditer(fold(text))):
+        return []  # most sentences: no dictionary look-up at all
     words = words_of(text)
     chains: list[tuple[Decimal, int, int, bool]] = []  # value, first word, last word, compound
     position = 0
