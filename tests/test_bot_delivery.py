@@ -34,7 +34,8 @@ PHOTO_PREFIX = "https://shop.example.com/images/"
 # Paragraphs full of characters that must be escaped for Telegram HTML.
 PARAGRAPH = (
     "Вино <из погреба> & с историей: «танины > кислотность», а сладость < 5 г/л & ниже. "
-    "Подойдет к мясу & дичи, к сырам <выдержанным> и к беседе до утра. "
+    # no dish: the grounded-prose check holds a dish to the wine's pairings
+    "Подойдет к беседе & долгому вечеру, к историям <негромким> и к разговору до утра. "
 )
 
 

@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 TEST_FLOORS = {"dialogs_offline": 0.89, "claims_false_kept": 2}
 DEV_DIALOGS_OFFLINE = 0.92
 DEV_CLAIMS_FALSE_KEPT = 0
+DEV_CLAIMS_TRUE_KEPT = 0.99  # measured 280/280 with claims_5
 # The agent path answers through the eval's own fake model (bench/eval/reader.py), which reads
 # less than the product does: its figure guards the tool handling, not the language.
 AGENT_FLOOR = 0.72
@@ -68,7 +69,9 @@ async def test_no_false_claim_of_the_development_table_reaches_a_card(seeded: Ru
         r.sentence for r in report.false_kept()
     ]
     true = [r for r in report.results if r.true]
-    assert sum(r.kept for r in true) / len(true) >= 0.95, [r.sentence for r in true if not r.kept]
+    assert sum(r.kept for r in true) / len(true) >= DEV_CLAIMS_TRUE_KEPT, [
+        r.sentence for r in true if not r.kept
+    ]
     frozen = await run_claims(seeded, "test")
     assert len(frozen.false_kept()) <= TEST_FLOORS["claims_false_kept"]
 

@@ -1,6 +1,9 @@
 """Claims no catalog field holds, found by their cue words: ageing («выдержка в бочке»), awards
 («95 баллов»), history («основана в 1870»), ranks of an appellation («премье крю», «DOCG»,
-«пятое гран крю»), the side of a place («с восточных склонов») and how the bubbles were made.
+«пятое гран крю»), the side of a place («с восточных склонов»), how the bubbles or the wine
+were made («классическим методом», «из подвяленного винограда») and label terms («смарагд»,
+«крианса»). A claim in a clause that denies it («не проходит выдержку в дубе») is a claim of
+its own: the wine's words must deny the same.
 Such a claim stands only when the wine's own words (name, description, notes) make the same one
 in the same relation (`services/agent/_grounding.py`): a rank the description names only for
 something else («соперничает со вторыми крю», «владелец участков премье крю») is not the wine's.
@@ -27,6 +30,8 @@ UNCONFIRMED_KINDS = (
     "side",
     "bottle_method",
     "tank_method",
+    "method",
+    "label",
 )
 
 CUES: dict[str, re.Pattern[str]] = {
@@ -70,6 +75,126 @@ CUES: dict[str, re.Pattern[str]] = {
 }
 
 
+# How the wine was made, beyond the bubbles: each method stands only when the wine's own words
+# name the same one («из подвяленного винограда» for an amarone, not for a muscat).
+METHODS: dict[str, re.Pattern[str]] = {
+    "dried_grapes": re.compile(
+        r"подвял|изюмлен|заизюм|пассито|passito|аппассимент|appassiment|соломенн\w* вин|straw wine"
+    ),
+    "noble_rot": re.compile(
+        r"благородн\w* (?:плесен|гнил)|ботрит|botryt|noble rot|пораж\w* плесень"
+    ),
+    "flor": re.compile(r"(?<![а-яёa-z])(?:флор(?:а|ом|е|у)?|flor)(?![а-яёa-z])"),
+    "carbonic": re.compile(r"карбоническ|углекисл\w* мацерац|carbonic"),
+    "solera": re.compile(r"солер[аы]|solera"),
+    "late_harvest": re.compile(r"поздн\w* сбор|late harvest|vendange tardive"),
+    "ice_wine": re.compile(r"айсвайн|eiswein|ледян\w* вин|ice ?wine|icewine"),
+    "organic": re.compile(
+        r"органическ|organic|(?<![а-яё])эко(?:логическ|-)|(?<![a-z])bio(?![a-z])"
+    ),
+    "biodynamic": re.compile(r"биодинам|biodynam"),
+    "vegan": re.compile(r"веган|vegan"),
+    "unfiltered": re.compile(r"нефильтр|без фильтрац|unfiltered|без оклейк"),
+    "natural": re.compile(r"натуральн\w* вин|natural wine|без (?:добавления )?сульфит"),
+    "hand_harvest": re.compile(r"вручную|ручн\w* (?:сбор|отбор)|hand[- ]?(?:picked|harvest)"),
+    "night_harvest": re.compile(r"ночью|ночн\w* (?:сбор|урожа)|at night"),
+    "screw_cap": re.compile(r"винтов\w* (?:пробк|крышк)|screw ?cap"),
+    "cellaring": re.compile(
+        r"потенциал|(?:хранить|хранения|заложить|выдерж\w+) (?:\w+ )?(?:ещ[её]|до|лет|год)"
+        r"|открыть через|пить (?:до|в течение)|drink (?:by|until|now)|cellar"
+    ),
+    "decanting": re.compile(r"декант|аэрац|подышать|breathe"),
+}
+# Terms of a label or a classification said of the wine («смарагд», «крианса», «блан де блан»):
+# the wine's own words must name the same one.
+LABELS: dict[str, re.Pattern[str]] = {
+    "smaragd": re.compile(r"смарагд|smaragd"),
+    "federspiel": re.compile(r"федершпил|federspiel"),
+    "steinfeder": re.compile(r"штайнфедер|steinfeder"),
+    "kabinett": re.compile(r"кабинетт|kabinett"),
+    "spatlese": re.compile(r"шпетлезе|sp[aä]tlese"),
+    "auslese": re.compile(r"(?<![а-яё])ауслезе|(?<![a-z])auslese"),
+    "beerenauslese": re.compile(r"(?<![а-яё])беренауслезе|(?<![a-z])beerenauslese"),
+    "trockenbeerenauslese": re.compile(r"трокенберенауслезе|trockenbeerenauslese"),
+    "grosses_gewachs": re.compile(r"гроссес гевекс|gro(?:ss|ß)es gew[aä]chs"),
+    "crianza": re.compile(r"крианс|crianza"),
+    "reserva": re.compile(r"(?<![а-яё])резерв(?!уар)|(?<![a-z])(?:reserv|riserv)|ризерв"),
+    "blanc_de_blancs": re.compile(r"блан де блан|blanc de blancs?"),
+    "blanc_de_noirs": re.compile(r"блан де нуар|blanc de noirs?"),
+    "late_bottled": re.compile(r"(?<![a-z])lbv(?![a-z])|late bottled|лбв"),
+    "tawny": re.compile(r"(?<![а-яё])(?:тони|тауни)(?![а-яё])|tawny"),
+    "ruby": re.compile(r"(?<![а-яё])руби(?![а-яё])|(?<![a-z])ruby(?![a-z])"),
+    "fino": re.compile(r"(?<![а-яё])фино(?![а-яё])|(?<![a-z])fino(?![a-z])"),
+    "oloroso": re.compile(r"олоросо|oloroso"),
+    "amontillado": re.compile(r"амонтильядо|amontillado"),
+    "manzanilla": re.compile(r"мансанилья|manzanilla"),
+    "ripasso": re.compile(r"рипассо|ripasso"),
+    "cru_bourgeois": re.compile(r"крю буржуа|cru bourgeois"),
+}
+# Literal words one of which every match of a method or label holds: a sentence without any is
+# not searched by that pattern at all (most sentences name none).
+_ANCHORS = {
+    "dried_grapes": "подвял изюм пассито passito аппассимент appassiment соломенн straw",
+    "noble_rot": "благородн ботрит botryt noble плесень",
+    "flor": "флор flor",
+    "carbonic": "карбоническ углекисл carbonic",
+    "solera": "солер solera",
+    "late_harvest": "поздн late vendange",
+    "ice_wine": "айсвайн eiswein ледян ice",
+    "organic": "органическ organic эко bio",
+    "biodynamic": "биодинам biodynam",
+    "vegan": "веган vegan",
+    "unfiltered": "нефильтр фильтрац unfiltered оклейк",
+    "natural": "натуральн natural сульфит",
+    "hand_harvest": "вручную ручн hand",
+    "night_harvest": "ночью ночн night",
+    "screw_cap": "винтов screw",
+    "cellaring": "потенциал хранить хранения заложить выдерж открыть пить drink cellar",
+    "decanting": "декант аэрац подышать breathe",
+    "smaragd": "смарагд smaragd",
+    "federspiel": "федершпил federspiel",
+    "steinfeder": "штайнфедер steinfeder",
+    "kabinett": "кабинетт kabinett",
+    "spatlese": "шпетлезе spätlese spatlese",
+    "auslese": "ауслезе auslese",
+    "beerenauslese": "беренауслезе beerenauslese",
+    "trockenbeerenauslese": "трокенберенауслезе trockenbeerenauslese",
+    "grosses_gewachs": "гроссес grosses großes",
+    "crianza": "крианс crianza",
+    "reserva": "резерв reserv riserv ризерв",
+    "blanc_de_blancs": "блан blanc",
+    "blanc_de_noirs": "блан blanc",
+    "late_bottled": "lbv late лбв",
+    "tawny": "тони тауни tawny",
+    "ruby": "руби ruby",
+    "fino": "фино fino",
+    "oloroso": "олоросо oloroso",
+    "amontillado": "амонтильядо amontillado",
+    "manzanilla": "мансанилья manzanilla",
+    "ripasso": "рипассо ripasso",
+    "cru_bourgeois": "буржуа bourgeois",
+}
+_MADE_OR_LABELLED = [
+    (name, "method" if name in METHODS else "label", cue, _ANCHORS[name].split())
+    for name, cue in (*METHODS.items(), *LABELS.items())
+]
+# A clause that denies what follows: «не проходит выдержку в дубе», «без крепления» — not «не
+# менее двух лет в дубе» or «не только…».
+_NEGATOR = re.compile(
+    r"(?<![а-яёa-z])(?:не|нет|без|ни|никогда|never|not|without)(?![а-яёa-z])"
+    r"(?!\s+(?:менее|более|меньше|больше|только|раньше|позже|позднее|дольше|реже|хуже|уступа"
+    r"|случайно|зря|слишком|очень|так))"
+)
+_CLAUSE_BREAK = re.compile(r"[,.;:!?()—–]|\s(?:а|но|чтобы|зато|однако|but|while)\s")
+NOT = "¬"  # a claim's value mark: the sentence denies it
+
+
+def negated_at(folded: str, start: int) -> bool:
+    """Does the clause `start` is in deny what is said at `start`?"""
+    clause_start = max((m.end() for m in _CLAUSE_BREAK.finditer(folded, 0, start)), default=0)
+    return bool(_NEGATOR.search(folded, clause_start, start))
+
+
 # A side of a place: «с восточных склонов», «на левом берегу» — the wine's words must name
 # the same side.
 _SIDES = {
@@ -110,10 +235,14 @@ def cue_claims(text: str) -> frozenset[tuple[str, str]]:
     others = [m.span() for m in _OTHER_SUBJECT.finditer(folded)]
 
     def mark(start: int) -> str:
-        return OTHER if any(a <= start < b for a, b in others) else ""
+        denied = NOT if negated_at(folded, start) else ""
+        return denied + (OTHER if any(a <= start < b for a, b in others) else "")
 
     for kind, cue in CUES.items():
         found |= {(kind, kind + mark(m.start())) for m in cue.finditer(folded)}
+    for name, kind, cue, anchors in _MADE_OR_LABELLED:
+        if any(anchor in folded for anchor in anchors):
+            found |= {(kind, name + mark(m.start())) for m in cue.finditer(folded)}
     for match in _RANKED.finditer(folded):
         found.add(("rank", f"{_ORDINALS[match.group(1)]}{mark(match.start())}"))
     for match in _SIDE.finditer(folded):

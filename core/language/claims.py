@@ -25,14 +25,23 @@ from functools import lru_cache
 
 from core.domain import WineType
 from core.language.amounts import money_mentions
+from core.language.claim import Claim
 from core.language.claim_cues import CUES, cue_claims
+from core.language.claim_grapes import food_claims, grape_claims, said_hits
 from core.language.folding import fold, stem, word_set
 from core.language.grapes import GRAPE_ALIASES
 from core.language.lemmas import words_of
 from core.language.names import is_place_or_grape, proper_names
 from core.language.places import CASE_SENSITIVE_ALIASES, COUNTRY_ALIASES, REGION_ALIASES
 from core.language.scanning import ScannedText, live_hits
-from core.language.vocabulary import BARE_DESSERT, COLOUR_TYPES, SWEETNESS_WORDS, WINE_TYPE_WORDS
+from core.language.vocabulary import (
+    BARE_DESSERT,
+    BODY_WORDS,
+    COLOUR_TYPES,
+    SWEETNESS_WORDS,
+    WINE_TYPE_WORDS,
+)
+from core.language.worded_numbers import UNITS, worded_numbers
 from core.language.world import NEW_WORLD, OLD_WORLD, countries_of_group
 
 # Claims a catalog row carries (true or false) and claims only the wine's own words confirm.
@@ -62,9 +71,6 @@ _MAGNUM = re.compile(r"магнум|magnum")
 _ALCOHOL_CUE = re.compile(r"алкогол|крепост|спирт|abv|об\.|градус|°")
 _YEARS = (1900, 2030)
 _HISTORY_YEAR = re.compile(r"основан|\bс\s*$|since\s*$|founded|в\s*$|век")
-_EXACT = re.compile(
-    r"(?:чист\w*|моносорт\w*|стопроцентн\w*|только из|целиком из|исключительно из|100\s*%)\s+$"
-)
 _WINE_NOUNS = frozenset(
     {"вино", "вина", "вин", "вину", "вином", "вине", "винам", "винами", "винах", "wine", "wines"}
 )
@@ -83,13 +89,6 @@ _PRODUCER = re.compile(
     r"|(?<![\w])(?:от|by|from|(?i:ch[aâ]teau|domaine|bodegas?|tenuta|weingut|quinta))\s+"
     rf"(«?[A-ZÀ-ÖØ-Þ][\w'’&\-]*(?:\s+(?:[A-ZÀ-ÖØ-Þ][\w'’&\-]*|{_LINK_WORD}(?=\s+[A-Z])))*)»?"
 )
-
-
-@dataclass(frozen=True)
-class Claim:
-    kind: str
-    value: object  # a year, a canonical grape/country/region, a name, WineType, Sweetness, Decimal
-    exact: bool = False  # a grape said to be the only one («чистый пино нуар»)
 
 
 @dataclass(frozen=True)
@@ -168,35 +167,47 @@ def read_claims(text: str) -> tuple[Claim, ...]:
             before = folded[max(0, match.start() - 12) : match.start()]
             kind = "history" if _HISTORY_YEAR.search(before) else "vintage"
             claims.append(Claim(kind, int(value)))
-        elif value >= 10 or cue_kinds or _term_follows(text, match.end()):
+        elif (
+            value >= 10
+            or cue_kinds
+            or _term_follows(text, match.end())
+            or _unit_follows(text, match.end())
+        ):
             claims.append(Claim(number_kind, value))
 
-    for hit in live_hits(GRAPE_ALIASES, message):
-        start = message.tokens[hit.start].start
-        if hit.end < len(message.tokens) and message.tokens[hit.end].text.startswith("орех"):
-            continue  # «мускатный орех» is nutmeg
-        exact = bool(_EXACT.search(folded[max(0, start - 30) : start]))
-        claims.append(Claim("grape", hit.value, exact))
-    for hit in live_hits(COUNTRY_ALIASES, message):
+    claims += grape_claims(message)
+    for hit, denied in said_hits(COUNTRY_ALIASES, message):
         allowed = CASE_SENSITIVE_ALIASES.get(hit.key)
         if allowed is None or message.span(hit) in allowed:
-            claims.append(Claim("country", hit.value))
-    claims += [Claim("region", hit.value) for hit in live_hits(REGION_ALIASES, message)]
-    for hit in live_hits(WINE_TYPE_WORDS, message):
+            kind = "thing_origin" if _qualifies_thing(message, hit.end) else "country"
+            claims.append(Claim(kind, hit.value, negated=denied))
+    claims += [
+        Claim(
+            "thing_origin" if _qualifies_thing(message, hit.end) else "region",
+            hit.value,
+            negated=denied,
+        )
+        for hit, denied in said_hits(REGION_ALIASES, message)
+    ]
+    for hit, denied in said_hits(WINE_TYPE_WORDS, message):
         if hit.key == _DESSERT and message.next_word(hit) not in ("wine", "wines"):
             continue  # «к десерту»: food
         if hit.value in COLOUR_TYPES and message.food_follows(hit):
             continue  # «красное мясо», «белая рыба»
         if _said_of_wine(message, hit.start, hit.end):
-            claims.append(Claim("colour", hit.value))
-    for hit in live_hits(SWEETNESS_WORDS, message):
+            claims.append(Claim("colour", hit.value, negated=denied))
+    for hit, denied in said_hits(BODY_WORDS, message):
+        if not message.food_follows(hit) and _said_of_wine(message, hit.start, hit.end):
+            claims.append(Claim("body", hit.value, negated=denied))
+    for hit, denied in said_hits(SWEETNESS_WORDS, message):
         if message.previous_word(hit) in ("на", "под", "к", "ко"):
             continue  # «к сладкому»: dessert
         if _said_of_wine(message, hit.start, hit.end):
-            claims.append(Claim("sweetness", hit.value))
+            claims.append(Claim("sweetness", hit.value, negated=denied))
     if (group := countries_of_group(text)) in (NEW_WORLD, OLD_WORLD):
         claims.append(Claim("world", "new" if group == NEW_WORLD else "old"))
-    claims += _worded_numbers(text)
+    claims += _worded_numbers(text, number_kind, taken)
+    claims += food_claims(message)
     if _FORTIFIED.search(folded):  # «брожение останавливают спиртом»: said to be fortified
         claims.append(Claim("colour", WineType.fortified))
     if _BUBBLES.search(folded):  # «с тонкими пузырьками»: said to sparkle
@@ -213,35 +224,6 @@ def read_claims(text: str) -> tuple[Claim, ...]:
     return tuple(claims)
 
 
-# Numbers written in words, as their dictionary forms: «пятнадцать градусов», «шесть путтоньош».
-_NUMBER_LEMMAS = {
-    word: number
-    for number, word in enumerate(
-        [
-            "ноль",
-            "один",
-            "два",
-            "три",
-            "четыре",
-            "пять",
-            "шесть",
-            "семь",
-            "восемь",
-            "девять",
-            "десять",
-            "одиннадцать",
-            "двенадцать",
-            "тринадцать",
-            "четырнадцать",
-            "пятнадцать",
-            "шестнадцать",
-            "семнадцать",
-            "восемнадцать",
-            "девятнадцать",
-            "двадцать",
-        ]
-    )
-}
 _FORTIFIED = re.compile(
     r"(?:добавл\w*|добавк\w*|вносят|останавлива\w*|прерыва\w*)\s+(?:\w+\s+){0,3}"
     r"(?:винн\w+\s+)?спирт|спиртован|крепят\b|fortified with"
@@ -251,21 +233,62 @@ _FORTIFIED = re.compile(
 _BUBBLES = re.compile(r"пузыр|перляж|мусс\b|шипуч|газирован|bubbl|fizz")
 
 
-def _worded_numbers(text: str) -> list[Claim]:
-    """Claims of numbers written in words: an alcohol level («пятнадцать градусов») or a number
-    before a term («в шесть путтоньош»)."""
+def _worded_numbers(text: str, number_kind: str, taken: list[tuple[int, int]]) -> list[Claim]:
+    """Claims of numbers written in words: an alcohol level («пятнадцать градусов»), a measure
+    («двенадцать месяцев», «полутора тысяч метров»), a year («в тысяча восемьсот восемьдесят
+    третьем году»), a longer number («ста двадцати») or one before a term («шесть путтоньош»)."""
     found: list[Claim] = []
-    sentence = words_of(text)
-    for position, word in enumerate(sentence[:-1]):
-        value = _NUMBER_LEMMAS.get(word.lemma)
-        if value is None:
-            continue
-        following = sentence[position + 1]
-        if following.lemma in ("процент", "градус", "percent"):
-            found.append(Claim("alcohol", Decimal(value)))
-        elif not following.known:
-            found.append(Claim("number", Decimal(value)))
+    for number in worded_numbers(text):
+        if _overlaps((number.start, number.end), taken) or number.next_lemma in _CURRENCIES:
+            continue  # a price, which the price check reads («девятьсот пятьдесят рублей»)
+        if number.next_lemma == "сорт":  # «из одного сорта», «купаж трёх сортов»
+            found.append(Claim("grape_count", int(number.value)))
+        elif number.next_lemma in ("процент", "градус", "percent"):
+            found.append(Claim("alcohol", number.value))
+        elif number.measured or number.compound:
+            value = number.value.normalize()
+            if _YEARS[0] <= value <= _YEARS[1] and value == value.to_integral_value():
+                before = fold(text[max(0, number.start - 12) : number.start])
+                kind = "history" if _HISTORY_YEAR.search(before) else "vintage"
+                found.append(Claim(kind, int(value)))
+            else:
+                found.append(Claim(number_kind, value))
+        elif number.next_lemma and not _known(number.next_lemma):
+            found.append(Claim("number", number.value))
     return found
+
+
+_CURRENCIES = frozenset({"рубль", "руб", "доллар", "евро", "тысяча", "тыс"})
+
+
+def _known(lemma: str) -> bool:
+    return all(word.known for word in words_of(lemma))
+
+
+# Things a place names the origin of, not the wine's: «во французском дубе», «бургундских
+# бочках», «бордоских сортов». Such a place is held to the wine's own words, not its row.
+_THINGS = tuple(
+    stem(word)
+    for word in word_set(
+        "бочка бочках бочки бочек бочонок дуб дубе дуба дубом баррик барриках клон клоны стиль "
+        "стиле манере метод методу традиции школы сортов сорта кухни кухня пробка пробкой oak "
+        "barrels barrel casks style clones"
+    )
+)
+
+
+def _qualifies_thing(text: ScannedText, end: int) -> bool:
+    return end < len(text.tokens) and text.tokens[end].stem.startswith(_THINGS)
+
+
+def _unit_follows(text: str, end: int) -> bool:
+    """Is a small number followed by a unit («5 лет», «9 граммов на литр»)?"""
+    following = words_of(text[end : end + 20])
+    return (
+        bool(following)
+        and not text[end : following[0].start + end].strip()
+        and (following[0].lemma in UNITS)
+    )
 
 
 def _term_follows(text: str, end: int) -> bool:
@@ -293,7 +316,10 @@ def _said_of_wine(text: ScannedText, start: int, end: int) -> bool:
 # Nouns a colour or sweetness word is said of: «сладкий херес», «сухой рислинг».
 _STYLE_NOUNS = frozenset(
     stem(w)
-    for w in word_set("херес портвейн мадера марсала вермут шампанское игристое розе кава просекко")
+    for w in word_set(
+        "херес портвейн мадера марсала вермут шампанское игристое розе кава просекко амароне "
+        "бароло барбареско кьянти риоха шабли сотерн токай москато ламбруско асти портвейн"
+    )
 )
 
 
@@ -318,7 +344,8 @@ def _decimal(raw: str) -> Decimal | None:
 
 
 def numbers_in(text: str) -> frozenset[Decimal]:
-    """Every number written in digits in `text` (for confirming a number the prose repeats)."""
+    """Every number written in digits or words in `text` (for confirming a number the prose
+    repeats)."""
     folded = fold(text)
     found = set()
     for match in _NUMBER.finditer(folded):
@@ -329,6 +356,7 @@ def numbers_in(text: str) -> frozenset[Decimal]:
         value = _decimal(re.sub(r"\s", "", match.group()))
         if value is not None:
             found.add(value.normalize())
+    found |= {number.value.normalize() for number in worded_numbers(text)}
     return frozenset(found)
 
 

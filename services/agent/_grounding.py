@@ -65,6 +65,7 @@ class Request:
                 ("grape", filters.grape_variety),
                 ("country", filters.country),
                 ("region", filters.region),
+                ("food", filters.food_pairing),
             ]
             claims |= {Claim(kind, value) for kind, value in pairs if value is not None}
         if state is not None:  # what was searched, in words («страны: США, Чили…»)
@@ -75,6 +76,8 @@ class Request:
         return cls(frozenset(claims), numbers_in(text), fold(text), asked, state)
 
     def says(self, claim: Claim) -> bool:
+        if claim.negated:  # «не из Франции» is not what «из Франции» asked for
+            return False
         if isinstance(claim.value, (int, Decimal)) and claim.kind != "price":
             return Decimal(claim.value).normalize() in self.numbers
         if claim.kind == "name" and isinstance(claim.value, str):  # «вы спросили «…»»
@@ -87,6 +90,8 @@ def set_verdict(
 ) -> Verdict:
     """A claim of the intro or closing, about the wines shown: true of one of them (of every
     one when the sentence says «все»), or what the person asked for."""
+    if claim.kind == "food" and request.says(claim):
+        return Verdict.OK  # «все три — к стейку»: the dish asked for, not a pairing claimed
     verdicts = [facts.check(claim) for facts in shown]
     if sentence.universal and Verdict.FALSE in verdicts:
         return Verdict.FALSE  # «все три — из Италии», asked for, but one is Spanish

@@ -41,15 +41,17 @@ def name_sounds(text: str) -> frozenset[str]:
 
 
 def sounds_like(sounds: frozenset[str], names: frozenset[str]) -> bool:
-    """One word against a wine's names: the same skeleton, or one a case ending longer
-    («фонтанафредды» ≈ «Fontanafredda»)."""
+    """One word against a wine's names: the same skeleton, one a case ending longer
+    («фонтанафредды» ≈ «Fontanafredda») or another case ending («вдова» ≈ «вдово(й)»)."""
     if sounds & names:
         return True
     return any(
         len(a) >= 5
         and len(b) >= 5
-        and (a.startswith(b) or b.startswith(a))
-        and abs(len(a) - len(b)) <= 2
+        and (
+            ((a.startswith(b) or b.startswith(a)) and abs(len(a) - len(b)) <= 2)
+            or (len(a) == len(b) and a[:-1] == b[:-1])  # «вдова» ≈ «вдовой»: another case
+        )
         for a in sounds
         for b in names
     )

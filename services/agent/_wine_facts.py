@@ -14,9 +14,10 @@ from typing import Any
 
 from core.domain import Sweetness, WineType
 from core.language.claim_cues import UNCONFIRMED_KINDS, borne_out, cue_claims
+from core.language.claim_grapes import foods_of, pairs_with
 from core.language.claims import Claim, numbers_in, read_claims
 from core.language.request import country_from_text, grape_from_text, region_from_text
-from core.language.vocabulary import STYLE_TYPES
+from core.language.vocabulary import BODY_BOUNDS, STYLE_TYPES
 from core.language.world import NEW_WORLD, OLD_WORLD
 from core.recommendation import RecommendedWine
 from services.agent._name_sounds import name_sounds, sounds_like, word_sounds
@@ -45,6 +46,8 @@ class Facts:
     vintage: int | None = None
     alcohol: Decimal | None = None
     volume: Decimal | None = None
+    foods: frozenset[str] | None = None  # the dishes of its pairings; None: not known
+    body: int | None = None  # 1 (light) … 5 (full)
     complete: bool = True  # False: a tool brief; what it lacks is unknown, not absent
     own_text: str = ""  # the wine's own words: a sentence quoted from them says nothing new
     name_text: str = ""  # the name's, the producer's and the own words, for name claims
@@ -70,6 +73,17 @@ class Facts:
         return _own_cues(self.own_text)
 
     def check(self, claim: Claim) -> Verdict:
+        if claim.negated and claim.kind == "body":  # «не тяжёлое»: false only of a full one
+            if self.body is None:
+                return Verdict.OK if self.complete else Verdict.UNCONFIRMED
+            low, high = BODY_BOUNDS[str(claim.value)]
+            inside = (low is None or self.body >= low) and (high is None or self.body <= high)
+            return Verdict.FALSE if inside else Verdict.OK
+        if claim.negated:  # «в купаже нет мерло»: true when the claim denied is false
+            denied = self._row_check(Claim(claim.kind, claim.value))
+            if denied is Verdict.UNCONFIRMED:
+                return denied
+            return Verdict.OK if denied is Verdict.FALSE else Verdict.FALSE
         verdict = self._row_check(claim)
         if verdict is Verdict.OK or _own(self, claim):
             return Verdict.OK
@@ -81,7 +95,26 @@ class Facts:
         if kind == "grape":
             if value not in self.grapes:
                 return Verdict.FALSE if self.grapes else Verdict.UNCONFIRMED
-            return Verdict.FALSE if claim.exact and len(self.grapes) > 1 else Verdict.OK
+            if len(self.grapes) > 1 and claim.exact:
+                return Verdict.FALSE
+            # which grape leads a blend only the wine's own words say
+            return Verdict.UNCONFIRMED if len(self.grapes) > 1 and claim.main else Verdict.OK
+        if kind == "body":  # only a body the row is far from is false: «лёгкое» of a 4 or 5
+            if self.body is None:
+                return Verdict.OK if self.complete else Verdict.UNCONFIRMED
+            low, high = BODY_BOUNDS[str(value)]
+            far = (low is not None and self.body < low - 1) or (
+                high is not None and self.body > high + 1
+            )
+            return Verdict.FALSE if far else Verdict.OK
+        if kind == "food":
+            if self.foods is None:
+                return Verdict.OK  # a tool brief names a few pairings, not all
+            return Verdict.OK if pairs_with(str(value), self.foods) else Verdict.FALSE
+        if kind == "grape_count":  # «из одного сорта»
+            if not self.grapes or not self.complete:
+                return Verdict.UNCONFIRMED
+            return Verdict.OK if value == len(self.grapes) else Verdict.FALSE
         if kind == "country":
             return Verdict.OK if value in self.countries else Verdict.FALSE
         if kind == "world":  # «вино Нового Света»
@@ -96,9 +129,9 @@ class Facts:
             if not claimed:  # «от Château», «винодельня Дом»: no name to check
                 return Verdict.OK
             words_held = [sounds_like(sounds, self.names) for sounds in word_sounds(str(value))]
-            if kind == "name":  # «Chianti Classico» of a plain Chianti: every word must hold
-                return Verdict.OK if all(words_held) else Verdict.FALSE
-            return Verdict.OK if any(words_held) else Verdict.FALSE
+            # «Chianti Classico» of a plain Chianti, «братья Иларио и Леопольдо Руффино» of
+            # Ruffino: every word must hold
+            return Verdict.OK if all(words_held) else Verdict.FALSE
         if kind == "colour":
             return self._style(value)
         if kind == "sweetness":
@@ -129,8 +162,21 @@ def _own(facts: Facts, claim: Claim) -> bool:
     if claim.kind in UNCONFIRMED_KINDS and isinstance(claim.value, str):
         return borne_out((claim.kind, claim.value), facts.cues)
     if isinstance(claim.value, (int, Decimal)) and claim.kind != "price":
-        return Decimal(claim.value).normalize() in facts.numbers
-    return not claim.exact and Claim(claim.kind, claim.value) in facts.own
+        value = Decimal(claim.value).normalize()
+        return value in facts.numbers or value in _year_gaps(facts.numbers, facts.vintage)
+    return not claim.exact and Claim(claim.kind, claim.value, main=claim.main) in facts.own
+
+
+@lru_cache(maxsize=4096)
+def _year_gaps(numbers: frozenset[Decimal], vintage: int | None) -> frozenset[Decimal]:
+    """Years between two years the wine's words and row give: «старше урожая на 326 лет» of a
+    2018 port from a house founded in 1692."""
+    years = {n for n in numbers if n == n.to_integral_value() and 1500 <= n <= 2100}
+    if vintage is not None:
+        years.add(Decimal(vintage))
+    return frozenset(
+        (later - earlier).normalize() for later in years for earlier in years if later > earlier
+    )
 
 
 def _canonical(values: Iterable[str | None], reader: Any) -> frozenset[str]:
@@ -160,6 +206,8 @@ def row_facts(wine: RecommendedWine) -> Facts:
         vintage=wine.vintage_year,
         alcohol=row.alcohol,
         volume=row.volume_l,
+        foods=foods_of(tuple(row.food_pairings or ())),
+        body=row.body,
     )
 
 
@@ -226,5 +274,7 @@ def facts_of(
 
 def forget_wine_facts() -> None:
     """Forget every row read so far (a benchmark reads each answer cold)."""
-    for cached in (facts_of, _own_claims, _own_numbers, _own_cues, name_sounds, word_sounds):
+    for cached in (facts_of, _own_claims, _own_numbers, _own_cues, _year_gaps):
+        cached.cache_clear()
+    for cached in (name_sounds, word_sounds):
         cached.cache_clear()
