@@ -253,8 +253,9 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
         return MessageReading(MessageKind.wine_question, entry, asks_which=asks_which, text=text)
     # «что дает выдержка в бочке?»; with a dish, only a question that asks why or whether
     # («правда что к рыбе нельзя красное?»), not «что к шоколаду?».
+    # «к лососю красное — это ошибка?» says something of the pairing and asks whether it holds.
     knowing = bool(
-        cue.EXPLAIN.search(folded) or cue.YES_NO.search(folded)
+        cue.EXPLAIN.search(folded) or cue.YES_NO.search(folded) or defines
     ) or not _priced_or_paired(f)
     if asks and not requested and not asks_which and knowing and (entry := known.entry):
         return MessageReading(MessageKind.wine_question, entry, text=text)
