@@ -58,3 +58,40 @@ def test_whether_a_pairing_holds_is_a_question(message: str, entry: str) -> None
 
 def test_a_pairing_asked_for_stays_a_request() -> None:
     assert read("какое красное подать к форели?").kind is MessageKind.request
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Can I have a glass of wine while taking painkillers?",
+        "на шестом месяце бокал игристого на новый год можно?",
+        "на 6 месяце, бокал шампанского на новый год можно?",
+        "выпил за ужином бокал, до дома ехать можно?",
+    ],
+)
+def test_a_health_question_gets_a_health_answer_and_no_cards(message: str) -> None:
+    reading = read(message)
+    assert reading.kind is MessageKind.wine_question, reading.message
+    assert reading.message.health and not reading.message.wants_cards
+    assert reading.entry is None or reading.entry.health
+
+
+@pytest.mark.parametrize(
+    ("message", "entry"),
+    [
+        ("на пятой неделе бокал вина на свадьбе подруги не навредит?", "health_pregnancy"),
+        ("вино правда продлевает жизнь?", "health_heart"),
+        ("выпил бокал сухого, через час ехать на машине можно?", "health_driving"),
+        ("is wine ok with painkillers?", "health_medication"),
+    ],
+)
+def test_a_health_question_gets_its_own_entry(message: str, entry: str) -> None:
+    reading = read(message)
+    assert reading.message.health
+    assert reading.entry is not None and reading.entry.id == entry
+
+
+def test_the_age_of_a_wine_is_not_the_age_of_a_customer() -> None:
+    reading = read("почему красное с возрастом становится кирпичного цвета")
+    assert reading.kind is MessageKind.wine_question and not reading.message.health
+    assert reading.entry is not None and reading.entry.id == "browning"

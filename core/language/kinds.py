@@ -26,6 +26,7 @@ adapter. It is told from what that reading already holds of the message, in this
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import re
 from dataclasses import dataclass
@@ -48,6 +49,7 @@ from core.language.price_bands import PriceBand
 from core.language.request import ParsedQuery
 from core.language.social import SocialSplit
 from core.language.subjects import (
+    PREGNANCY_TERM,
     about_health,
     health_sentences,
     names_alcohol,
@@ -138,6 +140,14 @@ def read_kind(text: str, split: SocialSplit, proper: Proper) -> MessageReading:
     reading = _read_proper(split.rest, proper)
     if reading.kind is MessageKind.smalltalk and split.kinds:
         return _smalltalk(split.kinds)
+    if reading.kind is MessageKind.wine_question and not reading.health:
+        # Health words the health reader does not know («painkillers», «ехать»): answered as
+        # a health question all the same — reviewed words, never cards.
+        entry = reading.entry
+        if (entry is not None and entry.health) or (
+            entry is None and proper.question.health_undecided
+        ):
+            return dataclasses.replace(reading, health=True)
     return reading
 
 
@@ -174,6 +184,10 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
         # «мне 17, могу я купить вино?»: the legal age, whatever else is asked.
         return MessageReading(
             MessageKind.wine_question, entry_by_id("legal_age"), health=True, text=text
+        )
+    if PREGNANCY_TERM.search(folded) and (names_alcohol(words) or wine_named):
+        return MessageReading(
+            MessageKind.wine_question, entry_by_id("health_pregnancy"), health=True, text=text
         )
     unasked = not (cue.REQUEST.search(folded) or cue.AVAILABLE.search(folded))
     asked_health = [
@@ -276,6 +290,10 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
         and (asks or (not entry.cards and f.is_empty()))
     ):
         return MessageReading(MessageKind.wine_question, entry, asks_which=asks_which, text=text)
+
+    if question and not requested and known.match is None and proper.question.health_undecided:
+        # «выпил бокал, ехать можно?»: two health entries fit as well — the general answer
+        return MessageReading(MessageKind.wine_question, health=True, text=text)
 
     def wine_words() -> bool:
         # «European?», «а с Кавказа?»: a group of wine countries, as a country alone would be

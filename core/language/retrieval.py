@@ -93,6 +93,20 @@ STOP_LEMMAS |= frozenset(
         "also",
         "vs",
         "versus",
+        "have",
+        "has",
+        "had",
+        "while",
+        "take",
+        "taking",
+        "ok",
+        "okay",
+        "if",
+        "am",
+        "was",
+        "were",
+        "been",
+        "will",
     ]
 )
 
@@ -272,12 +286,13 @@ class KnowledgeIndex:
         # The best ten again, by how close the message is to one of each entry's wordings.
         head = sorted(
             matches[:10],
-            key=lambda m: (
-                -(m.score + _QUESTION_BONUS * self.closeness(weight, m.entry)),
-                m.entry.id,
-            ),
+            key=lambda m: (-(m.score + self.closeness_bonus(weight, m.entry)), m.entry.id),
         )
         return head + matches[10:]
+
+    def closeness_bonus(self, weight: dict[str, float], entry: KnowledgeEntry) -> float:
+        """What the message's closeness to one of the entry's wordings adds to its score."""
+        return _QUESTION_BONUS * self.closeness(weight, entry)
 
     def closeness(self, weight: dict[str, float], entry: KnowledgeEntry) -> float:
         """The weighted Jaccard similarity of the message and the entry's closest wording."""
