@@ -95,3 +95,16 @@ def test_the_age_of_a_wine_is_not_the_age_of_a_customer() -> None:
     reading = read("почему красное с возрастом становится кирпичного цвета")
     assert reading.kind is MessageKind.wine_question and not reading.message.health
     assert reading.entry is not None and reading.entry.id == "browning"
+
+
+@pytest.mark.parametrize(
+    "message", ["Словения делает хорошее вино?", "фетяска — это румынский сорт?"]
+)
+def test_a_yes_no_question_the_base_cannot_answer_is_told_so(message: str) -> None:
+    reading = read(message)
+    assert reading.kind is MessageKind.wine_question, reading.message
+    assert reading.entry is None and not reading.message.wants_cards
+
+
+def test_a_change_said_as_a_question_stays_a_request() -> None:
+    assert read("дорого, а австрийское попроще, пусть не сладкое?").kind is MessageKind.request

@@ -305,7 +305,10 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
         )
 
     # «самый дешёвый белый вариант какой?» asks for the end of the price range: a pick
-    if interrogative and not asks_which and not followup.extreme and wine_words():
+    # «мурведр даёт тяжёлое вино?» says something and asks whether it holds: a question with no
+    # checked answer; not a change said as a question («а крымское попроще, пусть не сухое?»).
+    says = asks and not followup.changes
+    if (interrogative or says) and not asks_which and not followup.extreme and wine_words():
         return MessageReading(MessageKind.wine_question, text=text)
     if cue.TO_THE_BOT.search(folded) and not cue.MOOD.search(folded) and not wine_words():
         return MessageReading(
