@@ -108,3 +108,36 @@ def test_a_yes_no_question_the_base_cannot_answer_is_told_so(message: str) -> No
 
 def test_a_change_said_as_a_question_stays_a_request() -> None:
     assert read("дорого, а австрийское попроще, пусть не сладкое?").kind is MessageKind.request
+
+
+@pytest.mark.parametrize(
+    ("message", "entry"),
+    [
+        ("какое вино лучше всего к пармезану и сырам?", "wine_and_cheese"),
+        ("какое вино идёт к молочному шоколаду?", "chocolate"),
+        ("к сырной нарезке что лучше — красное или белое?", "wine_and_cheese"),
+    ],
+)
+def test_which_wine_for_an_entrys_own_subject_gets_the_entry(message: str, entry: str) -> None:
+    reading = read(message)
+    assert reading.kind is MessageKind.wine_question, reading.message
+    assert reading.entry is not None and reading.entry.id == entry
+
+
+def test_which_wine_for_the_subject_shows_the_entrys_two_wines() -> None:
+    reading = read("какое вино подходит к острой еде?")
+    assert reading.entry is not None and reading.entry.id == "spicy_food"
+    assert reading.message.wants_cards
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "какое вино к рыбе?",  # no entry is about fish alone
+        "подбери вино к сыру",  # a pick asked for
+        "какое красное к сыру до 1500?",  # a budget
+        "какое вино подать к утке?",
+    ],
+)
+def test_which_wine_with_a_condition_or_no_subject_entry_stays_a_request(message: str) -> None:
+    assert read(message).kind is MessageKind.request

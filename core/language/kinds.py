@@ -273,6 +273,12 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
     ) or not _priced_or_paired(f)
     if asks and not requested and not asks_which and knowing and (entry := known.entry):
         return MessageReading(MessageKind.wine_question, entry, text=text)
+    if _asks_about_subject(folded, asks_which, proper, known):
+        # «какое вино подходит к сыру?», «какое вино брать для глинтвейна?»: the entry on the
+        # subject answers, with two wines when it asks which; not «какое вино к рыбе?» (no
+        # entry is about fish alone) or «подбери вино к сыру» (a pick asked for).
+        entry = known.entry
+        return MessageReading(MessageKind.wine_question, entry, asks_which=asks_which, text=text)
     if requested or proper.price_band is not None or _priced_or_paired(parsed.filters):
         part = _knowledge_part(text)
         if part != text or cue.EXPLAIN.search(folded):
@@ -343,6 +349,23 @@ class _Known:
         if not self.wine_named and self.match.coverage < cue.BARE_COVERAGE:
             return None  # «у меня кот не ест, что делать?»: a few common words, no wine
         return self.match.entry
+
+
+def _asks_about_subject(folded: str, asks_which: bool, proper: Proper, known: _Known) -> bool:
+    """A question which wine, or which is better, whose words name an entry's very subject and
+    set no other condition (a price, a place, a grape, one colour)."""
+    f = proper.query.filters
+    conditions = ("country", "region", "grape_variety", "price_min", "price_max")
+    if not (asks_which or cue.BETTER.search(folded)) or proper.price_band is not None:
+        return False
+    if any(getattr(f, name) is not None for name in conditions):
+        return False
+    if f.wine_type is not None and not re.search(r"(?<![а-я])или(?![а-я])", folded):
+        return False
+    if cue.PICK.search(folded) or cue.AVAILABLE.search(folded):
+        return False
+    entry = known.entry
+    return entry is not None and proper.question.names_subject(entry)
 
 
 def _priced_or_paired(filters: object) -> bool:

@@ -25,6 +25,7 @@ from functools import cache, cached_property
 from importlib import resources
 from typing import Any
 
+from core.language.folding import stem
 from core.language.retrieval import (
     STOP_LEMMAS,
     KnowledgeEntry,
@@ -144,6 +145,18 @@ class Question:
             if own and theirs and accepted(both):
                 return both
         return None
+
+    def names_subject(self, entry: KnowledgeEntry) -> bool:
+        """The text names every word of the entry's title («к козьему сыру какое вино?» names
+        «Вино и сыр»; «какое вино к рыбе?» does not name «Красное к рыбе»), a word of the same
+        root counting («сырной» for «сыр»)."""
+        said = self._weights[0]
+        roots = [stem(t) for t in said]
+        return all(
+            lemma in said
+            or any(r.startswith(t) or t.startswith(r) for r in roots if min(len(r), len(t)) >= 3)
+            for lemma, t in ((lemma, stem(lemma)) for lemma in content_lemmas(entry.title))
+        )
 
     @cached_property
     def _health_undecided(self) -> bool:
