@@ -141,3 +141,25 @@ def test_which_wine_for_the_subject_shows_the_entrys_two_wines() -> None:
 )
 def test_which_wine_with_a_condition_or_no_subject_entry_stays_a_request(message: str) -> None:
     assert read(message).kind is MessageKind.request
+
+
+@pytest.mark.parametrize(
+    ("message", "entry"),
+    [
+        ("пробка раскрошилась, крошки остались в бутылке", "corkscrew"),
+        ("сколько лет хранится вино в закрытой бутылке", "unopened_shelf_life"),
+        ("бокал вина пахнет мокрым картоном и плесенью", "cork_taint"),
+    ],
+)
+def test_a_subject_said_without_a_question_mark_gets_its_entry(message: str, entry: str) -> None:
+    reading = read(message)
+    assert reading.kind is MessageKind.wine_question, reading.message
+    assert reading.entry is not None and reading.entry.id == entry
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["вино с нотами вишни и шоколада", "сухое вино к тайской еде", "вина Краснодарского края"],
+)
+def test_a_wine_described_or_a_place_named_stays_a_request(message: str) -> None:
+    assert read(message).kind is MessageKind.request

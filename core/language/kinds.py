@@ -57,6 +57,10 @@ from core.language.subjects import (
     offtopic_subject,
 )
 
+# A subject said without a question form is asked about when one entry explains this much of it
+# (measured on the development questions).
+TOPIC_COVERAGE = 0.8
+
 
 class MessageKind(enum.StrEnum):
     request = "request"
@@ -288,12 +292,23 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
         return MessageReading(MessageKind.request, text=text)
     # «танины», «винный камень»; not «белое полусладкое» (a request with no verb)
     short = len(words) <= 3 and f.is_empty() and not cue.MOOD.search(folded)
+    # «пробка раскрошилась и упала в вино», «срок хранения вина в закрытой бутылке»: a subject
+    # an entry explains whole, with nothing a pick would need
+    topic = (
+        len(words) > 2  # «Barolo?», «dry riesling?» name a wine: a request
+        and f.is_empty()
+        and not cue.MOOD.search(folded)
+        and not cue.DESCRIBED.search(folded)
+        and known.match is not None
+        and known.match.coverage >= TOPIC_COVERAGE
+        and not _names_a_place(known.match.entry)  # «вина краснодарского края»: their wines
+    )
     # «танины?» asks what they are; «Barolo?», «dry riesling?» — a wine, a grape, a style with
     # no question word — ask whether the shop has it.
     if (
-        (asks or question or short)
+        (asks or question or short or topic)
         and (entry := known.entry) is not None
-        and (asks or (not entry.cards and f.is_empty()))
+        and (asks or topic or (not entry.cards and f.is_empty()))
     ):
         return MessageReading(MessageKind.wine_question, entry, asks_which=asks_which, text=text)
 
@@ -366,6 +381,10 @@ def _asks_about_subject(folded: str, asks_which: bool, proper: Proper, known: _K
         return False
     entry = known.entry
     return entry is not None and proper.question.names_subject(entry)
+
+
+def _names_a_place(entry: KnowledgeEntry) -> bool:
+    return bool(entry.cards) and not {"country", "region"}.isdisjoint(entry.cards or {})
 
 
 def _priced_or_paired(filters: object) -> bool:
