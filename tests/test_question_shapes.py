@@ -163,3 +163,27 @@ def test_a_subject_said_without_a_question_mark_gets_its_entry(message: str, ent
 )
 def test_a_wine_described_or_a_place_named_stays_a_request(message: str) -> None:
     assert read(message).kind is MessageKind.request
+
+
+@pytest.mark.parametrize(
+    ("message", "entry"),
+    [
+        ("шабли — это всегда шардоне?", "chardonnay"),
+        ("is prosecco always dry?", "prosecco"),
+        ("почему некоторые вина бывают мутными", "unfiltered"),
+    ],
+)
+def test_hedges_and_fillers_do_not_hide_the_subject(message: str, entry: str) -> None:
+    reading = read(message)
+    assert reading.kind is MessageKind.wine_question, reading.message
+    assert reading.entry is not None and reading.entry.id == entry
+
+
+def test_a_safety_question_a_wine_entry_explains_gets_the_wine_entry() -> None:
+    reading = read("пробка от игристого может ранить? как безопасно открыть бутылку")
+    assert reading.entry is not None and reading.entry.id == "open_champagne"
+
+
+@pytest.mark.parametrize("message", ["а розовое игристое бывает?", "а грузинский рислинг бывает?"])
+def test_whether_such_a_wine_exists_after_wines_were_shown_asks_the_shop(message: str) -> None:
+    assert read(message).kind is MessageKind.request

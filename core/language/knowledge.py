@@ -184,18 +184,20 @@ class Question:
     def health_match(self) -> KnowledgeMatch | None:
         """The entry that answers a health, age or safety question, if any."""
         ranked = self.health_ranked
+        other = self.match()
+        if other is not None and not self._holds_health_words(other.entry):
+            other = None
         if (
             ranked
             and ranked[0].score >= HEALTH_MIN_SCORE
             and ranked[0].coverage >= HEALTH_MIN_COVERAGE
         ):
+            if other is not None and other.coverage >= ranked[0].coverage + HEALTH_MIN_COVERAGE:
+                # «пробкой от шампанского можно глаз выбить? как открывать безопасно»: a wine
+                # entry that speaks of the health words and explains far more of the question
+                return other
             return ranked[0]
-        other = self.match()
-        if (
-            other is not None
-            and other.coverage >= OTHER_FOR_HEALTH_COVERAGE
-            and self._holds_health_words(other.entry)
-        ):
+        if other is not None and other.coverage >= OTHER_FOR_HEALTH_COVERAGE:
             return other
         return None
 

@@ -45,7 +45,10 @@ STOP_LEMMAS = word_set(
     "только вино винный a an the of to in on for with and or is are be "
     "it this that what why how which do does can should i you we me my your wine "
     "wines простой слово кратко коротко подробно подробный вкратце пожалуйста плиз вопрос "
-    "интересно интересовать разница отличие отличаться правда кстати by way btw"
+    "интересно интересовать разница отличие отличаться правда кстати by way btw "
+    # fillers and hedges: they say how, not what about
+    "всегда никогда там тут здесь некоторый бывать теперь сейчас реально действительно "
+    "прям прямо типа вроде де"
 )
 
 
@@ -107,6 +110,9 @@ STOP_LEMMAS |= frozenset(
         "were",
         "been",
         "will",
+        "always",
+        "never",
+        "actually",
     ]
 )
 
