@@ -187,3 +187,15 @@ def test_a_safety_question_a_wine_entry_explains_gets_the_wine_entry() -> None:
 @pytest.mark.parametrize("message", ["а розовое игристое бывает?", "а грузинский рислинг бывает?"])
 def test_whether_such_a_wine_exists_after_wines_were_shown_asks_the_shop(message: str) -> None:
     assert read(message).kind is MessageKind.request
+
+
+@pytest.mark.parametrize("message", ["что такое фетяска нягрэ?", "Чем знаменит Руссильон?"])
+def test_a_question_about_a_term_no_dictionary_knows_is_about_wine(message: str) -> None:
+    reading = read(message)
+    assert reading.kind is MessageKind.wine_question, reading.message
+    assert not reading.message.wants_cards
+
+
+@pytest.mark.parametrize("message", ["почему кошка чихаит?", "сколько стоит айфон пятнадцатый?"])
+def test_a_misspelt_question_outside_wine_stays_declined(message: str) -> None:
+    assert read(message).kind is MessageKind.offtopic

@@ -43,7 +43,7 @@ from core.language.knowledge import (
     health_match,
     match_knowledge,
 )
-from core.language.lemmas import is_past_verb, is_predicate, words_of
+from core.language.lemmas import Word, is_past_verb, is_predicate, words_of
 from core.language.manipulation import manipulation_kind
 from core.language.price_bands import PriceBand
 from core.language.request import ParsedQuery
@@ -325,6 +325,11 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
             or bool(proper.countries)
         )
 
+    # «что такое Эгри Бикавер?», «Чем известен Лангедок?»: a term no dictionary knows, asked
+    # about in a message with no subject outside wine — a wine term the base lacks
+    if (interrogative or asks) and not asks_which and any(_unknown_term(w) for w in words):
+        return MessageReading(MessageKind.wine_question, known.entry, text=text)
+
     # «самый дешёвый белый вариант какой?» asks for the end of the price range: a pick
     # «мурведр даёт тяжёлое вино?» says something and asks whether it holds: a question with no
     # checked answer; not a change said as a question («а крымское попроще, пусть не сухое?»).
@@ -381,6 +386,10 @@ def _asks_about_subject(folded: str, asks_which: bool, proper: Proper, known: _K
         return False
     entry = known.entry
     return entry is not None and proper.question.names_subject(entry)
+
+
+def _unknown_term(word: Word) -> bool:
+    return not word.known and not word.person and len(word.text) >= 5 and not word.text.isascii()
 
 
 def _names_a_place(entry: KnowledgeEntry) -> bool:
