@@ -43,9 +43,10 @@ from core.language.knowledge import (
     health_match,
     match_knowledge,
 )
-from core.language.lemmas import Word, is_past_verb, is_predicate, words_of
+from core.language.lemmas import is_past_verb, is_predicate, words_of
 from core.language.manipulation import manipulation_kind
 from core.language.price_bands import PriceBand
+from core.language.question_shapes import about_subject, names_a_place, unknown_term
 from core.language.request import ParsedQuery
 from core.language.social import SocialSplit
 from core.language.subjects import (
@@ -277,7 +278,9 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
     ) or not _priced_or_paired(f)
     if asks and not requested and not asks_which and knowing and (entry := known.entry):
         return MessageReading(MessageKind.wine_question, entry, text=text)
-    if _asks_about_subject(folded, asks_which, proper, known):
+    if about_subject(folded, asks_which, proper.query.filters, proper.price_band) and (
+        known.entry is not None and proper.question.names_subject(known.entry)
+    ):
         # «какое вино подходит к сыру?», «какое вино брать для глинтвейна?»: the entry on the
         # subject answers, with two wines when it asks which; not «какое вино к рыбе?» (no
         # entry is about fish alone) or «подбери вино к сыру» (a pick asked for).
@@ -301,7 +304,7 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
         and not cue.DESCRIBED.search(folded)
         and known.match is not None
         and known.match.coverage >= TOPIC_COVERAGE
-        and not _names_a_place(known.match.entry)  # «вина краснодарского края»: their wines
+        and not names_a_place(known.match.entry)  # «вина краснодарского края»: their wines
     )
     # «танины?» asks what they are; «Barolo?», «dry riesling?» — a wine, a grape, a style with
     # no question word — ask whether the shop has it.
@@ -327,7 +330,7 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
 
     # «что такое Эгри Бикавер?», «Чем известен Лангедок?»: a term no dictionary knows, asked
     # about in a message with no subject outside wine — a wine term the base lacks
-    if (interrogative or asks) and not asks_which and any(_unknown_term(w) for w in words):
+    if (interrogative or asks) and not asks_which and any(unknown_term(w) for w in words):
         return MessageReading(MessageKind.wine_question, known.entry, text=text)
 
     # «самый дешёвый белый вариант какой?» asks for the end of the price range: a pick
@@ -369,31 +372,6 @@ class _Known:
         if not self.wine_named and self.match.coverage < cue.BARE_COVERAGE:
             return None  # «у меня кот не ест, что делать?»: a few common words, no wine
         return self.match.entry
-
-
-def _asks_about_subject(folded: str, asks_which: bool, proper: Proper, known: _Known) -> bool:
-    """A question which wine, or which is better, whose words name an entry's very subject and
-    set no other condition (a price, a place, a grape, one colour)."""
-    f = proper.query.filters
-    conditions = ("country", "region", "grape_variety", "price_min", "price_max")
-    if not (asks_which or cue.BETTER.search(folded)) or proper.price_band is not None:
-        return False
-    if any(getattr(f, name) is not None for name in conditions):
-        return False
-    if f.wine_type is not None and not re.search(r"(?<![а-я])или(?![а-я])", folded):
-        return False
-    if cue.PICK.search(folded) or cue.AVAILABLE.search(folded):
-        return False
-    entry = known.entry
-    return entry is not None and proper.question.names_subject(entry)
-
-
-def _unknown_term(word: Word) -> bool:
-    return not word.known and not word.person and len(word.text) >= 5 and not word.text.isascii()
-
-
-def _names_a_place(entry: KnowledgeEntry) -> bool:
-    return bool(entry.cards) and not {"country", "region"}.isdisjoint(entry.cards or {})
 
 
 def _priced_or_paired(filters: object) -> bool:
