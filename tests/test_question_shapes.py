@@ -199,3 +199,21 @@ def test_a_question_about_a_term_no_dictionary_knows_is_about_wine(message: str)
 @pytest.mark.parametrize("message", ["почему кошка чихаит?", "сколько стоит айфон пятнадцатый?"])
 def test_a_misspelt_question_outside_wine_stays_declined(message: str) -> None:
     assert read(message).kind is MessageKind.offtopic
+
+
+@pytest.mark.parametrize(
+    ("message", "entry"),
+    [
+        ("алкоголь испаряется при тушении говядины в вине?", "cooking_wine"),
+        ("чем знаменита Шампань", "champagne_region"),
+        ("есть какие-то правила сочетания вина и блюд?", "pairing_rules"),
+    ],
+)
+def test_a_question_an_entry_explains_whole_gets_it(message: str, entry: str) -> None:
+    reading = read(message)
+    assert reading.kind is MessageKind.wine_question, reading.message
+    assert reading.entry is not None and reading.entry.id == entry
+
+
+def test_a_price_asked_of_the_wines_shown_stays_a_request() -> None:
+    assert read("что-то из этого не дороже 1500?").kind is MessageKind.request

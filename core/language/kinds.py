@@ -36,6 +36,7 @@ from core.language import message_cues as cue
 from core.language.folding import fold
 from core.language.followups import FollowUp
 from core.language.knowledge import (
+    FULL_COVERAGE,
     KnowledgeEntry,
     KnowledgeMatch,
     Question,
@@ -273,10 +274,18 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
     # «что дает выдержка в бочке?»; with a dish, only a question that asks why or whether
     # («правда что к рыбе нельзя красное?»), not «что к шоколаду?».
     # «к лососю красное — это ошибка?» says something of the pairing and asks whether it holds.
+    # An entry that explains the whole question, dish and all («алкоголь испаряется при
+    # тушении мяса в вине?»), answers it too.
     knowing = bool(
         cue.EXPLAIN.search(folded) or cue.YES_NO.search(folded) or defines
     ) or not _priced_or_paired(f)
-    if asks and not requested and not asks_which and knowing and (entry := known.entry):
+    whole = (
+        f.price_min is None
+        and f.price_max is None
+        and known.match is not None
+        and known.match.coverage >= FULL_COVERAGE
+    )
+    if asks and not requested and not asks_which and (knowing or whole) and (entry := known.entry):
         return MessageReading(MessageKind.wine_question, entry, text=text)
     if about_subject(folded, asks_which, proper.query.filters, proper.price_band) and (
         known.entry is not None and proper.question.names_subject(known.entry)

@@ -132,6 +132,10 @@ class Question:
                 second = ranked[1]
                 return None if second.entry.health or not accepted(second) else second
             return ranked[0]
+        if _explains_more(ranked):
+            # «откуда в вине вкус ванили»: the wording of a near entry comes first, the next
+            # explains every word and scores higher
+            return ranked[1]
         if len(ranked) > 1 and _COMPARING.search(self.text.lower()):
             # «в чём разница между токаем и сотерном?»: each of two entries explains its half
             first, second = ranked[0], ranked[1]
@@ -218,6 +222,18 @@ def _health_ids() -> frozenset[str]:
 def rank_knowledge(text: str) -> tuple[KnowledgeMatch, ...]:
     """Every entry that shares a word with `text`, best first."""
     return Question(text).ranked
+
+
+def _explains_more(ranked: Sequence[KnowledgeMatch]) -> bool:
+    if len(ranked) < 2:
+        return False
+    first, second = ranked[0], ranked[1]
+    return (
+        second.coverage >= FULL_COVERAGE
+        and accepted(second)
+        and second.score > first.score
+        and not second.entry.health
+    )
 
 
 def accepted(match: KnowledgeMatch) -> bool:
