@@ -217,3 +217,8 @@ def test_a_question_an_entry_explains_whole_gets_it(message: str, entry: str) ->
 
 def test_a_price_asked_of_the_wines_shown_stays_a_request() -> None:
     assert read("что-то из этого не дороже 1500?").kind is MessageKind.request
+
+
+def test_from_which_grapes_asks() -> None:
+    reading = read("мадиран из каких сортов делается во Франции")
+    assert reading.kind is MessageKind.wine_question and not reading.message.wants_cards
