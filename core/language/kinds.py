@@ -19,7 +19,8 @@ adapter. It is told from what that reading already holds of the message, in this
    what something is («что такое танины и какое вино с мягкими танинами посоветуешь?»)
    keeps the knowledge entry: the answer gives the fact first, then the wines;
 7. **wine question** — a question whose words the knowledge base explains (`knowledge`,
-   ranked retrieval), or a question with wine words and no entry (answered honestly);
+   ranked retrieval), or a question with wine words and no entry (answered honestly); the
+   shapes a question takes beside a request's words are in `question_shapes`;
 8. a question with no wine word is off-topic; anything else is read as a request (a mood:
    «хочется чего-то легкого и свежего»).
 """
