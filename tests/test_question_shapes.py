@@ -222,3 +222,7 @@ def test_a_price_asked_of_the_wines_shown_stays_a_request() -> None:
 def test_from_which_grapes_asks() -> None:
     reading = read("мадиран из каких сортов делается во Франции")
     assert reading.kind is MessageKind.wine_question and not reading.message.wants_cards
+
+
+def test_a_message_about_a_wine_shown_is_no_subject_of_the_base() -> None:
+    assert read("Повторите, пожалуйста, то первое вино").kind is MessageKind.request

@@ -312,6 +312,7 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
         and f.is_empty()
         and not cue.MOOD.search(folded)
         and not cue.DESCRIBED.search(folded)
+        and not cue.ABOUT_SHOWN.search(folded)  # «повторите то первое вино»
         and known.match is not None
         and known.match.coverage >= TOPIC_COVERAGE
         and not names_a_place(known.match.entry)  # «вина краснодарского края»: their wines
