@@ -19,13 +19,15 @@ adapter. It is told from what that reading already holds of the message, in this
    what something is («что такое танины и какое вино с мягкими танинами посоветуешь?»)
    keeps the knowledge entry: the answer gives the fact first, then the wines;
 7. **wine question** — a question whose words the knowledge base explains (`knowledge`,
-   ranked retrieval), or a question with wine words and no entry (answered honestly);
+   ranked retrieval), or a question with wine words and no entry (answered honestly); the
+   shapes a question takes beside a request's words are in `question_shapes`;
 8. a question with no wine word is off-topic; anything else is read as a request (a mood:
    «хочется чего-то легкого и свежего»).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import re
 from dataclasses import dataclass
@@ -35,6 +37,7 @@ from core.language import message_cues as cue
 from core.language.folding import fold
 from core.language.followups import FollowUp
 from core.language.knowledge import (
+    FULL_COVERAGE,
     KnowledgeEntry,
     KnowledgeMatch,
     Question,
@@ -45,15 +48,21 @@ from core.language.knowledge import (
 from core.language.lemmas import is_past_verb, is_predicate, words_of
 from core.language.manipulation import manipulation_kind
 from core.language.price_bands import PriceBand
+from core.language.question_shapes import about_subject, names_a_place, unknown_term
 from core.language.request import ParsedQuery
 from core.language.social import SocialSplit
 from core.language.subjects import (
+    PREGNANCY_TERM,
     about_health,
     health_sentences,
     names_alcohol,
     names_wine,
     offtopic_subject,
 )
+
+# A subject said without a question form is asked about when one entry explains this much of it
+# (measured on the development questions).
+TOPIC_COVERAGE = 0.8
 
 
 class MessageKind(enum.StrEnum):
@@ -138,6 +147,14 @@ def read_kind(text: str, split: SocialSplit, proper: Proper) -> MessageReading:
     reading = _read_proper(split.rest, proper)
     if reading.kind is MessageKind.smalltalk and split.kinds:
         return _smalltalk(split.kinds)
+    if reading.kind is MessageKind.wine_question and not reading.health:
+        # Health words the health reader does not know («painkillers», «ехать»): answered as
+        # a health question all the same — reviewed words, never cards.
+        entry = reading.entry
+        if (entry is not None and entry.health) or (
+            entry is None and proper.question.health_undecided
+        ):
+            return dataclasses.replace(reading, health=True)
     return reading
 
 
@@ -174,6 +191,10 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
         # «мне 17, могу я купить вино?»: the legal age, whatever else is asked.
         return MessageReading(
             MessageKind.wine_question, entry_by_id("legal_age"), health=True, text=text
+        )
+    if PREGNANCY_TERM.search(folded) and (names_alcohol(words) or wine_named):
+        return MessageReading(
+            MessageKind.wine_question, entry_by_id("health_pregnancy"), health=True, text=text
         )
     unasked = not (cue.REQUEST.search(folded) or cue.AVAILABLE.search(folded))
     asked_health = [
@@ -253,11 +274,28 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
         return MessageReading(MessageKind.wine_question, entry, asks_which=asks_which, text=text)
     # «что дает выдержка в бочке?»; with a dish, only a question that asks why or whether
     # («правда что к рыбе нельзя красное?»), not «что к шоколаду?».
+    # «к лососю красное — это ошибка?» says something of the pairing and asks whether it holds.
+    # An entry that explains the whole question, dish and all («алкоголь испаряется при
+    # тушении мяса в вине?»), answers it too.
     knowing = bool(
-        cue.EXPLAIN.search(folded) or cue.YES_NO.search(folded)
+        cue.EXPLAIN.search(folded) or cue.YES_NO.search(folded) or defines
     ) or not _priced_or_paired(f)
-    if asks and not requested and not asks_which and knowing and (entry := known.entry):
+    whole = (
+        f.price_min is None
+        and f.price_max is None
+        and known.match is not None
+        and known.match.coverage >= FULL_COVERAGE
+    )
+    if asks and not requested and not asks_which and (knowing or whole) and (entry := known.entry):
         return MessageReading(MessageKind.wine_question, entry, text=text)
+    if about_subject(folded, asks_which, proper.query.filters, proper.price_band) and (
+        known.entry is not None and proper.question.names_subject(known.entry)
+    ):
+        # «какое вино подходит к сыру?», «какое вино брать для глинтвейна?»: the entry on the
+        # subject answers, with two wines when it asks which; not «какое вино к рыбе?» (no
+        # entry is about fish alone) or «подбери вино к сыру» (a pick asked for).
+        entry = known.entry
+        return MessageReading(MessageKind.wine_question, entry, asks_which=asks_which, text=text)
     if requested or proper.price_band is not None or _priced_or_paired(parsed.filters):
         part = _knowledge_part(text)
         if part != text or cue.EXPLAIN.search(folded):
@@ -267,14 +305,30 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
         return MessageReading(MessageKind.request, text=text)
     # «танины», «винный камень»; not «белое полусладкое» (a request with no verb)
     short = len(words) <= 3 and f.is_empty() and not cue.MOOD.search(folded)
+    # «пробка раскрошилась и упала в вино», «срок хранения вина в закрытой бутылке»: a subject
+    # an entry explains whole, with nothing a pick would need
+    topic = (
+        len(words) > 2  # «Barolo?», «dry riesling?» name a wine: a request
+        and f.is_empty()
+        and not cue.MOOD.search(folded)
+        and not cue.DESCRIBED.search(folded)
+        and not cue.ABOUT_SHOWN.search(folded)  # «повторите то первое вино»
+        and known.match is not None
+        and known.match.coverage >= TOPIC_COVERAGE
+        and not names_a_place(known.match.entry)  # «вина краснодарского края»: their wines
+    )
     # «танины?» asks what they are; «Barolo?», «dry riesling?» — a wine, a grape, a style with
     # no question word — ask whether the shop has it.
     if (
-        (asks or question or short)
+        (asks or question or short or topic)
         and (entry := known.entry) is not None
-        and (asks or (not entry.cards and f.is_empty()))
+        and (asks or topic or (not entry.cards and f.is_empty()))
     ):
         return MessageReading(MessageKind.wine_question, entry, asks_which=asks_which, text=text)
+
+    if question and not requested and known.match is None and proper.question.health_undecided:
+        # «выпил бокал, ехать можно?»: two health entries fit as well — the general answer
+        return MessageReading(MessageKind.wine_question, health=True, text=text)
 
     def wine_words() -> bool:
         # «European?», «а с Кавказа?»: a group of wine countries, as a country alone would be
@@ -285,8 +339,16 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
             or bool(proper.countries)
         )
 
+    # «что такое Эгри Бикавер?», «Чем известен Лангедок?»: a term no dictionary knows, asked
+    # about in a message with no subject outside wine — a wine term the base lacks
+    if (interrogative or asks) and not asks_which and any(unknown_term(w) for w in words):
+        return MessageReading(MessageKind.wine_question, known.entry, text=text)
+
     # «самый дешёвый белый вариант какой?» asks for the end of the price range: a pick
-    if interrogative and not asks_which and not followup.extreme and wine_words():
+    # «мурведр даёт тяжёлое вино?» says something and asks whether it holds: a question with no
+    # checked answer; not a change said as a question («а крымское попроще, пусть не сухое?»).
+    says = asks and not followup.changes
+    if (interrogative or says) and not asks_which and not followup.extreme and wine_words():
         return MessageReading(MessageKind.wine_question, text=text)
     if cue.TO_THE_BOT.search(folded) and not cue.MOOD.search(folded) and not wine_words():
         return MessageReading(

@@ -20,10 +20,12 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+from collections.abc import Sequence
 from functools import cache, cached_property
 from importlib import resources
 from typing import Any
 
+from core.language.folding import stem
 from core.language.retrieval import (
     STOP_LEMMAS,
     KnowledgeEntry,
@@ -31,6 +33,7 @@ from core.language.retrieval import (
     KnowledgeMatch,
     content_lemmas,
 )
+from core.language.subjects import HEALTH_LEMMAS
 
 # Good enough to answer: thresholds measured on the development questions.
 MIN_SCORE = 6.0
@@ -123,7 +126,16 @@ class Question:
         if not ranked:
             return None
         if accepted(ranked[0]):
+            if self._health_undecided:
+                # A health entry no surer than the next: the next when it is a wine entry that
+                # answers («с возрастом темнеет»: not the legal age), else no entry.
+                second = ranked[1]
+                return None if second.entry.health or not accepted(second) else second
             return ranked[0]
+        if _explains_more(ranked):
+            # «откуда в вине вкус ванили»: the wording of a near entry comes first, the next
+            # explains every word and scores higher
+            return ranked[1]
         if len(ranked) > 1 and _COMPARING.search(self.text.lower()):
             # «в чём разница между токаем и сотерном?»: each of two entries explains its half
             first, second = ranked[0], ranked[1]
@@ -138,19 +150,68 @@ class Question:
                 return both
         return None
 
+    def names_subject(self, entry: KnowledgeEntry) -> bool:
+        """The text names every word of the entry's title («к козьему сыру какое вино?» names
+        «Вино и сыр»; «какое вино к рыбе?» does not name «Красное к рыбе»), a word of the same
+        root counting («сырной» for «сыр»)."""
+        said = self._weights[0]
+        roots = [stem(t) for t in said]
+        return all(
+            lemma in said
+            or any(r.startswith(t) or t.startswith(r) for r in roots if min(len(r), len(t)) >= 3)
+            for lemma, t in ((lemma, stem(lemma)) for lemma in content_lemmas(entry.title))
+        )
+
+    @cached_property
+    def _health_undecided(self) -> bool:
+        """The best entry is a health one, and the next is nearly as close to the text."""
+        ranked = self.ranked
+        if len(ranked) < 2 or not ranked[0].entry.health or not accepted(ranked[0]):
+            return False
+        return self._toss_up(ranked[0], ranked[1:2])
+
+    def _toss_up(self, first: KnowledgeMatch, rest: Sequence[KnowledgeMatch]) -> bool:
+        """The next match is nearly as close to the text as the first (re-ranked scores)."""
+        if not rest:
+            return False
+        weight = self._weights[0]
+        index = _index()
+        lead, second = (m.score + index.closeness_bonus(weight, m.entry) for m in (first, rest[0]))
+        return lead < HEALTH_LEAD * second
+
+    @property
+    def health_undecided(self) -> bool:
+        """Several health entries fit about as well: the general health answer, not one of
+        them (a wrong health answer is worse than the general one)."""
+        return self._health_undecided and self.ranked[1].entry.health
+
     def health_match(self) -> KnowledgeMatch | None:
         """The entry that answers a health, age or safety question, if any."""
         ranked = self.health_ranked
+        other = self.match()
+        if other is not None and not self._holds_health_words(other.entry):
+            other = None
         if (
             ranked
             and ranked[0].score >= HEALTH_MIN_SCORE
             and ranked[0].coverage >= HEALTH_MIN_COVERAGE
         ):
+            if other is not None and other.coverage >= ranked[0].coverage + HEALTH_MIN_COVERAGE:
+                # «пробкой от шампанского можно глаз выбить? как открывать безопасно»: a wine
+                # entry that speaks of the health words and explains far more of the question
+                return other
             return ranked[0]
-        other = self.match()
         if other is not None and other.coverage >= OTHER_FOR_HEALTH_COVERAGE:
             return other
         return None
+
+    def _holds_health_words(self, entry: KnowledgeEntry) -> bool:
+        """The entry speaks of the health words the text asks by («сульфиты вредны?»: the
+        sulfites entry says whether they harm), not only of the rest of it («на 7 месяце
+        глоток шампанского на день рождения» is no question of how much to buy)."""
+        asked = [t for t in self._weights[0] if t in HEALTH_LEMMAS]
+        doc = _index().docs[_index().position[entry.id]]
+        return bool(asked) and all(t in doc for t in asked)
 
 
 @cache
@@ -161,6 +222,18 @@ def _health_ids() -> frozenset[str]:
 def rank_knowledge(text: str) -> tuple[KnowledgeMatch, ...]:
     """Every entry that shares a word with `text`, best first."""
     return Question(text).ranked
+
+
+def _explains_more(ranked: Sequence[KnowledgeMatch]) -> bool:
+    if len(ranked) < 2:
+        return False
+    first, second = ranked[0], ranked[1]
+    return (
+        second.coverage >= FULL_COVERAGE
+        and accepted(second)
+        and second.score > first.score
+        and not second.entry.health
+    )
 
 
 def accepted(match: KnowledgeMatch) -> bool:
@@ -191,3 +264,6 @@ _COMPARING = re.compile(
 HEALTH_MIN_SCORE = 6.0
 HEALTH_MIN_COVERAGE = 0.25
 OTHER_FOR_HEALTH_COVERAGE = 0.6
+# Outside the health path a health entry answers only this far ahead of the next entry (the
+# re-ranked score): nearer, the two are a toss-up, and a wrong health answer is the worse one.
+HEALTH_LEAD = 1.15

@@ -45,7 +45,10 @@ STOP_LEMMAS = word_set(
     "только вино винный a an the of to in on for with and or is are be "
     "it this that what why how which do does can should i you we me my your wine "
     "wines простой слово кратко коротко подробно подробный вкратце пожалуйста плиз вопрос "
-    "интересно интересовать разница отличие отличаться правда кстати by way btw"
+    "интересно интересовать разница отличие отличаться правда кстати by way btw "
+    # fillers and hedges: they say how, not what about
+    "всегда никогда там тут здесь некоторый бывать теперь сейчас реально действительно "
+    "прям прямо типа вроде де известный знаменитый славиться"
 )
 
 
@@ -93,6 +96,23 @@ STOP_LEMMAS |= frozenset(
         "also",
         "vs",
         "versus",
+        "have",
+        "has",
+        "had",
+        "while",
+        "take",
+        "taking",
+        "ok",
+        "okay",
+        "if",
+        "am",
+        "was",
+        "were",
+        "been",
+        "will",
+        "always",
+        "never",
+        "actually",
     ]
 )
 
@@ -272,12 +292,13 @@ class KnowledgeIndex:
         # The best ten again, by how close the message is to one of each entry's wordings.
         head = sorted(
             matches[:10],
-            key=lambda m: (
-                -(m.score + _QUESTION_BONUS * self.closeness(weight, m.entry)),
-                m.entry.id,
-            ),
+            key=lambda m: (-(m.score + self.closeness_bonus(weight, m.entry)), m.entry.id),
         )
         return head + matches[10:]
+
+    def closeness_bonus(self, weight: dict[str, float], entry: KnowledgeEntry) -> float:
+        """What the message's closeness to one of the entry's wordings adds to its score."""
+        return _QUESTION_BONUS * self.closeness(weight, entry)
 
     def closeness(self, weight: dict[str, float], entry: KnowledgeEntry) -> float:
         """The weighted Jaccard similarity of the message and the entry's closest wording."""
