@@ -135,11 +135,27 @@ def _grape_hit(text: ScannedText) -> Hit[str] | None:
 
 
 def _food_hit(text: ScannedText) -> Hit[str] | None:
-    for hit in live_hits(FOOD_WORDS, text):
-        if hit.key == _DESSERT and text.next_word(hit) in ("wine", "wines"):
-            continue
-        return hit
-    return None
+    hits = [
+        hit
+        for hit in live_hits(FOOD_WORDS, text)
+        if not (hit.key == _DESSERT and text.next_word(hit) in ("wine", "wines"))
+    ]
+    if len(hits) > 1 and text.previous_word(hits[0]) in _COURSE_PREPOSITIONS:
+        # «на десерт что-нибудь к шоколаду»: the course names when, the dish after it what
+        paired = [
+            h
+            for h in hits[1:]  # «к горькому шоколаду»: a word may stand between
+            if any(
+                t.text in _PAIRING_PREPOSITIONS for t in text.tokens[max(0, h.start - 2) : h.start]
+            )
+        ]
+        if paired:
+            return paired[0]
+    return hits[0] if hits else None
+
+
+_COURSE_PREPOSITIONS = frozenset({"на", "for"})
+_PAIRING_PREPOSITIONS = frozenset({"к", "ко", "под", "with"})
 
 
 # ---- public helpers

@@ -19,6 +19,7 @@ from typing import Any
 
 from core.domain import Sweetness, WineFilters, WineType
 from core.language.catalog_terms import query_words
+from core.language.foods import names_dish
 from core.language.vocabulary import STYLE_TYPES
 from core.recommendation import MAX_WINES
 from core.shop_picks import NO_PICKS, ShopPicks
@@ -91,6 +92,11 @@ def _choose(
         target = filters.price_min or TYPICAL_PRICE
         ranked = sorted(wines, key=lambda w: (abs(w.price_rub - target), w.slug))
     ranked = picks.rerank(ranked)
+    if filters.food_pairing is not None and not (cheapest or dearest):
+        # «к барбекю»: a wine paired with the barbecue itself before one paired with grilled
+        # sausages (a dish of its kind); the price order stays within each.
+        dish = filters.food_pairing
+        ranked.sort(key=lambda w: not any(names_dish(p, dish) for p in w.food_pairings))
     chosen: list[Wine] = []
     for wine in ranked:
         if all(p.producer != wine.producer for p in chosen):

@@ -1,0 +1,38 @@
+"""A conversation's turns keep to what the person asked (issue 40), on the offline path over the
+demo catalog: the dish itself before a dish of its kind, the conditions in force carried over,
+a negation that reaches only what it rules out."""
+
+from __future__ import annotations
+
+from core.recommendation import Recommendation
+from services.app.runtime import Runtime
+from tests.agent_fixtures import wines_by_id
+from tests.test_conversation import offline_chat
+
+
+async def _pairs_with(runtime: Runtime, rec: Recommendation, *dishes: str) -> bool:
+    wines = (await wines_by_id(runtime, [w.id for w in rec.wines])).values()
+    return all(any(d in p for d in dishes for p in w.food_pairings) for w in wines)
+
+
+async def test_a_dish_brings_the_wines_paired_with_it_before_those_of_its_kind(
+    seeded: Runtime,
+) -> None:
+    async with offline_chat(seeded) as chat:
+        grill = await chat.turns.answer(401, "посоветуй красное на барбекю, жарим на даче")
+        pasta = await chat.turns.answer(402, "что открыть к спагетти болоньезе?")
+    assert len(grill.wines) == 3 and await _pairs_with(seeded, grill, "барбекю")
+    assert len(pasta.wines) >= 2 and await _pairs_with(seeded, pasta, "паста")
+
+
+async def test_a_dish_after_the_course_is_the_one_to_pair(seeded: Runtime) -> None:
+    async with offline_chat(seeded) as chat:
+        rec = await chat.turns.answer(403, "а на десерт будет что-нибудь к горькому шоколаду")
+    assert rec.wines and await _pairs_with(seeded, rec, "шоколад")
+
+
+async def test_a_red_for_fish_is_one_paired_with_fish(seeded: Runtime) -> None:
+    async with offline_chat(seeded) as chat:
+        rec = await chat.turns.answer(404, "хочу именно красное, но чтобы подошло к рыбе")
+    assert rec.wines and all(w.wine_type == "red" for w in rec.wines)
+    assert await _pairs_with(seeded, rec, "рыб", "лосос")
