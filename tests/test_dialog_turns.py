@@ -36,3 +36,22 @@ async def test_a_red_for_fish_is_one_paired_with_fish(seeded: Runtime) -> None:
         rec = await chat.turns.answer(404, "хочу именно красное, но чтобы подошло к рыбе")
     assert rec.wines and all(w.wine_type == "red" for w in rec.wines)
     assert await _pairs_with(seeded, rec, "рыб", "лосос")
+
+
+async def test_a_grape_ruled_out_names_no_wine_by_its_second_word(seeded: Runtime) -> None:
+    async with offline_chat(seeded) as chat:
+        await chat.turns.answer(405, "красное к говядине на ужин")
+        rec = await chat.turns.answer(405, "только без каберне совиньон")
+    wines = (await wines_by_id(seeded, [w.id for w in rec.wines])).values()
+    assert wines and all(w.wine_type.value == "red" for w in wines)
+    assert all("каберне совиньон" not in w.grape_varieties for w in wines)
+
+
+async def test_each_country_ruled_out_stays_out_and_a_name_after_a_dash_is_asked_for(
+    seeded: Runtime,
+) -> None:
+    async with offline_chat(seeded) as chat:
+        await chat.turns.answer(406, "нужно сухое игристое")
+        rec = await chat.turns.answer(406, "не французское и не итальянское — может, кава?")
+    wines = (await wines_by_id(seeded, [w.id for w in rec.wines])).values()
+    assert wines and all(w.country == "Испания" for w in wines)

@@ -156,6 +156,7 @@ def _negated_filters(text: str) -> dict[str, object]:
     """Filters named right after a negation: «без Италии», «только не красное», «no Chardonnay»;
     a group of countries under "countries" («наше не надо», «не европейское»)."""
     found: dict[str, object] = {}
+    countries: list[str] = []
     lowered = text.lower().replace("ё", "е")
 
     def rule_out(words: list[str]) -> None:
@@ -165,11 +166,15 @@ def _negated_filters(text: str) -> dict[str, object]:
             said = without_group(said)
         parsed = parse_query(said).filters
         for name, value in parsed.model_dump(exclude_none=True).items():
-            if name in ("wine_type", "sweetness", "country", "grape_variety", "region"):
+            if name == "country":
+                countries.append(str(value))
+            elif name in ("wine_type", "sweetness", "grape_variety", "region"):
                 found.setdefault(name, value)
 
     for match in re.finditer(r"(?:^|[^a-zа-я])(без|не|кроме|not|no|without|except)\s+", lowered):
-        words = _WORD.findall(lowered[match.end() :])[:3]
+        # within its clause: «не французское — кава, например?» rules out France, not cava
+        clause = _CLAUSE_END.split(lowered[match.end() :], maxsplit=1)[0]
+        words = _WORD.findall(clause)[:3]
         if words:
             rule_out(words)
     # «каберне не люблю», «шардоне не надо», «I don't like merlot»: the word before the verb.
@@ -178,9 +183,17 @@ def _negated_filters(text: str) -> dict[str, object]:
         rule_out(_WORD.findall(clause)[-3:])
     for match in _DISLIKE_AFTER.finditer(lowered):
         rule_out(_WORD.findall(lowered[match.end() :])[:3])
+    countries = list(dict.fromkeys(countries))
+    if len(countries) == 1 and "countries" not in found:
+        found["country"] = countries[0]
+    elif countries:  # «не итальянское и не французское»: each ruled out, as a group's are
+        group = found.get("countries", ())
+        assert isinstance(group, tuple)
+        found["countries"] = tuple(dict.fromkeys((*group, *countries)))
     return found
 
 
+_CLAUSE_END = re.compile(r"[,.;!?—–]| - ")
 _DISLIKE = re.compile(
     r"\s(не|терпеть не) (люблю|любим|любит|любят|хочу|хочет|надо|нужно|пью|пьет|пьют|нравится"
     r"|нравятся|предлагать|предлагай"
@@ -193,15 +206,33 @@ _DISLIKE_AFTER = re.compile(
 )
 
 
-_NEGATED_WORDS = re.compile(
-    r"(?:^|(?<=[^a-zа-яё]))(?:без|не|кроме|not|no|without|except)\s+(?:из\s+|from\s+)?[a-zа-яё-]+",
+_NEGATION = re.compile(
+    r"(?:^|(?<=[^a-zа-яё]))(?:без|не|кроме|not|no|without|except)\s+(?:из\s+|from\s+)?",
     re.IGNORECASE,
 )
+_TEXT_WORD = re.compile(r"[a-zа-яё-]+", re.IGNORECASE)
 
 
 def without_negated(text: str) -> str:
-    """The text without the words it rules out («без Италии», «не шардоне»)."""
-    return _NEGATED_WORDS.sub(" ", text)
+    """The text without the words it rules out («без Италии», «не шардоне», the whole «без
+    каберне совиньон», whose «совиньон» names no wine of its own)."""
+    cuts: list[tuple[int, int]] = []
+    for match in _NEGATION.finditer(text):
+        clause = _CLAUSE_END.split(text[match.end() :], maxsplit=1)[0]
+        spans = [w.span() for w in _TEXT_WORD.finditer(clause)][:3]
+        if not spans:
+            continue
+        first = set(parse_query(clause[: spans[0][1]]).filters.model_dump(exclude_none=True))
+        size = 1
+        for k in range(len(spans), 1, -1):  # the longest start that still names only that
+            named = parse_query(clause[: spans[k - 1][1]]).filters.model_dump(exclude_none=True)
+            if first and set(named) == first:
+                size = k
+                break
+        cuts.append((match.start(), match.end() + spans[size - 1][1]))
+    for start, end in reversed(cuts):
+        text = text[:start] + " " + text[end:]
+    return text
 
 
 # «не дороже тысячи», «не дешевле 500»: a bound on the price, not «dearer» or «cheaper».
