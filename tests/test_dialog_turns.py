@@ -55,3 +55,10 @@ async def test_each_country_ruled_out_stays_out_and_a_name_after_a_dash_is_asked
         rec = await chat.turns.answer(406, "не французское и не итальянское — может, кава?")
     wines = (await wines_by_id(seeded, [w.id for w in rec.wines])).values()
     assert wines and all(w.country == "Испания" for w in wines)
+
+
+async def test_a_verb_that_sounds_like_a_region_names_no_wine(seeded: Runtime) -> None:
+    async with offline_chat(seeded) as chat:
+        await chat.turns.answer(407, "белое сухое к роллам")
+        rec = await chat.turns.answer(407, "а может лучше розовое к роллам?")
+    assert rec.wines and all(w.wine_type == "rose" for w in rec.wines)
