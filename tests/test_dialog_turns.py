@@ -62,3 +62,14 @@ async def test_a_verb_that_sounds_like_a_region_names_no_wine(seeded: Runtime) -
         await chat.turns.answer(407, "белое сухое к роллам")
         rec = await chat.turns.answer(407, "а может лучше розовое к роллам?")
     assert rec.wines and all(w.wine_type == "rose" for w in rec.wines)
+
+
+async def test_asking_whether_such_a_wine_exists_mid_conversation_shows_one(
+    seeded: Runtime,
+) -> None:
+    async with offline_chat(seeded) as chat:
+        await chat.turns.answer(408, "красное к утке, пино нуар")
+        rec = await chat.turns.answer(408, "а шампанское из пино нуара бывает?")
+    wines = (await wines_by_id(seeded, [w.id for w in rec.wines])).values()
+    assert wines and all(w.wine_type.value == "sparkling" for w in wines)
+    assert all("пино нуар" in w.grape_varieties for w in wines)
