@@ -73,3 +73,12 @@ async def test_asking_whether_such_a_wine_exists_mid_conversation_shows_one(
     wines = (await wines_by_id(seeded, [w.id for w in rec.wines])).values()
     assert wines and all(w.wine_type.value == "sparkling" for w in wines)
     assert all("пино нуар" in w.grape_varieties for w in wines)
+
+
+async def test_what_the_person_likes_adds_to_the_budget_in_force(seeded: Runtime) -> None:
+    async with offline_chat(seeded) as chat:
+        await chat.turns.answer(409, "ищу подарок тестю, бюджет от 5000 до 9000")
+        rec = await chat.turns.answer(409, "он обожает красное итальянское")
+    assert rec.wines
+    for wine in rec.wines:
+        assert wine.wine_type == "red" and 5000 <= wine.price_rub <= 9000

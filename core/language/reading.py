@@ -32,12 +32,12 @@ from core.language.followups import (
     measures_by_named,
     opens_as_refinement,
     read_followup,
-    without_negated,
     word_count,
 )
 from core.language.intent import asks_for_wine
 from core.language.kinds import MessageKind, MessageReading, Proper, read_kind
 from core.language.knowledge import KnowledgeEntry, Question
+from core.language.negation import without_negated
 from core.language.price_bands import PriceBand, read_price_band, without_price_words
 from core.language.request import (
     ParsedQuery,
