@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.domain import WineFilters
 from fakes.openai_server import Step, call, reply, responder, tool_calls
+from repositories.wines import WineRepository
 from services.app.container import build_services
 from services.app.runtime import Runtime
 from tests.agent_fixtures import fake_openai, formatted, wines_by_id
@@ -68,3 +70,43 @@ async def test_the_dish_as_the_person_named_it_reaches_the_search(seeded: Runtim
     assert rec.path == "agent" and rec.wines
     for wine in (await wines_by_id(seeded, [w.id for w in rec.wines])).values():
         assert any("паста болоньезе" in p or "мясн" in p for p in wine.food_pairings)
+
+
+def first_three_of(args: JSONDict) -> Any:
+    """A model that searches with `args` and recommends the first three wines it gets."""
+
+    def respond(body: JSONDict) -> Step:
+        if not _searched(body):
+            return tool_calls(call("search_wines", args))
+        picks = [(w["id"], why_text(w)) for w in current_tool_wines(body)[:3]]
+        return reply(formatted(picks, "Вот что нашлось:", "Хорошего вечера!"))
+
+    return respond
+
+
+async def _ask_once(seeded: Runtime, user: int, text: str, args: JSONDict) -> Any:
+    async with fake_openai() as server:
+        services = build_services(with_settings(seeded, make_settings(**llm_settings(server))))
+        try:
+            server.script(*(responder(first_three_of(args)) for _ in range(3)))
+            return await services.turns.answer(user, text)
+        finally:
+            await services.close()
+
+
+async def test_the_cheapest_asked_for_comes_first_from_the_search(seeded: Runtime) -> None:
+    rec = await _ask_once(seeded, 503, "а какое розовое у вас самое недорогое?", {"limit": 3})
+    async with seeded.sessions() as session:
+        roses = sorted(
+            w.price_rub
+            for w in await WineRepository(session).search(WineFilters(wine_type="rose"), 100)
+        )
+    assert rec.path == "agent" and rec.wines
+    assert all(w.wine_type == "rose" for w in rec.wines)
+    assert min(w.price_rub for w in rec.wines) == roses[0]
+
+
+async def test_a_grape_alone_brings_its_still_wines_before_sparkling(seeded: Runtime) -> None:
+    rec = await _ask_once(seeded, 504, "подберите мне пино нуар", {"grape_variety": "пино нуар"})
+    assert rec.path == "agent" and rec.wines
+    assert all(w.wine_type == "red" for w in rec.wines)

@@ -22,8 +22,10 @@ from services.agent._hybrid_search import hybrid_search
 from services.agent._request_in_force import (
     REQUEST_IN_FORCE,
     admitted,
-    dish_first,
     held_to_request,
+    in_request_order,
+    price_order,
+    requested,
 )
 from services.agent._shop_picks import shop_picks
 from services.agent._tool_registry import Tool, ToolOutput, ToolRegistry
@@ -189,13 +191,16 @@ def build_catalog_tools(
             named = set((await catalog_index(repo)).match(args.name)[0]) if args.name else None
             wines: list[Wine] = []
             held = held_to_request(args.filters())
-            for filters in dict.fromkeys((held, args.filters())):  # the model's own, if none fit
-                pool = await repo.search(filters, limit=wanted, columns=BRIEF_COLUMNS)
+            for filters in dict.fromkeys((held, args.filters())):
+                if filters is not held and await repo.search(requested(), limit=1):
+                    break  # the request can be met: «nothing fits» is the honest answer
+                order = price_order()
+                pool = await repo.search(filters, wanted, order=order, columns=BRIEF_COLUMNS)
                 pool = [w for w in pool if named is None or w.id in named]
                 fitting = [w for w in pool if args.admits(w)]
                 if filters is held:
                     fitting = admitted(fitting)
-                fitting = dish_first(picks.rerank(fitting), filters)
+                fitting = in_request_order(picks.rerank(fitting), filters)
                 wines = _unshown(fitting, args.include_shown, args.limit)
                 if wines:
                     break

@@ -1,7 +1,10 @@
 """The request in force, held to by the catalog tools: what the model searches for is searched
 within the colour, sweetness, country, price and exclusions the conversation set, since a card
-that breaks them is never shown (`_resolve.py`). Only when nothing fits both does the model's
-own search stand, so that it can still say honestly what the catalog has instead."""
+that breaks them is never shown (`_resolve.py`), and ranked as the request would rank it (the
+cheapest first for «самое дешёвое», only still wines when no type is asked and one fits, the
+dish itself first). Only when the catalog has no wine for the request at all does the model's
+own search stand, as the final check then lets it; otherwise «nothing fits» is the honest
+answer, with the nearest wines."""
 
 from __future__ import annotations
 
@@ -11,6 +14,8 @@ from typing import Any
 
 from core.domain import WineFilters
 from core.language.foods import names_dish
+from core.language.vocabulary import STYLE_TYPES
+from repositories.wine_filters import SearchOrder
 from services.agent._request_state import RequestState
 
 # Set for the tools of one turn (`_agent_with_tools._run_tools`).
@@ -55,8 +60,28 @@ def admitted(wines: list[Any]) -> list[Any]:
     return wines if state is None else [w for w in wines if state.admits(w)]
 
 
-def dish_first(wines: list[Any], filters: WineFilters) -> list[Any]:
-    """Wines paired with the dish itself before those paired with a dish of its kind."""
+def requested() -> WineFilters:
+    """The hard part of the request in force (none outside a turn's tools)."""
+    state = REQUEST_IN_FORCE.get()
+    return WineFilters() if state is None else state.filters.hard()
+
+
+def price_order() -> SearchOrder:
+    """The catalog order to read a pool in: from the cheapest for «самое дешёвое»."""
+    state = REQUEST_IN_FORCE.get()
+    return "price_asc" if state is not None and state.extreme == "cheapest" else "price_desc"
+
+
+def in_request_order(wines: list[Any], filters: WineFilters) -> list[Any]:
+    """The wines as the request would rank them: «самое дешёвое» from the cheapest; with no
+    type asked, only the still wines when there are any («пино нуар» is the red, as
+    `_selection.choose` has it); wines paired with the dish itself before those paired with a
+    dish of its kind."""
+    state = REQUEST_IN_FORCE.get()
+    if state is not None and state.extreme:
+        wines = sorted(wines, key=lambda w: w.price_rub, reverse=state.extreme == "dearest")
+    if filters.wine_type is None:  # fewer wines rather than a sparkling or a port to fill
+        wines = [w for w in wines if w.wine_type not in STYLE_TYPES] or wines
     dish = filters.food_pairing
     if dish is None:
         return wines
