@@ -82,3 +82,10 @@ async def test_what_the_person_likes_adds_to_the_budget_in_force(seeded: Runtime
     assert rec.wines
     for wine in rec.wines:
         assert wine.wine_type == "red" and 5000 <= wine.price_rub <= 9000
+
+
+async def test_a_budget_with_the_money_named_first_is_kept(seeded: Runtime) -> None:
+    async with offline_chat(seeded) as chat:
+        await chat.turns.answer(410, "красное сухое к ужину")
+        rec = await chat.turns.answer(410, "а подешевле есть, рублей 900?")
+    assert rec.wines and all(w.price_rub <= 900 for w in rec.wines)
