@@ -89,3 +89,11 @@ async def test_a_budget_with_the_money_named_first_is_kept(seeded: Runtime) -> N
         await chat.turns.answer(410, "красное сухое к ужину")
         rec = await chat.turns.answer(410, "а подешевле есть, рублей 900?")
     assert rec.wines and all(w.price_rub <= 900 for w in rec.wines)
+
+
+async def test_sweet_at_large_is_answered_by_a_semi_sweet_wine_too(seeded: Runtime) -> None:
+    async with offline_chat(seeded) as chat:
+        rec = await chat.turns.answer(411, "она любит сладкое, что-нибудь до 1000 рублей")
+    assert rec.wines
+    for wine in rec.wines:
+        assert wine.sweetness in ("semi_sweet", "sweet") and wine.price_rub <= 1000
