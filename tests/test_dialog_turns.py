@@ -97,3 +97,14 @@ async def test_sweet_at_large_is_answered_by_a_semi_sweet_wine_too(seeded: Runti
     assert rec.wines
     for wine in rec.wines:
         assert wine.sweetness in ("semi_sweet", "sweet") and wine.price_rub <= 1000
+
+
+async def test_a_budget_said_again_for_the_next_course_outlasts_its_colour(
+    seeded: Runtime,
+) -> None:
+    async with offline_chat(seeded) as chat:
+        await chat.turns.answer(412, "белое к курице до 1000")
+        rec = await chat.turns.answer(412, "а к десерту что-нибудь сладкое, тоже до тысячи")
+    assert rec.wines
+    for wine in rec.wines:
+        assert wine.sweetness in ("semi_sweet", "sweet") and wine.price_rub <= 1000

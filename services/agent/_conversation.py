@@ -111,6 +111,9 @@ def read_turn(
     if similar and "похожие" not in merged.refined:  # new wines like those, not the same again
         merged = replace(merged, refined=(*merged.refined, "похожие"))
     merged = _price_band(merged, reading.price_band, parsed.filters, followup, percentiles)
+    if asked.same_budget and not fresh:  # «в ту же сумму»: the budget is said again
+        kept = [n for n in ("price_min", "price_max") if getattr(merged.filters, n) is not None]
+        merged = replace(merged, said_now=tuple(dict.fromkeys((*merged.said_now, *kept))))
     structured = not parsed.filters.is_empty() or bool(ids or group or followup.changes or choices)
     mood = reading.proper.strip() if fresh and not structured else ("" if fresh else state.mood)
     return replace(merged, mood=mood, named_now=bool(ids), turns=state.turns + 1)

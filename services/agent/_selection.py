@@ -161,8 +161,10 @@ async def _structured(
         return await _nothing_further(repo, state, direction)
     # Nothing in the catalog fits: give up the least important condition first, and what
     # this message asked for last (the intro names what was given up).
-    order = [n for n in RELAXATION_ORDER if n not in state.asked_now] + [
-        n for n in RELAXATION_ORDER if n in state.asked_now
+    # what this message asked for or said again («тоже до тысячи») is given up last
+    said = {*state.asked_now, *state.said_now}
+    order = [n for n in RELAXATION_ORDER if n not in said] + [
+        n for n in RELAXATION_ORDER if n in said
     ]
     cheaper = "дешевле" in state.refined
     if cheaper:  # nothing that cheap at all: the closest price in the same style comes first
