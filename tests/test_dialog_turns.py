@@ -108,3 +108,13 @@ async def test_a_budget_said_again_for_the_next_course_outlasts_its_colour(
     assert rec.wines
     for wine in rec.wines:
         assert wine.sweetness in ("semi_sweet", "sweet") and wine.price_rub <= 1000
+
+
+async def test_a_still_wine_shown_before_comes_again_rather_than_a_sparkling_one(
+    seeded: Runtime,
+) -> None:
+    async with offline_chat(seeded) as chat:
+        first = await chat.turns.answer(413, "сухой рислинг, пожалуйста")
+        rec = await chat.turns.answer(413, "а из российских рислингов что-то есть?")
+    assert any(w.country == "Россия" for w in first.wines)
+    assert rec.wines and all(w.wine_type == "white" for w in rec.wines)

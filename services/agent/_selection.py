@@ -152,6 +152,11 @@ async def _structured(
         )
         return Selection(extreme, source, repeated=all(w.id in shown for w in extreme))
     fresh = [w for w in pool if w.id not in shown]
+    still = any(w.wine_type not in STYLE_TYPES for w in pool)
+    if filters.wine_type is None and filters.grape_variety is not None and still:
+        # «а российский сухой рислинг есть?»: the still one of the grape again, not a
+        # sparkling made partly from it to be new
+        fresh = [w for w in fresh if w.wine_type not in STYLE_TYPES]
     if fresh:
         return Selection(choose(fresh, filters, picks=picks), source)
     if pool:
