@@ -118,3 +118,9 @@ async def test_a_still_wine_shown_before_comes_again_rather_than_a_sparkling_one
         rec = await chat.turns.answer(413, "а из российских рислингов что-то есть?")
     assert any(w.country == "Россия" for w in first.wines)
     assert rec.wines and all(w.wine_type == "white" for w in rec.wines)
+
+
+async def test_a_catalog_name_in_latin_letters_alone_is_asked_for(seeded: Runtime) -> None:
+    async with offline_chat(seeded) as chat:
+        rec = await chat.turns.answer(414, "tsinandali сколько?")
+    assert rec.wines and all("Tsinandali" in w.name for w in rec.wines)

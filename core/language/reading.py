@@ -117,10 +117,23 @@ def read(text: str, index: CatalogIndex | None = None) -> Reading:
     band = read_price_band(proper)
     question = Question(proper)
     message = read_kind(text, split, Proper(query, followup, band, question, countries))
+    if index is not None and _names_a_wine_only(message, plain, index):
+        # «kindzmarauli?», «а casillero сколько?»: a name of the shop's own, not off-topic
+        message = MessageReading(MessageKind.request, text=message.text)
     asked = None
     if index is not None and message.kind is MessageKind.request:
         asked = _asked(proper, plain, query, followup, countries, index)
     return Reading(text, proper, message, query, followup, band, countries, question, asked)
+
+
+def _names_a_wine_only(message: MessageReading, plain: str, index: CatalogIndex) -> bool:
+    """Off-topic by its words alone, yet naming a wine of the catalog in its own Latin letters
+    (no dictionary knows «Casillero»), in a few words."""
+    if message.kind is not MessageKind.offtopic or message.health or word_count(plain) > 8:
+        return False
+    ids, used = index.match(plain)
+    # a name in Latin letters, not a Russian word that sounds like one («чемпионат мира»)
+    return bool(ids) and all(w.isascii() for w in used)
 
 
 def about_shown(reading: Reading, index: CatalogIndex) -> Reading | None:
