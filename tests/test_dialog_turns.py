@@ -124,3 +124,11 @@ async def test_a_catalog_name_in_latin_letters_alone_is_asked_for(seeded: Runtim
     async with offline_chat(seeded) as chat:
         rec = await chat.turns.answer(414, "tsinandali сколько?")
     assert rec.wines and all("Tsinandali" in w.name for w in rec.wines)
+
+
+async def test_a_region_said_twice_names_no_one_wine_of_it(seeded: Runtime) -> None:
+    async with offline_chat(seeded) as chat:
+        rec = await chat.turns.answer(415, "любим Крым — какое крымское сухое посоветуете?")
+    wines = (await wines_by_id(seeded, [w.id for w in rec.wines])).values()
+    assert wines and all(w.region == "Крым" and w.sweetness.value == "dry" for w in wines)
+

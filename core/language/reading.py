@@ -44,6 +44,7 @@ from core.language.request import (
     implied_wine_type,
     named_choices,
     parse_query,
+    region_from_text,
     style_words,
 )
 from core.language.social import split_social
@@ -186,6 +187,8 @@ def _asked(
     colour = filters.wine_type in _COLOURS
     ignore = [w for k, w in query.matched.items() if k != "wine_type" or colour]
     ignore += style_words(plain)
+    if filters.region is not None:  # «Крым… крымское»: every word of the region is the region
+        ignore += [w for w in plain.split() if region_from_text(w) == filters.region]
     ids, used = index.match(without_negated(plain), ignore=ignore)
     return Asked(
         ParsedQuery(filters, query.matched),
