@@ -132,3 +132,9 @@ async def test_a_region_said_twice_names_no_one_wine_of_it(seeded: Runtime) -> N
     wines = (await wines_by_id(seeded, [w.id for w in rec.wines])).values()
     assert wines and all(w.region == "Крым" and w.sweetness.value == "dry" for w in wines)
 
+
+async def test_an_occasion_in_english_names_no_wine(seeded: Runtime) -> None:
+    async with offline_chat(seeded) as chat:
+        rec = await chat.turns.answer(416, "a semi-sweet sparkling for the New Year party")
+    assert rec.wines
+    assert all(w.wine_type == "sparkling" and w.sweetness == "semi_sweet" for w in rec.wines)
