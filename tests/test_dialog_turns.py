@@ -138,3 +138,9 @@ async def test_an_occasion_in_english_names_no_wine(seeded: Runtime) -> None:
         rec = await chat.turns.answer(416, "a semi-sweet sparkling for the New Year party")
     assert rec.wines
     assert all(w.wine_type == "sparkling" and w.sweetness == "semi_sweet" for w in rec.wines)
+
+
+async def test_a_country_only_capitals_name_survives_the_price_reading(seeded: Runtime) -> None:
+    async with offline_chat(seeded) as chat:
+        rec = await chat.turns.answer(417, "any NZ sauvignon blanc, not too expensive?")
+    assert rec.wines and all(w.country == "Новая Зеландия" for w in rec.wines)
