@@ -20,12 +20,12 @@ ROOT = Path(__file__).resolve().parents[1]
 # The figures when they were last measured (BENCHMARKS.md, "Language"), a little below: a change
 # that reads worse than this fails. They are floors against regressions, not the bar
 # (kinds 95 %, dialogs 95 %, no false claim), which the test parts do not all reach yet.
-TEST_FLOORS = {"dialogs_offline": 0.89, "claims_false_kept": 2}
-DEV_DIALOGS_OFFLINE = 0.92
+TEST_FLOORS = {"dialogs_offline": 0.90, "claims_false_kept": 2}
+DEV_DIALOGS_OFFLINE = 0.95
 DEV_CLAIMS_FALSE_KEPT = 0
 # The agent path answers through the eval's own fake model (bench/eval/reader.py), which reads
 # less than the product does: its figure guards the tool handling, not the language.
-AGENT_FLOOR = 0.72
+AGENT_FLOOR = 0.84
 
 
 def test_every_set_has_both_parts_and_is_large() -> None:
