@@ -78,7 +78,9 @@ def in_request_order(wines: list[Any], filters: WineFilters) -> list[Any]:
     `_selection.choose` has it); wines paired with the dish itself before those paired with a
     dish of its kind."""
     state = REQUEST_IN_FORCE.get()
-    if state is not None and state.extreme:
+    if state is None:  # outside a request: the search as asked
+        return wines
+    if state.extreme:
         wines = sorted(wines, key=lambda w: w.price_rub, reverse=state.extreme == "dearest")
     if filters.wine_type is None:  # fewer wines rather than a sparkling or a port to fill
         wines = [w for w in wines if w.wine_type not in STYLE_TYPES] or wines
