@@ -27,6 +27,7 @@ from fakes.telegram_server import SentCall
 from repositories.models import Wine
 from repositories.wines import WineRepository
 from tests.agent_fixtures import catalog_ids, formatted, why_for
+from tests.bot_helpers import current_tool_wines
 
 JSONDict = dict[str, Any]
 _PRICE = re.compile(r"💰\s*([\d\s\u00a0]+)")
@@ -73,6 +74,10 @@ def good_agent(arguments: JSONDict, tool: str = "search_wines") -> Callable[[JSO
             return reply(good_answer(found))
         if may_call_tools(body):
             return tool_calls(call(tool, arguments))
+        # No more tools: the wines its own earlier call of this turn returned (the tools keep
+        # to the request in force whatever the arguments), else a catalog prompt's lines.
+        if got := current_tool_wines(body):
+            return reply(good_answer(got))
         ids = catalog_ids(body)
         return reply(
             formatted(

@@ -21,12 +21,12 @@ ROOT = Path(__file__).resolve().parents[1]
 # that reads worse than this fails. They are floors against regressions, not the bar
 # (kinds 95 %, dialogs 95 %, no false claim), which the test parts do not all reach yet.
 TEST_FLOORS = {"dialogs_offline": 0.90, "claims_false_kept": 2}
-DEV_DIALOGS_OFFLINE = 0.92
+DEV_DIALOGS_OFFLINE = 0.95
 DEV_CLAIMS_FALSE_KEPT = 0
 DEV_CLAIMS_TRUE_KEPT = 0.99  # measured 280/280 with claims_5
 # The agent path answers through the eval's own fake model (bench/eval/reader.py), which reads
 # less than the product does: its figure guards the tool handling, not the language.
-AGENT_FLOOR = 0.72
+AGENT_FLOOR = 0.84
 
 
 def test_every_set_has_both_parts_and_is_large() -> None:

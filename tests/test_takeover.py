@@ -24,7 +24,7 @@ from collections.abc import AsyncIterator
 import pytest
 from sqlalchemy import text
 
-from fakes.openai_server import FakeOpenAIServer, may_call_tools, responder
+from fakes.openai_server import FakeOpenAIServer, responder
 from fakes.telegram_server import FakeTelegramServer, SentCall
 from services.app.runtime import Runtime
 from tests.bot_harness import running_bot
@@ -48,7 +48,8 @@ GOOD = good_agent({"wine_type": "red", "sweetness": "dry"})
 
 class Model:
     """The fake model behind the bot processes: `GOOD`, `seconds` per call, counting the
-    agent's steps (calls offering tools: two per answer); `hold_next` makes the next call wait
+    agent's steps (its calls: two per answer, the search and the answer, whether or not the
+    second still offers tools); `hold_next` makes the next call wait
     until released (a process killed meanwhile never gets its reply)."""
 
     def __init__(self, llm: FakeOpenAIServer, seconds: float = 0.0) -> None:
@@ -60,7 +61,7 @@ class Model:
         llm.script(*[responder(self._respond)] * 20)
 
     async def _respond(self, body: JSONDict) -> object:
-        self.steps += may_call_tools(body)
+        self.steps += 1
         self.called.set()
         if self.hold_next:
             self.hold_next = False

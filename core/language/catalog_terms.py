@@ -104,6 +104,7 @@ def _closeness(forms: set[str], term: str) -> int:
 
 _HEARD_MIN = 5
 _HEARD_CUTOFF = 80.0
+_CASE_ENDINGS = frozenset("аяуюеиыо")
 _SURE_START = 4  # letters a word shares with a catalog term to name it whatever its ending
 
 
@@ -179,7 +180,9 @@ class CatalogIndex:
         («раза» — Рача)?"""
         if term in self.latin_terms:  # the whole word, in some case: not «делать» for «della»
             forms = skeletons(word)
-            return any(term.startswith(f) for f in forms) or _inflected(forms, term)
+            # a case ends in a vowel («каву» — Cava): «может» is a verb, not Mosel
+            cased = word[-1] in _CASE_ENDINGS and _inflected(forms, term)
+            return any(term.startswith(f) for f in forms) or cased
         said = stem(word)  # «провансальское» is of Прованс, «крымское» of Крым
         return any(said.startswith(own) for own in self.russian_stems.get(term, ()))
 

@@ -129,6 +129,10 @@ STOP = frozenset(
         "please",
         "bottle",
         "good",
+        # words of age and occasion («for New Year», «5 Year Old»): no wine's own name
+        "year",
+        "years",
+        "old",
         "with",
         "from",
         "have",

@@ -10,8 +10,9 @@ import re
 from dataclasses import dataclass, field
 
 from core.domain import WineFilters
+from core.language.negation import negated_filters
 from core.language.request import parse_query
-from core.language.world import countries_of_group, without_group
+from core.language.world import countries_of_group
 
 _WORD = re.compile(r"[a-zа-яё]+")
 
@@ -152,58 +153,6 @@ def _has(folded: str, cues: tuple[str, ...]) -> bool:
     return any(f" {cue.replace('ё', 'е')}" in padded for cue in cues)
 
 
-def _negated_filters(text: str) -> dict[str, object]:
-    """Filters named right after a negation: «без Италии», «только не красное», «no Chardonnay»;
-    a group of countries under "countries" («наше не надо», «не европейское»)."""
-    found: dict[str, object] = {}
-    lowered = text.lower().replace("ё", "е")
-
-    def rule_out(words: list[str]) -> None:
-        said = " ".join(words)
-        if group := countries_of_group(said):
-            found.setdefault("countries", group)
-            said = without_group(said)
-        parsed = parse_query(said).filters
-        for name, value in parsed.model_dump(exclude_none=True).items():
-            if name in ("wine_type", "sweetness", "country", "grape_variety", "region"):
-                found.setdefault(name, value)
-
-    for match in re.finditer(r"(?:^|[^a-zа-я])(без|не|кроме|not|no|without|except)\s+", lowered):
-        words = _WORD.findall(lowered[match.end() :])[:3]
-        if words:
-            rule_out(words)
-    # «каберне не люблю», «шардоне не надо», «I don't like merlot»: the word before the verb.
-    for match in _DISLIKE.finditer(lowered):
-        clause = re.split(r"[,.;!?—–]", lowered[: match.start()])[-1]  # not «сухое белое,»
-        rule_out(_WORD.findall(clause)[-3:])
-    for match in _DISLIKE_AFTER.finditer(lowered):
-        rule_out(_WORD.findall(lowered[match.end() :])[:3])
-    return found
-
-
-_DISLIKE = re.compile(
-    r"\s(не|терпеть не) (люблю|любим|любит|любят|хочу|хочет|надо|нужно|пью|пьет|пьют|нравится"
-    r"|нравятся|предлагать|предлагай"
-    r"|предлагайте|советуй|советуйте|советовать|показывай|показывайте|показывать|беру|берем"
-    r"|бери|берите|рассматриваю|рассматриваем|интересует|интересно)\b"
-)
-_DISLIKE_AFTER = re.compile(
-    r"(?:^|[^a-zа-я])(не люблю|не хочу|не пью|терпеть не могу|don'?t like|don'?t want|hate"
-    r"|no more|anything but|except for|that isn'?t|that is not|isn'?t|other than|but not)\s+"
-)
-
-
-_NEGATED_WORDS = re.compile(
-    r"(?:^|(?<=[^a-zа-яё]))(?:без|не|кроме|not|no|without|except)\s+(?:из\s+|from\s+)?[a-zа-яё-]+",
-    re.IGNORECASE,
-)
-
-
-def without_negated(text: str) -> str:
-    """The text without the words it rules out («без Италии», «не шардоне»)."""
-    return _NEGATED_WORDS.sub(" ", text)
-
-
 # «не дороже тысячи», «не дешевле 500»: a bound on the price, not «dearer» or «cheaper».
 _PRICE_BOUND = re.compile(r"(?:^|\s)не (?:дороже|дешевле|больше|меньше)\b")
 
@@ -270,7 +219,7 @@ def read_followup(text: str) -> FollowUp:
     extreme = "cheapest" if _CHEAPEST.search(folded) else ""
     extreme = "dearest" if not extreme and _DEAREST.search(folded) else extreme
     words = folded.split()
-    negated = _negated_filters(text)
+    negated = negated_filters(text)
     drier = _has(folded, _DRIER) or negated.get("sweetness") in ("sweet", "semi_sweet")
     return FollowUp(
         cheaper=_has(folded, _CHEAPER) and not extreme,
@@ -352,9 +301,18 @@ def keeps_budget(text: str) -> bool:
     return bool(_SAME_BUDGET.search(text))
 
 
+# «он любит красное итальянское»: what the person the wine is for likes adds to the request
+_LIKES = re.compile(
+    r"^\W*(?:[\w-]+\s+){0,2}(?:любит|любят|люблю|обожа\w+|предпочита\w+|фанат\w*|likes|loves"
+    r"|prefers|is into|is a fan)(?![\w-])",
+    re.IGNORECASE,
+)
+
+
 def opens_as_refinement(text: str) -> bool:
-    """«а …», «and …», «what about …»: it goes on from the request before."""
-    return text.strip().lower().startswith(_REFINEMENT_OPENERS)
+    """«а …», «and …», «what about …», «он любит …»: it goes on from the request before."""
+    stripped = text.strip().lower()
+    return stripped.startswith(_REFINEMENT_OPENERS) or bool(_LIKES.match(stripped))
 
 
 def measures_by_named(text: str) -> bool:

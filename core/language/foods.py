@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.language.folding import phrase_table, phrases
+from core.language.folding import phrase_table, phrases, stem_key
 from core.language.vocabulary import BARE_DESSERT, SWEET_AS_DESSERT
 
 _MEAT = "мясо"
@@ -149,17 +149,15 @@ _FOOD_GROUPS: dict[str, list[str]] = {
         "lasagna",
         "lasagne",
     ],
-    # before «паста»: «паста болоньезе» is a meat sauce, not the creamy pasta of a white
-    "рагу": [
-        "рагу",
+    # «паста болоньезе» is a meat sauce, not the creamy pasta of a white
+    "паста болоньезе": [
         "болоньезе",
         "bolognese",
-        "ragu",
-        "ragout",
         *phrases(
             ["паста", "спагетти", "макароны", "pasta", "spaghetti"], ["болоньезе", "bolognese"]
         ),
         *phrases(["паста", "спагетти", "макароны"], ["с мясным соусом", "с мясом", "с фаршем"]),
+        "паста с мясным рагу",
         "мясной соус",
         "мясным соусом",
         "мясном соусе",
@@ -167,6 +165,7 @@ _FOOD_GROUPS: dict[str, list[str]] = {
         "pasta with meat sauce",
         "meat sauce",
     ],
+    "рагу": ["рагу", "ragu", "ragout"],
     "пицца": ["пицца", "pizza", "pizzas"],
     "десерт": [
         "десерт",
@@ -221,6 +220,21 @@ FOOD_WORDS: dict[str, str] = phrase_table(_FOOD_GROUPS)
 FOOD_CATEGORIES: dict[str, tuple[str, ...]] = {
     _MEAT: ("стейк", _BEEF, "баранина", "свинина", "дичь"),
     "морепродукты": ("устрицы",),
-    "рыба": ("белая рыба",),
     "сыр": ("голубые сыры",),
+    "рыба": ("белая рыба", "лосось"),
 }
+
+
+def names_dish(pairing: str, dish: str) -> bool:
+    """Does one of a wine's pairings name the dish asked for itself («барбекю», «паста
+    болоньезе»), not only a dish of its kind («колбаски гриль» for a barbecue)? Such a wine is
+    the surer pick. A whole category («мясо») is named by each of its dishes alike."""
+    key = stem_key(pairing)
+    said = key.split()
+    for name in (dish, *FOOD_CATEGORIES.get(dish, ())):
+        if FOOD_WORDS.get(key) == name:
+            return True
+        wanted = stem_key(name).split()
+        if wanted and all(any(w.startswith(s) for w in said) for s in wanted):
+            return True
+    return False

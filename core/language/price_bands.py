@@ -96,8 +96,12 @@ _NOT_DEAR = re.compile(
 
 
 def without_price_words(text: str) -> str:
-    """The text without «не очень дорогое» (whose «не» would rule out the next word)."""
-    return _NOT_DEAR.sub(" ", fold(text))
+    """The text without «не очень дорогое» (whose «не» would rule out the next word), in its
+    own letters: «NZ» stays New Zealand, as only the capitals say."""
+    folded = fold(text)  # character by character: a match's positions are the text's own
+    for match in reversed(list(_NOT_DEAR.finditer(folded))):
+        text = text[: match.start()] + " " + text[match.end() :]
+    return text
 
 
 def percentile(sorted_prices: list[Decimal], fraction: float) -> Decimal:

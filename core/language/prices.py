@@ -304,8 +304,12 @@ class PriceReader:
             return
         cue = self._cue(before)
         if cue is None:
-            if amount.marked:  # "2000 ₽", "3к": a lone sum of money is a budget
-                self._set_max(amount.value, self._phrase(amount.start, amount.end))
+            # "2000 ₽", "3к", "рублей 1000" (the money named first, as speech has it): a lone
+            # sum of money is a budget
+            money_first = bool(before) and before[-1].text.startswith(("руб", "rub"))
+            if amount.marked or money_first:
+                start = before[-1].start if money_first and not amount.marked else amount.start
+                self._set_max(amount.value, self._phrase(start, amount.end))
             return
         kind, first = cue
         words = self._phrase(before[first].start, amount.end)

@@ -32,18 +32,19 @@ from core.language.followups import (
     measures_by_named,
     opens_as_refinement,
     read_followup,
-    without_negated,
     word_count,
 )
 from core.language.intent import asks_for_wine
 from core.language.kinds import MessageKind, MessageReading, Proper, read_kind
 from core.language.knowledge import KnowledgeEntry, Question
+from core.language.negation import without_negated
 from core.language.price_bands import PriceBand, read_price_band, without_price_words
 from core.language.request import (
     ParsedQuery,
     implied_wine_type,
     named_choices,
     parse_query,
+    region_from_text,
     style_words,
 )
 from core.language.social import split_social
@@ -117,10 +118,23 @@ def read(text: str, index: CatalogIndex | None = None) -> Reading:
     band = read_price_band(proper)
     question = Question(proper)
     message = read_kind(text, split, Proper(query, followup, band, question, countries))
+    if index is not None and _names_a_wine_only(message, plain, index):
+        # «kindzmarauli?», «а casillero сколько?»: a name of the shop's own, not off-topic
+        message = MessageReading(MessageKind.request, text=message.text)
     asked = None
     if index is not None and message.kind is MessageKind.request:
         asked = _asked(proper, plain, query, followup, countries, index)
     return Reading(text, proper, message, query, followup, band, countries, question, asked)
+
+
+def _names_a_wine_only(message: MessageReading, plain: str, index: CatalogIndex) -> bool:
+    """Off-topic by its words alone, yet naming a wine of the catalog in its own Latin letters
+    (no dictionary knows «Casillero»), in a few words."""
+    if message.kind is not MessageKind.offtopic or message.health or word_count(plain) > 8:
+        return False
+    ids, used = index.match(plain)
+    # a name in Latin letters, not a Russian word that sounds like one («чемпионат мира»)
+    return bool(ids) and all(w.isascii() for w in used)
 
 
 def about_shown(reading: Reading, index: CatalogIndex) -> Reading | None:
@@ -173,6 +187,8 @@ def _asked(
     colour = filters.wine_type in _COLOURS
     ignore = [w for k, w in query.matched.items() if k != "wine_type" or colour]
     ignore += style_words(plain)
+    if filters.region is not None:  # «Крым… крымское»: every word of the region is the region
+        ignore += [w for w in plain.split() if region_from_text(w) == filters.region]
     ids, used = index.match(without_negated(plain), ignore=ignore)
     return Asked(
         ParsedQuery(filters, query.matched),

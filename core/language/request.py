@@ -10,6 +10,7 @@ come from the one price reader (`prices`).
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -135,11 +136,27 @@ def _grape_hit(text: ScannedText) -> Hit[str] | None:
 
 
 def _food_hit(text: ScannedText) -> Hit[str] | None:
-    for hit in live_hits(FOOD_WORDS, text):
-        if hit.key == _DESSERT and text.next_word(hit) in ("wine", "wines"):
-            continue
-        return hit
-    return None
+    hits = [
+        hit
+        for hit in live_hits(FOOD_WORDS, text)
+        if not (hit.key == _DESSERT and text.next_word(hit) in ("wine", "wines"))
+    ]
+    if len(hits) > 1 and text.previous_word(hits[0]) in _COURSE_PREPOSITIONS:
+        # «на десерт что-нибудь к шоколаду»: the course names when, the dish after it what
+        paired = [
+            h
+            for h in hits[1:]  # «к горькому шоколаду»: a word may stand between
+            if any(
+                t.text in _PAIRING_PREPOSITIONS for t in text.tokens[max(0, h.start - 2) : h.start]
+            )
+        ]
+        if paired:
+            return paired[0]
+    return hits[0] if hits else None
+
+
+_COURSE_PREPOSITIONS = frozenset({"на", "for"})
+_PAIRING_PREPOSITIONS = frozenset({"к", "ко", "под", "with"})
 
 
 # ---- public helpers
@@ -309,3 +326,20 @@ def parse_query(text: str) -> ParsedQuery:
     filters = WineFilters.model_validate(values)
     ordered = {name: matched[name] for name in WineFilters.model_fields if name in matched}
     return ParsedQuery(filters=filters, matched=ordered)
+
+
+# «сладкое» at large is any wine with sugar in it; «совсем сладкое», «dessert-sweet» only sweet
+_SWEET_AT_LARGE = re.compile(r"^(сладк|sweet)", re.IGNORECASE)
+_QUITE = re.compile(r"(совсем|очень|самое|самый|сам\w+|very|really|properly)\s+(сладк|sweet)")
+
+
+def sweet_at_large(query: ParsedQuery, text: str) -> bool:
+    """Does the message ask for a sweet wine loosely («она любит сладкое»), so that a
+    semi-sweet one answers it too, rather than the sweetest («совсем сладкое»)?"""
+    said = query.matched.get("sweetness", "")
+    return (
+        query.filters.sweetness is Sweetness.sweet
+        and query.filters.wine_type not in (WineType.dessert, WineType.fortified)
+        and bool(_SWEET_AT_LARGE.match(said.strip()))
+        and not _QUITE.search(text.lower().replace("ё", "е"))
+    )

@@ -22,6 +22,7 @@ from services.agent._events import Observation, StepStarted, Thought, ToolInvoke
 from services.agent._grounding_stream import StreamGrounder
 from services.agent._knowledge_grounding import ground_knowledge
 from services.agent._prompt_guard import REFUSAL
+from services.agent._request_in_force import REQUEST_IN_FORCE
 from services.agent._resolve import resolve_picks
 from services.agent._reviewed_answers import check_cards, offline_kind_answer, top_entries
 from services.agent._run import Run
@@ -180,11 +181,13 @@ class AgentWithTools:
         run.messages.append(reply.as_message())
         started = time.perf_counter()
         token = SHOWN_WINES.set(frozenset(run.state.shown))
+        held = REQUEST_IN_FORCE.set(run.state if run.reading.is_request else None)
         try:
             results = await asyncio.gather(
                 *(tools.execute(call.name, call.arguments) for call in reply.tool_calls)
             )
         finally:
+            REQUEST_IN_FORCE.reset(held)
             SHOWN_WINES.reset(token)
         run.tools_ms += (time.perf_counter() - started) * 1000
         for call, result in zip(reply.tool_calls, results, strict=True):

@@ -19,6 +19,14 @@ from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent._catalog_index import catalog_index
 from services.agent._hybrid_search import hybrid_search
+from services.agent._request_in_force import (
+    REQUEST_IN_FORCE,
+    admitted,
+    held_to_request,
+    in_request_order,
+    price_order,
+    requested,
+)
 from services.agent._shop_picks import shop_picks
 from services.agent._tool_registry import Tool, ToolOutput, ToolRegistry
 from services.llm.embeddings import EmbeddingService
@@ -178,19 +186,39 @@ def build_catalog_tools(
             # may be anywhere in the price order), need a wider pool read; otherwise the
             # query's own limit (plus the wines the tool will leave out as shown) is enough.
             in_memory = args.name or args.countries or args.exclude_countries or args.exclude_grapes
+            in_memory = in_memory or REQUEST_IN_FORCE.get() is not None
             wanted = POOL if in_memory or picks.active else args.limit + len(SHOWN_WINES.get())
-            pool = await repo.search(args.filters(), limit=wanted, columns=BRIEF_COLUMNS)
-            if args.name:
-                named = set((await catalog_index(repo)).match(args.name)[0])
-                pool = [w for w in pool if w.id in named]
-            wines = picks.rerank([w for w in pool if args.admits(w)])
-        wines = _unshown(wines, args.include_shown, args.limit)
+            named = set((await catalog_index(repo)).match(args.name)[0]) if args.name else None
+            wines: list[Wine] = []
+            held = held_to_request(args.filters())
+            for filters in dict.fromkeys((held, args.filters())):
+                if filters is not held and await repo.search(requested(), limit=1):
+                    break  # the request can be met: «nothing fits» is the honest answer
+                order = price_order()
+                pool = await repo.search(filters, wanted, order=order, columns=BRIEF_COLUMNS)
+                pool = [w for w in pool if named is None or w.id in named]
+                fitting = [w for w in pool if args.admits(w)]
+                if filters is held:
+                    fitting = admitted(fitting)
+                fitting = in_request_order(picks.rerank(fitting), filters)
+                wines = _unshown(fitting, args.include_shown, args.limit)
+                if wines:
+                    break
         return _output(wines, f"найдено {len(wines)}")
 
     async def semantic_search(args: SemanticSearchArgs) -> ToolOutput:
         # What the query itself says of colour, sweetness, country and price is a filter, not
         # words to rank by: "красное сухое" must not find a white wine of «Красного Камня».
-        filters = args.filters().merged_over(parse_query(args.query).filters.hard())
+        own = args.filters().merged_over(parse_query(args.query).filters.hard())
+        wines: list[Wine] = []
+        mode = "filters"
+        for filters in dict.fromkeys((held_to_request(own), own)):  # the model's, if none fit
+            wines, mode = await _semantic(args, filters)
+            if wines:
+                break
+        return _output(wines, f"найдено {len(wines)} ({mode})")
+
+    async def _semantic(args: SemanticSearchArgs, filters: WineFilters) -> tuple[list[Wine], str]:
         extra = len(SHOWN_WINES.get())
         async with sessions() as session:
             picks = await shop_picks(session)
@@ -215,7 +243,7 @@ def build_catalog_tools(
                 )
             wines = _unshown(picks.rerank(found), args.include_shown, args.limit)
             mode = "filters"
-        return _output(wines, f"найдено {len(wines)} ({mode})")
+        return wines, mode
 
     return ToolRegistry(
         [

@@ -26,7 +26,7 @@ from core.language.followups import FollowUp, is_new_request
 from core.language.knowledge import entry_by_id
 from core.language.price_bands import PriceBand, band_bounds
 from core.language.reading import Reading, about_shown, read
-from core.language.request import ParsedQuery
+from core.language.request import ParsedQuery, sweet_at_large
 from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent._catalog_index import catalog_index
@@ -102,11 +102,19 @@ def read_turn(
         parsed = ParsedQuery(parsed.filters.model_copy(update=update), parsed.matched)
         followup = replace(followup, drier=False, sweeter=False)  # said, not a step
     choices = {name: chosen for name, chosen in choices.items() if len(chosen) >= 2}
+    stepped = followup.drier or followup.sweeter  # «less sweet»: a step, not a style asked
+    if "sweetness" not in choices and not stepped and sweet_at_large(parsed, reading.proper):
+        # «она любит сладкое»: a semi-sweet wine is sweet to her too
+        choices["sweetness"] = frozenset({Sweetness.semi_sweet.value, Sweetness.sweet.value})
+        parsed = ParsedQuery(parsed.filters.model_copy(update={"sweetness": None}), parsed.matched)
     merged = merge(base, parsed.filters, followup, named, group, choices, asked.compares)
     if similar and "похожие" not in merged.refined:  # new wines like those, not the same again
         merged = replace(merged, refined=(*merged.refined, "похожие"))
     merged = _price_band(merged, reading.price_band, parsed.filters, followup, percentiles)
-    structured = not parsed.filters.is_empty() or bool(ids or group or followup.changes)
+    if asked.same_budget and not fresh:  # «в ту же сумму»: the budget is said again
+        kept = [n for n in ("price_min", "price_max") if getattr(merged.filters, n) is not None]
+        merged = replace(merged, said_now=tuple(dict.fromkeys((*merged.said_now, *kept))))
+    structured = not parsed.filters.is_empty() or bool(ids or group or followup.changes or choices)
     mood = reading.proper.strip() if fresh and not structured else ("" if fresh else state.mood)
     return replace(merged, mood=mood, named_now=bool(ids), turns=state.turns + 1)
 

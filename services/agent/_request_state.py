@@ -54,7 +54,10 @@ class RequestState:
 
     @property
     def structured(self) -> bool:
-        return not self.filters.is_empty() or bool(self.countries or self.named_ids)
+        # «белое или розовое», «сладкое» (semi-sweet or sweet) rule the rest out: a structure
+        return not self.filters.is_empty() or bool(
+            self.countries or self.named_ids or self.excluded
+        )
 
     def admits(self, wine: Wine) -> bool:
         """True when the wine fits what is ruled in and out beyond the SQL filters."""
@@ -108,9 +111,11 @@ class RequestState:
         if f.body_max is not None:
             parts.append(f"тельность до {f.body_max}")
         for name, value in self.excluded:
-            parts.append(
-                f"не {WINE_TYPE_RU.get(WineType(value), value) if name == 'wine_type' else value}"
-            )
+            if name == "wine_type":
+                value = WINE_TYPE_RU.get(WineType(value), value)
+            elif name == "sweetness":
+                value = SWEETNESS_RU.get(Sweetness(value), value)
+            parts.append(f"не {value}")
         if self.mood and not parts:
             parts.append(f"«{self.mood}»")
         return ", ".join(parts)

@@ -19,6 +19,7 @@ from typing import Any
 
 from core.domain import Sweetness, WineFilters, WineType
 from core.language.catalog_terms import query_words
+from core.language.foods import names_dish
 from core.language.vocabulary import STYLE_TYPES
 from core.recommendation import MAX_WINES
 from core.shop_picks import NO_PICKS, ShopPicks
@@ -91,6 +92,11 @@ def _choose(
         target = filters.price_min or TYPICAL_PRICE
         ranked = sorted(wines, key=lambda w: (abs(w.price_rub - target), w.slug))
     ranked = picks.rerank(ranked)
+    if filters.food_pairing is not None and not (cheapest or dearest):
+        # «к барбекю»: a wine paired with the barbecue itself before one paired with grilled
+        # sausages (a dish of its kind); the price order stays within each.
+        dish = filters.food_pairing
+        ranked.sort(key=lambda w: not any(names_dish(p, dish) for p in w.food_pairings))
     chosen: list[Wine] = []
     for wine in ranked:
         if all(p.producer != wine.producer for p in chosen):
@@ -146,6 +152,11 @@ async def _structured(
         )
         return Selection(extreme, source, repeated=all(w.id in shown for w in extreme))
     fresh = [w for w in pool if w.id not in shown]
+    still = any(w.wine_type not in STYLE_TYPES for w in pool)
+    if filters.wine_type is None and filters.grape_variety is not None and still:
+        # «а российский сухой рислинг есть?»: the still one of the grape again, not a
+        # sparkling made partly from it to be new
+        fresh = [w for w in fresh if w.wine_type not in STYLE_TYPES]
     if fresh:
         return Selection(choose(fresh, filters, picks=picks), source)
     if pool:
@@ -155,8 +166,10 @@ async def _structured(
         return await _nothing_further(repo, state, direction)
     # Nothing in the catalog fits: give up the least important condition first, and what
     # this message asked for last (the intro names what was given up).
-    order = [n for n in RELAXATION_ORDER if n not in state.asked_now] + [
-        n for n in RELAXATION_ORDER if n in state.asked_now
+    # what this message asked for or said again («тоже до тысячи») is given up last
+    said = {*state.asked_now, *state.said_now}
+    order = [n for n in RELAXATION_ORDER if n not in said] + [
+        n for n in RELAXATION_ORDER if n in said
     ]
     cheaper = "дешевле" in state.refined
     if cheaper:  # nothing that cheap at all: the closest price in the same style comes first
