@@ -167,7 +167,8 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
     # A question word, or a question mark on a sentence that says something about its subject
     # («просекко — это шампанское?», «рислинг бывает сухим?»); not a bare name of a wine with a
     # question mark («Barolo?», «dry riesling?»), which asks whether the shop has it.
-    interrogative = bool(cue.QUESTION.search(folded) or cue.DEFINING.search(folded))
+    plain = cue.INDIFFERENT.sub(" ", folded)  # «без разницы откуда» asks nothing
+    interrogative = bool(cue.QUESTION.search(plain) or cue.DEFINING.search(folded))
     question = interrogative or "?" in folded
     asks = (
         interrogative

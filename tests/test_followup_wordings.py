@@ -1,0 +1,42 @@
+"""Follow-ups said in the customer's own words keep the conversation going: indifference to
+the place («без разницы откуда») gives the place up instead of reading as a question."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.language.kinds import MessageKind
+from core.language.reading import read
+from services.app.runtime import Runtime
+from tests.test_conversation import _ask, offline_chat
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "без разницы откуда, главное подешевле",
+        "всё равно откуда, лишь бы дешевле",
+        "неважно, откуда оно, подешевле бы",
+    ],
+)
+def test_indifference_to_the_place_is_a_cheaper_request_from_anywhere(text: str) -> None:
+    reading = read(text)
+    assert reading.message.kind is MessageKind.request
+    assert reading.followup.cheaper
+    assert "country" in reading.followup.dropped
+
+
+def test_a_real_question_about_a_difference_stays_a_question() -> None:
+    assert read("в чём разница между брютом и экстра брютом?").message.kind is (
+        MessageKind.wine_question
+    )
+
+
+async def test_cheaper_from_anywhere_leaves_the_country_behind(seeded: Runtime) -> None:
+    async with offline_chat(seeded) as chat:
+        first = await _ask(chat, 4101, "французское белое")
+        second = await _ask(chat, 4101, "без разницы откуда, главное подешевле")
+    assert first.wines and second.wines
+    assert {w.country for w in first.wines} == {"Франция"}
+    assert max(w.price_rub for w in second.wines) < min(w.price_rub for w in first.wines)
+    assert {w.country for w in second.wines} != {"Франция"}
