@@ -1,11 +1,14 @@
 """Follow-ups said in the customer's own words keep the conversation going: indifference to
-the place («без разницы откуда») gives the place up instead of reading as a question."""
+the place («без разницы откуда») gives the place up instead of reading as a question; «не
+шампанское» after sparkling rules out Champagne, not sparkling wine."""
 
 from __future__ import annotations
 
 import pytest
 
+from core.domain import WineType
 from core.language.kinds import MessageKind
+from core.language.negation import negated_filters
 from core.language.reading import read
 from services.app.runtime import Runtime
 from tests.test_conversation import _ask, offline_chat
@@ -40,3 +43,18 @@ async def test_cheaper_from_anywhere_leaves_the_country_behind(seeded: Runtime) 
     assert {w.country for w in first.wines} == {"Франция"}
     assert max(w.price_rub for w in second.wines) < min(w.price_rub for w in first.wines)
     assert {w.country for w in second.wines} != {"Франция"}
+
+
+def test_a_style_named_after_its_place_rules_the_place_out_too() -> None:
+    assert negated_filters("и не шампанское, дорого").get("region") == "Шампань"
+    assert negated_filters("только не бордоское").get("region") == "Бордо"
+    assert "region" not in negated_filters("только не красное")
+
+
+async def test_not_champagne_after_sparkling_keeps_sparkling(seeded: Runtime) -> None:
+    async with offline_chat(seeded) as chat:
+        await _ask(chat, 4102, "игристое брют")
+        second = await _ask(chat, 4102, "только не шампанское, оно дорогое")
+    assert second.wines
+    assert {w.wine_type for w in second.wines} == {WineType.sparkling}
+    assert all(w.region != "Шампань" for w in second.wines)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from core.language.catalog_words import ALIASES
 from core.language.request import parse_query
 from core.language.world import countries_of_group, without_group
 
@@ -31,6 +32,10 @@ def negated_filters(text: str) -> dict[str, object]:
                 countries.append(str(value))
             elif name in ("wine_type", "sweetness", "grape_variety", "region"):
                 found.setdefault(name, value)
+        for word in words:  # «не шампанское», «не бордоское»: that place's wines too
+            for alias in ALIASES.get(word, ()):
+                if region := parse_query(alias).filters.region:
+                    found.setdefault("region", region)
 
     for match in re.finditer(r"(?:^|[^a-zа-я])(без|не|кроме|not|no|without|except)\s+", lowered):
         # within its clause: «не французское — кава, например?» rules out France, not cava

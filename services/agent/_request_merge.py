@@ -122,6 +122,8 @@ def merge(
             if values.get("country") in value:
                 values.pop("country")
             continue
+        if name == "wine_type" and "region" in followup.negated and values.get(name) == value:
+            continue  # «игристое…», then «и не шампанское»: not Champagne, still sparkling
         if values.get(name) == value:
             values.pop(name)
         if name == "country" and value in countries:
