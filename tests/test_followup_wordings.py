@@ -58,3 +58,20 @@ async def test_not_champagne_after_sparkling_keeps_sparkling(seeded: Runtime) ->
     assert second.wines
     assert {w.wine_type for w in second.wines} == {WineType.sparkling}
     assert all(w.region != "Шампань" for w in second.wines)
+
+
+@pytest.mark.parametrize("text", ["а что-то менее сладкое?", "not so sweet", "не такое сладкое"])
+def test_less_sweet_is_a_step_drier_not_a_sweet_wine_asked(text: str) -> None:
+    reading = read(text)
+    assert reading.followup.drier
+    assert reading.query.filters.sweetness is None
+
+
+async def test_less_sweet_after_semi_sweet_shows_drier_wines(seeded: Runtime) -> None:
+    order = ["dry", "semi_dry", "semi_sweet", "sweet"]
+    async with offline_chat(seeded) as chat:
+        first = await _ask(chat, 4103, "полусладкое красное")
+        second = await _ask(chat, 4103, "а что-то менее сладкое?")
+    assert first.wines and second.wines
+    sweetest_before = max(order.index(w.sweetness) for w in first.wines)
+    assert all(order.index(w.sweetness) < sweetest_before for w in second.wines)

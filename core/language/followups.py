@@ -324,3 +324,15 @@ def measures_by_named(text: str) -> bool:
 def compares(text: str) -> bool:
     """«уровнем выше, чем просекко»: a wine named as a measure, not a pick."""
     return bool(_THAN.search(text))
+
+
+# «менее сладкое», «not as dry»: the sweetness named is the measure of a step, not asked for.
+_STEP_MEASURE = re.compile(
+    r"(?<![a-zа-яё])(менее|не так\w*|less|not so|not as)\s+(сладк\w*|сух\w*|sweet|dry)\b",
+    re.IGNORECASE,
+)
+
+
+def without_step_measure(text: str) -> str:
+    """The text without the sweetness a step is measured by («менее сладкое» → «»)."""
+    return _STEP_MEASURE.sub(" ", text)

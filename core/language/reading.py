@@ -32,6 +32,7 @@ from core.language.followups import (
     measures_by_named,
     opens_as_refinement,
     read_followup,
+    without_step_measure,
     word_count,
 )
 from core.language.intent import asks_for_wine
@@ -112,7 +113,7 @@ def read(text: str, index: CatalogIndex | None = None) -> Reading:
     split = split_social(text)
     proper = split.rest or text
     countries = countries_of_group(proper)
-    plain = without_price_words(without_group(proper))
+    plain = without_step_measure(without_price_words(without_group(proper)))
     query = parse_query(plain)
     followup = read_followup(without_price_words(proper))  # «не очень дорогое» rules nothing out
     band = read_price_band(proper)
