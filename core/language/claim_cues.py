@@ -19,6 +19,7 @@ UNCONFIRMED_KINDS = (
     "ageing",
     "award",
     "history",
+    "biography",
     "number",
     "premier_cru",
     "grand_cru",
@@ -55,6 +56,8 @@ CUES: dict[str, re.Pattern[str]] = {
         r"|династи|поколени|founded|oldest|since \d{4}|перв\w+ (?:винодел|хозяйств|производ)"
         r"|истори\w+ (?:насчитыва|хозяйств|винодельн|дома)|легендарн|годовщин|юбиле|anniversary)"
     ),
+    # A person's past («бывший игрок в регби», «former banker»): the wine's words must tell it.
+    "biography": re.compile(r"(?<![а-яёa-z])(?:бывш\w+|former)(?![а-яёa-z])"),
     # A rank of an appellation or estate: «премье крю», «DOCG», «классико» — the row's own
     # words must name the same one.
     "premier_cru": re.compile(r"(?:премье|премьер|premier|1er)\s*-?\s*(?:крю|cru)"),

@@ -219,9 +219,25 @@ def read_claims(text: str) -> tuple[Claim, ...]:
             claims.append(Claim("producer", name))
             producers.append(name)
     for name in proper_names(text):
-        if not any(name in p or p in name for p in producers):
+        if not any(_vouched_by(name, producer) for producer in producers):
             claims.append(Claim("name", name))
     return tuple(claims)
+
+
+# Words that title a producer and are no part of its name: «Винодельней Ведерников».
+_PRODUCER_TITLE = re.compile(
+    r"(?i)(?:производител|винодел|хозяйств|дом|шато|домен|домейн|семь|семейств|компани|бодег"
+    r"|château|chateau|domaine|bodega|tenuta|weingut|quinta)"
+)
+
+
+def _vouched_by(name: str, producer: str) -> bool:
+    """Is a name the producer already read, or that producer with a title («Семья Бленди»)?
+    «Бленди» does not vouch for «Джон Бленди»: a first name is a claim of its own."""
+    if name in producer:
+        return True
+    rest = name.replace(producer, " ").split() if producer in name else ["?"]
+    return all(_PRODUCER_TITLE.match(word) for word in rest)
 
 
 _FORTIFIED = re.compile(

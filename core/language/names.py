@@ -17,7 +17,14 @@ _LATIN_NAME = re.compile(
     r"(?<![\w'’])[A-ZÀ-ÖØ-Þ][\w'’&\-]*(?:\s+(?:[A-ZÀ-ÖØ-Þ][\w'’&\-]*|(?:de|del|della|di|da|do|dos"
     r"|du|des|la|le|les|y|et|&|von|van|der)(?=\s+[A-ZÀ-ÖØ-Þ])))*"
 )
-_CYRILLIC_NAME = re.compile(r"(?<![\w«])[А-ЯЁ][а-яё\-]+(?:\s+[А-ЯЁ][а-яё\-]+)*")
+# A hyphen may join capitalised parts: «Трентино-Альто-Адидже», «Сант-Садурни».
+_CYRILLIC_WORD = r"[А-ЯЁ][а-яё]+(?:-[А-ЯЁа-яё][а-яё]*)*"
+_CYRILLIC_NAME = re.compile(rf"(?<![\w«]){_CYRILLIC_WORD}(?:\s+{_CYRILLIC_WORD})*")
+# Words that open a sentence before a name and are none of it: «Этот Пойяк», «Наш Шабли».
+_OPENERS = word_set(
+    "Этот Эта Это Эти Этого Этой Этом Этих Тот Та То Те Такой Такое Такая Наш Наше Наша Наши "
+    "Ваш Ваше Ваша Их Его Её Ее Мой Моё Моя Каждый Каждое Каждая Весь Всё Вся Все Здесь Там"
+)
 # A name in quotes: words, not code or markup («Casa Lapostolle», "Vega Sicilia").
 _QUOTED = re.compile(r"«([A-ZА-ЯЁÀ-Þ][\w'’&.\- ]{1,59})»|\"([A-ZА-ЯЁÀ-Þ][\w'’&.\- ]{1,59})\"")
 # Latin words that name no one. Label terms («Riserva», «Classico», «DOCG», «Grand Cru») are
@@ -46,6 +53,8 @@ def proper_names(text: str) -> list[str]:
             rest = name.split(maxsplit=1)
             if len(rest) < 2:
                 continue
+            if rest[0] in _OPENERS:
+                name = rest[1]
         found.append(name)
     names: list[str] = []
     for name in found:
