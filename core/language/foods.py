@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from core.language.folding import phrase_table, phrases, stem_key
 from core.language.vocabulary import BARE_DESSERT, SWEET_AS_DESSERT
 
@@ -225,6 +227,7 @@ FOOD_CATEGORIES: dict[str, tuple[str, ...]] = {
 }
 
 
+@lru_cache(maxsize=16384)  # a catalog's pairings come back search after search
 def names_dish(pairing: str, dish: str) -> bool:
     """Does one of a wine's pairings name the dish asked for itself («барбекю», «паста
     болоньезе»), not only a dish of its kind («колбаски гриль» for a barbecue)? Such a wine is
