@@ -27,34 +27,55 @@ def max_words(table: Mapping[str, object]) -> int:
     return max(len(key.split()) for key in table)
 
 
-_MAX_WORDS: dict[int, int] = {}
-# The stems that begin a phrase of each table: most tokens begin none, and are skipped at once.
-_FIRST_WORDS: dict[int, frozenset[str]] = {}
+# For each table, the stem that begins a phrase -> the phrase lengths (in words) that begin
+# with it, longest first: most tokens begin none and are skipped at once, and the others try
+# only the lengths some phrase has.
+_SIZES_BY_FIRST: dict[int, dict[str, tuple[int, ...]]] = {}
 
 
-def match_at(table: Mapping[str, V], tokens: list[Token], index: int) -> Hit[V] | None:
-    first = _FIRST_WORDS.get(id(table))
-    if first is None:
-        first = _FIRST_WORDS[id(table)] = frozenset(key.split()[0] for key in table)
-    if tokens[index].stem not in first:
-        return None
-    longest = _MAX_WORDS.get(id(table))
-    if longest is None:
-        longest = _MAX_WORDS[id(table)] = max_words(table)
-    for size in range(min(longest, len(tokens) - index), 0, -1):
-        key = " ".join(token.stem for token in tokens[index : index + size])
+def _sizes_by_first(table: Mapping[str, object]) -> dict[str, tuple[int, ...]]:
+    sizes: dict[str, set[int]] = {}
+    for key in table:
+        words = key.split(" ")
+        sizes.setdefault(words[0], set()).add(len(words))
+    return {first: tuple(sorted(found, reverse=True)) for first, found in sizes.items()}
+
+
+def _table_sizes(table: Mapping[str, object]) -> dict[str, tuple[int, ...]]:
+    by_first = _SIZES_BY_FIRST.get(id(table))
+    if by_first is None:
+        by_first = _SIZES_BY_FIRST[id(table)] = _sizes_by_first(table)
+    return by_first
+
+
+def _longest_at(
+    table: Mapping[str, V], sizes: tuple[int, ...], tokens: list[Token], index: int
+) -> Hit[V] | None:
+    remaining = len(tokens) - index
+    for size in sizes:
+        if size > remaining:
+            continue
+        key = " ".join(t.stem for t in tokens[index : index + size]) if size > 1 else None
+        key = tokens[index].stem if key is None else key
         value = table.get(key)
         if value is not None:
             return Hit(index, index + size, value, key)
     return None
 
 
+def match_at(table: Mapping[str, V], tokens: list[Token], index: int) -> Hit[V] | None:
+    sizes = _table_sizes(table).get(tokens[index].stem)
+    return None if sizes is None else _longest_at(table, sizes, tokens, index)
+
+
 def scan(table: Mapping[str, V], tokens: list[Token]) -> list[Hit[V]]:
     """All non-overlapping hits, left to right, longest phrase first at each position."""
+    by_first = _table_sizes(table)
     hits: list[Hit[V]] = []
     index = 0
     while index < len(tokens):
-        hit = match_at(table, tokens, index)
+        sizes = by_first.get(tokens[index].stem)
+        hit = None if sizes is None else _longest_at(table, sizes, tokens, index)
         if hit is None:
             index += 1
         else:
