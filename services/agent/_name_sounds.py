@@ -28,10 +28,15 @@ def word_sounds(text: str) -> tuple[frozenset[str], ...]:
     for word in words(text):
         if len(word) < 3 or word in _GENERIC_NAME_WORDS:
             continue
-        forms = {word, lemma(word)}
-        # «ai» and «ei» merged for names alone: Taylor ≈ Тэйлор (a search would confuse more)
-        found.append(frozenset(s.replace("ai", "ei") for form in forms for s in skeletons(form)))
+        found.append(_sounds_of_word(word))
     return tuple(found)
+
+
+@lru_cache(maxsize=65_536)  # like the skeletons and lemmas it is made of: words repeat
+def _sounds_of_word(word: str) -> frozenset[str]:
+    forms = {word, lemma(word)}
+    # «ai» and «ei» merged for names alone: Taylor ≈ Тэйлор (a search would confuse more)
+    return frozenset(s.replace("ai", "ei") for form in forms for s in skeletons(form))
 
 
 @lru_cache(maxsize=8192)
