@@ -12,6 +12,7 @@ something else («соперничает со вторыми крю», «вла�
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from core.language.folding import fold
 
@@ -178,9 +179,10 @@ _ANCHORS = {
     "cru_bourgeois": "буржуа bourgeois",
 }
 _MADE_OR_LABELLED = [
-    (name, "method" if name in METHODS else "label", cue, _ANCHORS[name].split())
+    (name, "method" if name in METHODS else "label", cue, frozenset(_ANCHORS[name].split()))
     for name, cue in (*METHODS.items(), *LABELS.items())
 ]
+_ALL_ANCHORS = tuple(sorted({anchor for *_, anchors in _MADE_OR_LABELLED for anchor in anchors}))
 # A clause that denies what follows: «не проходит выдержку в дубе», «без крепления» — not «не
 # менее двух лет в дубе» or «не только…».
 _NEGATOR = re.compile(
@@ -229,6 +231,7 @@ _OTHER_SUBJECT = re.compile(
 OTHER = "~"  # a claim's value mark: said of something the wine is compared with or owned by
 
 
+@lru_cache(maxsize=4096)  # a wine's own words are read for claims and for cues
 def cue_claims(text: str) -> frozenset[tuple[str, str]]:
     """The claims-without-a-row-field `text` makes, as (kind, value): the kind of cue («award»,
     «premier_cru»), a rank («rank», "2") or a side («side», "east"); a value ends in ``OTHER``
@@ -243,8 +246,9 @@ def cue_claims(text: str) -> frozenset[tuple[str, str]]:
 
     for kind, cue in CUES.items():
         found |= {(kind, kind + mark(m.start())) for m in cue.finditer(folded)}
+    present = {anchor for anchor in _ALL_ANCHORS if anchor in folded}
     for name, kind, cue, anchors in _MADE_OR_LABELLED:
-        if any(anchor in folded for anchor in anchors):
+        if present and not anchors.isdisjoint(present):
             found |= {(kind, name + mark(m.start())) for m in cue.finditer(folded)}
     for match in _RANKED.finditer(folded):
         found.add(("rank", f"{_ORDINALS[match.group(1)]}{mark(match.start())}"))

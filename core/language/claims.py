@@ -65,6 +65,7 @@ _UNIVERSAL = re.compile(
 _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+(?=[«\"(A-ZА-ЯЁ0-9])|\s*\n+\s*")
 _NUMBER = re.compile(r"(?<![\d.,])\d+(?:[.,]\d+)?(?![\d])")
 _CODE = re.compile(r"[\w-]+")  # an id or code: digits next to Latin letters are no number
+_CODE_LETTER = re.compile(r"[a-z_]")
 _PERCENT = re.compile(r"(\d+(?:[.,]\d+)?)\s*(?:%|процент\w*|градус\w*|°|об\.)")
 _VOLUME = re.compile(r"(\d+(?:[.,]\d+)?)\s*(л|литр\w*|мл|ml|l|cl)(?![a-zа-я])")
 _MAGNUM = re.compile(r"магнум|magnum")
@@ -156,8 +157,13 @@ def read_claims(text: str) -> tuple[Claim, ...]:
     said = {kind for kind, _ in cues}
     cue_kinds = [kind for kind in CUES if kind in said]
     number_kind = cue_kinds[0] if cue_kinds else "number"
-    codes = [m.span() for m in _CODE.finditer(folded) if re.search(r"[a-z_]", m.group())]
-    for match in _NUMBER.finditer(folded):
+    numbers = list(_NUMBER.finditer(folded))
+    codes = (
+        [m.span() for m in _CODE.finditer(folded) if _CODE_LETTER.search(m.group())]
+        if numbers
+        else []
+    )
+    for match in numbers:
         if _overlaps(match.span(), taken) or _overlaps(match.span(), codes):
             continue
         value = _decimal(match.group())

@@ -30,6 +30,7 @@ _QUOTED = re.compile(r"«([A-ZА-ЯЁÀ-Þ][\w'’&.\- ]{1,59})»|\"([A-ZА-ЯЁ
 # Latin words that name no one. Label terms («Riserva», «Classico», «DOCG», «Grand Cru») are
 # not here: said of a wine whose own words lack them, they are claims the row does not bear.
 _NOT_NAMES = word_set("OK I A The Wine Vino Vin")
+_ENDS_CLAUSE = re.compile(r"[.!?…:>]\s*$")
 
 
 def proper_names(text: str) -> list[str]:
@@ -46,8 +47,8 @@ def proper_names(text: str) -> list[str]:
     for match in _CYRILLIC_NAME.finditer(text):
         name = match.group()
         # A sentence, a clause after a colon, or text after markup begins with a capital.
-        at_start = not text[: match.start()].strip(' «"(—-') or re.search(
-            r"[.!?…:>]\s*$", text[: match.start()]
+        at_start = not text[: match.start()].strip(' «"(—-') or _ENDS_CLAUSE.search(
+            text[: match.start()]
         )
         if at_start:
             rest = name.split(maxsplit=1)

@@ -17,6 +17,7 @@ from decimal import Decimal
 from typing import Any
 
 from core.domain import WineFilters
+from core.language.claim_cues import cue_claims
 from core.language.claims import (
     Claim,
     Sentence,
@@ -240,3 +241,4 @@ def forget_prose_readings() -> None:
     forget_wine_facts()
     read_sentence.cache_clear()
     read_claims.cache_clear()
+    cue_claims.cache_clear()
