@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Generic, TypeVar
 
 from core.language.folding import Token, fold, tokenize
@@ -31,6 +32,7 @@ def max_words(table: Mapping[str, object]) -> int:
 # with it, longest first: most tokens begin none and are skipped at once, and the others try
 # only the lengths some phrase has.
 _SIZES_BY_FIRST: dict[int, dict[str, tuple[int, ...]]] = {}
+_STEM_OF = attrgetter("stem")
 
 
 def _sizes_by_first(table: Mapping[str, object]) -> dict[str, tuple[int, ...]]:
@@ -71,10 +73,13 @@ def match_at(table: Mapping[str, V], tokens: list[Token], index: int) -> Hit[V] 
 def scan(table: Mapping[str, V], tokens: list[Token]) -> list[Hit[V]]:
     """All non-overlapping hits, left to right, longest phrase first at each position."""
     by_first = _table_sizes(table)
+    stems = list(map(_STEM_OF, tokens))
+    if by_first.keys().isdisjoint(stems):  # most tables have no phrase in most sentences
+        return []
     hits: list[Hit[V]] = []
     index = 0
     while index < len(tokens):
-        sizes = by_first.get(tokens[index].stem)
+        sizes = by_first.get(stems[index])
         hit = None if sizes is None else _longest_at(table, sizes, tokens, index)
         if hit is None:
             index += 1
