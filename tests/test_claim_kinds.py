@@ -9,7 +9,8 @@ import pytest
 from core.domain import Sweetness, WineType
 from core.language.claim_grapes import foods_of
 from core.language.claims import read_claims
-from services.agent._wine_facts import Facts, Verdict, facts_of
+from services.agent._wine_facts import Facts, facts_of
+from tests.claim_helpers import stands
 
 OWN_WORDS = (
     "Bodegas Altamira основана в 1898 году в городке Эльсиего. Купаж с преобладанием "
@@ -36,10 +37,7 @@ def _wine() -> Facts:
 
 
 def kept(sentence: str) -> bool:
-    facts = _wine()
-    return all(
-        facts.check(claim) is Verdict.OK for claim in read_claims(sentence) if claim.kind != "price"
-    )
+    return stands(_wine(), sentence)
 
 
 CASES = {

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from core.domain import Sweetness, WineType
-from core.language.claims import read_claims
-from services.agent._wine_facts import Facts, Verdict, facts_of
+from services.agent._wine_facts import Facts, facts_of
+from tests.claim_helpers import stands
 
 OWN_WORDS = (
     "Семья Бальдуччи делает вино в долине с 1902 года. Виноград подвяливают на решётках перед "
@@ -33,10 +33,7 @@ def _wine() -> Facts:
 
 
 def kept(sentence: str) -> bool:
-    facts = _wine()
-    return all(
-        facts.check(claim) is Verdict.OK for claim in read_claims(sentence) if claim.kind != "price"
-    )
+    return stands(_wine(), sentence)
 
 
 CASES = {

@@ -11,7 +11,8 @@ import pytest
 
 from core.domain import Sweetness, WineType
 from core.language.claims import read_claims
-from services.agent._wine_facts import Facts, Verdict, facts_of
+from services.agent._wine_facts import Facts, facts_of
+from tests.claim_helpers import stands
 
 OWN_WORDS = (
     "Третье гран крю классе 1855 года, которое давно не уступает вторым крю соседней "
@@ -35,10 +36,7 @@ def _wine() -> Facts:
 
 
 def kept(sentence: str) -> bool:
-    facts = _wine()
-    return all(
-        facts.check(claim) is Verdict.OK for claim in read_claims(sentence) if claim.kind != "price"
-    )
+    return stands(_wine(), sentence)
 
 
 @pytest.mark.parametrize(
