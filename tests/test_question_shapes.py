@@ -6,7 +6,15 @@ from __future__ import annotations
 import pytest
 
 from core.language.kinds import MessageKind
-from core.language.reading import read
+from core.language.reading import Reading, read
+
+
+def answered_by(message: str, entry: str) -> Reading:
+    """The message read as a wine question that the knowledge entry `entry` answers."""
+    reading = read(message)
+    assert reading.kind is MessageKind.wine_question, reading.message
+    assert reading.entry is not None and reading.entry.id == entry, reading.entry
+    return reading
 
 
 @pytest.mark.parametrize(
@@ -50,9 +58,7 @@ def test_the_spoken_what_with_a_request_verb_stays_a_request() -> None:
     ],
 )
 def test_whether_a_pairing_holds_is_a_question(message: str, entry: str) -> None:
-    reading = read(message)
-    assert reading.kind is MessageKind.wine_question, reading.message
-    assert reading.entry is not None and reading.entry.id == entry
+    reading = answered_by(message, entry)
     assert not reading.message.wants_cards
 
 
@@ -119,9 +125,7 @@ def test_a_change_said_as_a_question_stays_a_request() -> None:
     ],
 )
 def test_which_wine_for_an_entrys_own_subject_gets_the_entry(message: str, entry: str) -> None:
-    reading = read(message)
-    assert reading.kind is MessageKind.wine_question, reading.message
-    assert reading.entry is not None and reading.entry.id == entry
+    answered_by(message, entry)
 
 
 def test_which_wine_for_the_subject_shows_the_entrys_two_wines() -> None:
@@ -152,9 +156,7 @@ def test_which_wine_with_a_condition_or_no_subject_entry_stays_a_request(message
     ],
 )
 def test_a_subject_said_without_a_question_mark_gets_its_entry(message: str, entry: str) -> None:
-    reading = read(message)
-    assert reading.kind is MessageKind.wine_question, reading.message
-    assert reading.entry is not None and reading.entry.id == entry
+    answered_by(message, entry)
 
 
 @pytest.mark.parametrize(
@@ -174,9 +176,7 @@ def test_a_wine_described_or_a_place_named_stays_a_request(message: str) -> None
     ],
 )
 def test_hedges_and_fillers_do_not_hide_the_subject(message: str, entry: str) -> None:
-    reading = read(message)
-    assert reading.kind is MessageKind.wine_question, reading.message
-    assert reading.entry is not None and reading.entry.id == entry
+    answered_by(message, entry)
 
 
 def test_a_safety_question_a_wine_entry_explains_gets_the_wine_entry() -> None:
@@ -210,9 +210,7 @@ def test_a_misspelt_question_outside_wine_stays_declined(message: str) -> None:
     ],
 )
 def test_a_question_an_entry_explains_whole_gets_it(message: str, entry: str) -> None:
-    reading = read(message)
-    assert reading.kind is MessageKind.wine_question, reading.message
-    assert reading.entry is not None and reading.entry.id == entry
+    answered_by(message, entry)
 
 
 def test_a_price_asked_of_the_wines_shown_stays_a_request() -> None:
