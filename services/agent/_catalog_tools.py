@@ -10,6 +10,7 @@ from decimal import Decimal
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import Row
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from core.domain import Sweetness, WineFilters, WineType
@@ -40,9 +41,11 @@ POOL = 300  # candidates read before the in-memory conditions (names, groups, ex
 EMBEDDING_SHARE = 0.5
 # Wines already shown in the conversation: the tools leave them out unless asked for them.
 SHOWN_WINES: ContextVar[frozenset[uuid.UUID]] = ContextVar("shown_wines", default=frozenset())
+# A wine as the tools read it: a whole catalog row, or a row of `BRIEF_COLUMNS` (the same names).
+CatalogWine = Wine | Row[Any]
 
 
-def _unshown(wines: list[Wine], include_shown: bool, limit: int) -> list[Wine]:
+def _unshown(wines: list[CatalogWine], include_shown: bool, limit: int) -> list[CatalogWine]:
     shown = SHOWN_WINES.get()
     if include_shown or not shown:
         return wines[:limit]
@@ -78,7 +81,7 @@ class SearchWinesArgs(BaseModel):
     limit: int = Field(default=5, ge=1, le=MAX_RESULTS, description="сколько вин")
     include_shown: bool = Field(default=False, description="и уже показанные в беседе")
 
-    def admits(self, wine: Wine) -> bool:
+    def admits(self, wine: CatalogWine) -> bool:
         if self.countries and wine.country not in self.countries:
             return False
         if self.exclude_countries and wine.country in self.exclude_countries:
@@ -125,7 +128,7 @@ BRIEF_COLUMNS = (
 )
 
 
-def wine_brief(wine: Wine) -> dict[str, Any]:
+def wine_brief(wine: CatalogWine) -> dict[str, Any]:
     description = wine.description
     if len(description) > DESCRIPTION_CHARS:
         description = description[: DESCRIPTION_CHARS - 1].rsplit(" ", 1)[0] + "…"
@@ -165,7 +168,7 @@ def brief_fits(brief: dict[str, Any], filters: WineFilters) -> bool:
     return filters.hard().admits(wine)
 
 
-def _output(wines: list[Wine], summary: str, hint: str | None = None) -> ToolOutput:
+def _output(wines: list[CatalogWine], summary: str, hint: str | None = None) -> ToolOutput:
     payload: dict[str, Any] = {"count": len(wines), "wines": [wine_brief(w) for w in wines]}
     if not wines:
         payload["hint"] = hint or "nothing matched; retry with fewer or broader filters"
@@ -189,13 +192,13 @@ def build_catalog_tools(
             in_memory = in_memory or REQUEST_IN_FORCE.get() is not None
             wanted = POOL if in_memory or picks.active else args.limit + len(SHOWN_WINES.get())
             named = set((await catalog_index(repo)).match(args.name)[0]) if args.name else None
-            wines: list[Wine] = []
+            wines: list[CatalogWine] = []
             held = held_to_request(args.filters())
             for filters in dict.fromkeys((held, args.filters())):
                 if filters is not held and await repo.search(requested(), limit=1):
                     break  # the request can be met: «nothing fits» is the honest answer
                 order = price_order()
-                pool = await repo.search(filters, wanted, order=order, columns=BRIEF_COLUMNS)
+                pool = await repo.search_columns(filters, BRIEF_COLUMNS, wanted, order=order)
                 pool = [w for w in pool if named is None or w.id in named]
                 fitting = [w for w in pool if args.admits(w)]
                 if filters is held:
@@ -210,7 +213,7 @@ def build_catalog_tools(
         # What the query itself says of colour, sweetness, country and price is a filter, not
         # words to rank by: "красное сухое" must not find a white wine of «Красного Камня».
         own = args.filters().merged_over(parse_query(args.query).filters.hard())
-        wines: list[Wine] = []
+        wines: list[CatalogWine] = []
         mode = "filters"
         for filters in dict.fromkeys((held_to_request(own), own)):  # the model's, if none fit
             wines, mode = await _semantic(args, filters)
@@ -218,7 +221,9 @@ def build_catalog_tools(
                 break
         return _output(wines, f"найдено {len(wines)} ({mode})")
 
-    async def _semantic(args: SemanticSearchArgs, filters: WineFilters) -> tuple[list[Wine], str]:
+    async def _semantic(
+        args: SemanticSearchArgs, filters: WineFilters
+    ) -> tuple[list[CatalogWine], str]:
         extra = len(SHOWN_WINES.get())
         async with sessions() as session:
             picks = await shop_picks(session)
