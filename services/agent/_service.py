@@ -198,11 +198,12 @@ class SommelierService:
         on_delta: Any = None,
         tool_choice: str | None = None,
     ) -> LLMReply:
+        """One model call on `messages` as `messages()` built them (already paired)."""
         started = time.perf_counter()
         run.llm_calls += 1
         try:
             reply = await self.llm.complete(
-                repair_pairing(messages), tools, tool_choice=tool_choice, on_delta=on_delta
+                messages, tools, tool_choice=tool_choice, on_delta=on_delta
             )
         finally:
             run.llm_ms += (time.perf_counter() - started) * 1000
