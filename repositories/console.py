@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from repositories.database import row_dicts
 from repositories.fact_rollup import DIMENSIONS, SEPARATOR, UNMET_KEYS
 from repositories.sales import WINE_SALES
 
@@ -35,17 +36,13 @@ _STAMPS = (
 )
 
 
-def _rows(result: Any) -> list[dict[str, Any]]:
-    return [dict(row) for row in result.mappings().all()]
-
-
 async def daily(session: AsyncSession, p: Period) -> list[dict[str, Any]]:
     """Per day: answers, people, tokens, unmet (nothing matched or a condition relaxed)."""
     result = await session.execute(
         text(f"SELECT day, answers, people, tokens, unmet FROM fact_days WHERE {_DAYS}"),
         p.params(),
     )
-    return _rows(result)
+    return row_dicts(result)
 
 
 async def values(
@@ -96,7 +93,7 @@ async def path_mix(session: AsyncSession, p: Period) -> list[dict[str, Any]]:
         ),
         params,
     )
-    mix = _rows(result)
+    mix = row_dicts(result)
     histograms = await session.execute(
         text(
             "SELECT path, value, sum(n) AS n FROM fact_day_values "
@@ -166,7 +163,7 @@ async def wine_rows(session: AsyncSession, p: Period) -> list[dict[str, Any]]:
         ),
         p.params(),
     )
-    return _rows(result)
+    return row_dicts(result)
 
 
 async def unmet_examples(
@@ -198,7 +195,7 @@ async def catalog_syncs(session: AsyncSession, limit: int = 20) -> list[dict[str
         ),
         {"limit": limit},
     )
-    return _rows(result)
+    return row_dicts(result)
 
 
 async def catalog_state(session: AsyncSession, embedding_model: str) -> dict[str, int]:

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 import asyncpg
 from sqlalchemy import event, text
-from sqlalchemy.engine import URL, make_url
+from sqlalchemy.engine import URL, Result, make_url
 from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
@@ -247,6 +247,11 @@ def core_connections(
     if not isinstance(bind, AsyncEngine):
         return None
     return bind.execution_options(isolation_level="AUTOCOMMIT").connect
+
+
+def row_dicts(result: Result[Any]) -> list[dict[str, Any]]:
+    """Every row of a statement's result as a dict of its column names."""
+    return [dict(row) for row in result.mappings().all()]
 
 
 async def driver_execute(executor: Executor, sql: str, *args: Any) -> int:

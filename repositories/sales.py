@@ -16,6 +16,8 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from repositories.database import row_dicts
+
 SALES_LOCK = 72_6578_0044  # its own: the order sync holds 72_6578_0042 for a whole read
 
 _DAY = "(o.placed_at AT TIME ZONE 'UTC')::date"
@@ -53,10 +55,6 @@ async def refresh_sales(session: AsyncSession) -> int:
     return len(days)
 
 
-def _rows(result: Any) -> list[dict[str, Any]]:
-    return [dict(row) for row in result.mappings().all()]
-
-
 async def daily_sales(session: AsyncSession, first: date, last: date) -> list[dict[str, Any]]:
     """Per UTC day with attributed sales: led and assisted revenue (₽), the orders with an
     attributed line, and the attributed lines."""
@@ -67,7 +65,7 @@ async def daily_sales(session: AsyncSession, first: date, last: date) -> list[di
         ),
         {"first": first, "last": last},
     )
-    return _rows(result)
+    return row_dicts(result)
 
 
 async def sales_totals(session: AsyncSession, first: date, last: date) -> dict[str, Any]:
