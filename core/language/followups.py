@@ -272,7 +272,10 @@ def word_count(text: str) -> int:
 
 _SIMILAR = re.compile(
     r"похож|аналог|в (том же|таком же) (стиле|духе)|что-то (в этом роде|такое же)|similar"
-    r"|like (it|this|that|those)|something like|same (vibe|style|kind|feel)|в том же (стиле|духе)",
+    r"|like (it|this|that|those)|something like|same (vibe|style|kind|feel)|в том же (стиле|духе)"
+    # «такое же, но подешевле», «что-нибудь подобное», «the same but cheaper»
+    r"|(?<![а-я])так(ое|ой|ую|ие|ого|ая|им) же(?![а-я])|(?<![а-я])подобн"
+    r"|в (этом|том|таком) же (роде|ключе)|(the )?same (one |thing |wine )?but|along those lines",
     re.IGNORECASE,
 )
 # «как Моэт, только бюджетнее», «вроде Cloudy Bay»: one wine named as a measure, not asked for

@@ -164,19 +164,30 @@ def split_social(text: str) -> SocialSplit:
     """The social kinds of `text` and the text without its social clauses."""
     spans = [(m.start(), m.end()) for m in _CLAUSE.finditer(text) if m.group().strip()]
     kinds: list[str] = []
-    start, end = 0, len(spans)
-    while start < end:
-        found, only = _kinds_in(text[spans[start][0] : spans[start][1]])
+    # A clause of filler words alone («а такое же,», «ну,») comes off only on the way to a
+    # social one («ну, спасибо»): otherwise it belongs to the message proper.
+    start, end, tried = 0, len(spans), 0
+    while tried < end:
+        found, only = _kinds_in(text[spans[tried][0] : spans[tried][1]])
         if not only:
             break
-        kinds += found
-        start += 1
-    while end > start:
-        found, only = _kinds_in(text[spans[end - 1][0] : spans[end - 1][1]])
+        tried += 1
+        if found:
+            kinds += found
+            start = tried
+    if tried == end and kinds:  # social words and filler only
+        start = end
+    tried = end
+    while tried > start:
+        found, only = _kinds_in(text[spans[tried - 1][0] : spans[tried - 1][1]])
         if not only:
             break
-        kinds = kinds + found
-        end -= 1
+        tried -= 1
+        if found:
+            kinds = kinds + found
+            end = tried
+    if tried == start and not kinds:
+        start = end = 0  # filler alone: nothing social, nothing else
     if start == end:
         return SocialSplit(tuple(dict.fromkeys(kinds)), "")
     stop = spans[end][0] if end < len(spans) else len(text)
