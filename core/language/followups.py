@@ -123,6 +123,9 @@ class FollowUp:
     # leaves it out): what no choice of values may include.
     ruled_out: dict[str, object] = field(default_factory=dict)
     other_grape: bool = False  # «то же, но другой сорт», «same vibe, different grape»
+    # «не сладкое», «not sweet»: no sugar to speak of (dry or semi-dry), not a step drier
+    # than the wines shown, as «не такое сладкое», «менее сладкое» are
+    not_sweet: bool = False
     shown_pick: int = 0  # «первое», «the second one»: that wine of the ones shown (1-based)
 
     @property
@@ -200,6 +203,10 @@ def _dropped(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
+# «не очень сладкое», «не слишком сладкое», «not too sweet»: a degree, so a step drier
+_SWEET_DEGREE = re.compile(
+    r"(?:очень|слишком|сильно|так\w*|приторн\w*|too|very|overly) (?:слад|sweet)"
+)
 _OTHER_GRAPE = re.compile(
     r"(?<![a-zа-я])(друг\w*|ин\w*|не так\w*) сорт|(different|another|other) (grape|variety)"
 )
@@ -221,7 +228,11 @@ def read_followup(text: str) -> FollowUp:
     extreme = "dearest" if not extreme and _DEAREST.search(folded) else extreme
     words = folded.split()
     negated = negated_filters(text)
-    drier = _has(folded, _DRIER) or negated.get("sweetness") in ("sweet", "semi_sweet")
+    stepped = _has(folded, _DRIER)
+    drier = stepped or negated.get("sweetness") in ("sweet", "semi_sweet")
+    not_sweet = (
+        negated.get("sweetness") == "sweet" and not stepped and not _SWEET_DEGREE.search(folded)
+    )
     return FollowUp(
         cheaper=_has(folded, _CHEAPER) and not extreme,
         dearer=(_has(folded, _DEARER) or _has(folded, _DEARER_PHRASES)) and not extreme,
@@ -243,6 +254,7 @@ def read_followup(text: str) -> FollowUp:
         extreme=extreme,
         ruled_out=negated,
         other_grape=bool(_OTHER_GRAPE.search(folded)),
+        not_sweet=not_sweet,
     )
 
 
