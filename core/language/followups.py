@@ -27,6 +27,15 @@ _CHEAPER = (
     "дороговат",
     "слишком дорог",
     "экономн",
+    "поскромн",
+    "скромнее",
+    "более скромн",
+    "подоступн",
+    "доступнее",
+    "более доступн",
+    "менее дорог",
+    "не так дорог",
+    "не такое дорог",
     "cheap",
     "less expensive",
     "too expensive",
@@ -156,6 +165,9 @@ def _has(folded: str, cues: tuple[str, ...]) -> bool:
     return any(f" {cue.replace('ё', 'е')}" in padded for cue in cues)
 
 
+# «не, дорого», «а попроще?»: the price of what was shown, said as a complaint or a wish
+# («дорогое» asks for dear wine; «попроще по телу» is lighter)
+_TOO_DEAR = re.compile(r"(?:^|\s)(?:дорого|попроще(?! по (?:тел|вкус|стил)))(?:\s|$)")
 # «не дороже тысячи», «не дешевле 500»: a bound on the price, not «dearer» or «cheaper».
 _PRICE_BOUND = re.compile(r"(?:^|\s)не (?:дороже|дешевле|больше|меньше)\b")
 
@@ -234,7 +246,7 @@ def read_followup(text: str) -> FollowUp:
         negated.get("sweetness") == "sweet" and not stepped and not _SWEET_DEGREE.search(folded)
     )
     return FollowUp(
-        cheaper=_has(folded, _CHEAPER) and not extreme,
+        cheaper=(_has(folded, _CHEAPER) or bool(_TOO_DEAR.search(folded))) and not extreme,
         dearer=(_has(folded, _DEARER) or _has(folded, _DEARER_PHRASES)) and not extreme,
         drier=drier,
         sweeter=_has(folded, _SWEETER),
