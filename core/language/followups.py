@@ -165,6 +165,16 @@ def _has(folded: str, cues: tuple[str, ...]) -> bool:
     return any(f" {cue.replace('ё', 'е')}" in padded for cue in cues)
 
 
+# «будем есть пасту», «у нас паста будет», «это на свадьбу, в подарок», «we're having lamb»:
+# the meal or the occasion of the wine being chosen, added to the request in force
+_STORY = re.compile(
+    r"^(?:это|it s|it is|this is)\s|(?:^|\s)(?:будем|будут|буду) (?:есть|кушать|готовить|жарить"
+    r"|подавать|запекать|отмечать|праздновать)"
+    r"|(?:^|\s)у нас (?:будет|будут|на ужин|на обед|сегодня)?"
+    r"|(?:^|\s)на (?:ужин|обед|горячее|стол) (?:будет|будут)|(?:^|\s)(?:готовлю|готовим|жарю|жарим"
+    r"|запекаю|запекаем|подаю|подаем)\s|we re having|we ll have|we are having|we will have"
+    r"|i m cooking|we re cooking|i am cooking|we are cooking"
+)
 # «не, дорого», «а попроще?»: the price of what was shown, said as a complaint or a wish
 # («дорогое» asks for dear wine; «попроще по телу» is lighter)
 _TOO_DEAR = re.compile(r"(?:^|\s)(?:дорого|попроще(?! по (?:тел|вкус|стил)))(?:\s|$)")
@@ -233,6 +243,15 @@ _DEAREST = re.compile(
 )
 
 
+def _tells_story(text: str) -> bool:
+    """The meal or occasion told, with no style of wine named («у нас паста будет»; not «у
+    нас паста, нужно белое»: a request of its own)."""
+    if not _STORY.search(_fold(text)):
+        return False
+    said = parse_query(text).filters
+    return said.wine_type is None and said.sweetness is None and said.grape_variety is None
+
+
 def read_followup(text: str) -> FollowUp:
     dropped = _dropped(text)
     folded = _PRICE_BOUND.sub(" ", _fold(text))
@@ -253,7 +272,7 @@ def read_followup(text: str) -> FollowUp:
         lighter=_has(folded, _LIGHTER),
         fuller=_has(folded, _FULLER),
         more=_has(folded, _MORE),
-        refines=bool(words) and (words[0] in _OPENERS or len(words) <= 3),
+        refines=bool(words) and (words[0] in _OPENERS or len(words) <= 3 or _tells_story(text)),
         negated={
             k: v
             for k, v in negated.items()
