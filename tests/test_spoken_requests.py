@@ -52,3 +52,13 @@ def test_the_price_said_as_a_complaint_asks_for_cheaper(text: str) -> None:
 @pytest.mark.parametrize("text", ["хочу что-нибудь дорогое", "попроще по телу", "не дороже 2000"])
 def test_dear_wine_lighter_body_and_a_bound_are_not_cheaper(text: str) -> None:
     assert not read(text).followup.cheaper
+
+
+@pytest.mark.parametrize("text", ["а красное какое?", "а из белых какое?", "и сухое у них какое?"])
+def test_a_refinement_that_asks_which_is_a_request(text: str) -> None:
+    assert read(text).message.kind is MessageKind.request
+
+
+@pytest.mark.parametrize("text", ["крымские вина какие", "херес это вино какое?"])
+def test_asking_what_wines_are_like_stays_a_question(text: str) -> None:
+    assert read(text).message.kind is MessageKind.wine_question
