@@ -135,6 +135,8 @@ class FollowUp:
     # «не сладкое», «not sweet»: no sugar to speak of (dry or semi-dry), not a step drier
     # than the wines shown, as «не такое сладкое», «менее сладкое» are
     not_sweet: bool = False
+    # «а его розовое?», «белое у них есть?», «their white»: the maker of the wines named before
+    same_maker: bool = False
     shown_pick: int = 0  # «первое», «the second one»: that wine of the ones shown (1-based)
 
     @property
@@ -225,6 +227,12 @@ def _dropped(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
+_SAME_MAKER = re.compile(
+    r"(?:^|\s)(?:его|ее|их) (?:красн|бел|розов|игрист|сух|слад|полу|шипуч|розе|крепл)"
+    r"|(?:^|\s)(?:у|от) (?:них|него|нее|этого производителя|того же производителя|этой винодельни)"
+    r"(?:\s|$)|(?:same|that) (?:producer|winery|maker)|from them|(?:their|its) (?:red|white|ros"
+    r"|sparkling|dry)"
+)
 # «не очень сладкое», «не слишком сладкое», «not too sweet»: a degree, so a step drier
 _SWEET_DEGREE = re.compile(
     r"(?:очень|слишком|сильно|так\w*|приторн\w*|too|very|overly) (?:слад|sweet)"
@@ -286,6 +294,7 @@ def read_followup(text: str) -> FollowUp:
         ruled_out=negated,
         other_grape=bool(_OTHER_GRAPE.search(folded)),
         not_sweet=not_sweet,
+        same_maker=bool(_SAME_MAKER.search(folded)),
     )
 
 
