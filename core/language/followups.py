@@ -10,9 +10,9 @@ import re
 from dataclasses import dataclass, field
 
 from core.domain import WineFilters
+from core.language.giving_up import dropped_conditions
 from core.language.negation import negated_filters
 from core.language.request import parse_query
-from core.language.world import countries_of_group
 
 _WORD = re.compile(r"[a-zа-яё]+")
 
@@ -188,45 +188,6 @@ _AMONG_SHOWN = re.compile(
     r"(?:^|\s)(?:из них|из этих|из показанных|среди них|of (?:those|these|them)"
     r"|among (?:them|those))"
 )
-# «не обязательно из Франции», «doesn't have to be French», «страна не важна», «from anywhere».
-_GIVE_UP = re.compile(
-    r"(не обязательно|необязательно|не важно|неважно|не принципиально|можно не"
-    r"|does ?n.?t have to be|does not have to be|don.?t have to be|no need (?:for|to be)"
-    r"|doesn.?t matter)\s+"
-    r"(?P<what>\w+(?:\s+\w+)?)"
-)
-# «без ограничения по бюджету», «бюджет не важен», «money is no object»: the price gives way.
-_ANY_PRICE = re.compile(
-    r"без ограничени\w* по (бюджету|цене)|бюджет (не важен|неважен|не ограничен)|цена не важна"
-    r"|money is no object|no budget|budget doesn.?t matter|price doesn.?t matter"
-)
-_GIVEN_UP = re.compile(
-    r"(?P<what>[a-zа-я]+(?:\s+[a-zа-я]+)?)\s+(?:уже\s+)?(?:не важ\w*|неважн\w*|не обязательн\w*"
-    r"|не принципиальн\w*|doesn.?t matter)"
-)
-_ANYWHERE = re.compile(
-    r"from anywhere|any country|любой страны|из любой страны|откуда угодно|страна не важна"
-    r"|страна неважна|(?:не ?важно|без разницы|все равно),? откуда"
-    r"|(?:без разницы|все равно),? (?:какая|из какой) стран|no matter where|wherever from"
-)
-
-
-def _dropped(text: str) -> tuple[str, ...]:
-    lowered = text.lower().replace("ё", "е")
-    names: list[str] = []
-    for match in [*_GIVE_UP.finditer(lowered), *_GIVEN_UP.finditer(lowered)]:  # «сыр не важен»
-        names += parse_query(match.group("what")).filters.model_dump(exclude_none=True)
-        if countries_of_group(match.group("what")):  # «не обязательно европейское»
-            names.append("country")
-    if _ANYWHERE.search(lowered):
-        names += ["country", "region"]
-    if _ANY_PRICE.search(lowered):
-        names += ["price_max"]
-    if "country" in names:
-        names.append("region")
-    return tuple(dict.fromkeys(names))
-
-
 _SAME_MAKER = re.compile(
     r"(?:^|\s)(?:его|ее|их) (?:красн|бел|розов|игрист|сух|слад|полу|шипуч|розе|крепл)"
     r"|(?:^|\s)(?:у|от) (?:них|него|нее|этого производителя|того же производителя|этой винодельни)"
@@ -261,7 +222,7 @@ def _tells_story(text: str) -> bool:
 
 
 def read_followup(text: str) -> FollowUp:
-    dropped = _dropped(text)
+    dropped = dropped_conditions(text)
     folded = _PRICE_BOUND.sub(" ", _fold(text))
     extreme = "cheapest" if _CHEAPEST.search(folded) else ""
     extreme = "dearest" if not extreme and _DEAREST.search(folded) else extreme
