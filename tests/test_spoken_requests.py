@@ -49,7 +49,17 @@ def test_the_price_said_as_a_complaint_asks_for_cheaper(text: str) -> None:
     assert reading.followup.cheaper and not reading.followup.dearer
 
 
-@pytest.mark.parametrize("text", ["хочу что-нибудь дорогое", "попроще по телу", "не дороже 2000"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "хочу что-нибудь дорогое",
+        "попроще по телу",
+        "не дороже 2000",
+        "можно и дорого, это на юбилей",
+        "пусть дорого, лишь бы вкусно",
+        "подороже, не страшно если дорого",
+    ],
+)
 def test_dear_wine_lighter_body_and_a_bound_are_not_cheaper(text: str) -> None:
     assert not read(text).followup.cheaper
 

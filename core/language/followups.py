@@ -180,6 +180,11 @@ _STORY = re.compile(
 # «не, дорого», «а попроще?»: the price of what was shown, said as a complaint or a wish
 # («дорогое» asks for dear wine; «попроще по телу» is lighter)
 _TOO_DEAR = re.compile(r"(?:^|\s)(?:дорого|попроще(?! по (?:тел|вкус|стил)))(?:\s|$)")
+# «можно и дорого», «пусть дорого», «не страшно, если дорого», «дорого-богато»: dear is welcome
+_DEAR_WELCOME = re.compile(
+    r"(?:можно|пусть|хоть|готов\w*|не страшно|не жалко|неважно|не важно|ничего)(?: и| если| что)?"
+    r"(?: даже)? дорого|дорого богато"
+)
 # «не дороже тысячи», «не дешевле 500»: a bound on the price, not «dearer» or «cheaper».
 _PRICE_BOUND = re.compile(r"(?:^|\s)не (?:дороже|дешевле|больше|меньше)\b")
 
@@ -212,6 +217,15 @@ _DEAREST = re.compile(
 )
 
 
+def _too_dear(folded: str) -> bool:
+    """«не, дорого», «а попроще?»: not «можно и дорого» or a wish for dearer wine."""
+    return (
+        bool(_TOO_DEAR.search(folded))
+        and not _DEAR_WELCOME.search(folded)
+        and not (_has(folded, _DEARER) or _has(folded, _DEARER_PHRASES))
+    )
+
+
 def _tells_story(text: str) -> bool:
     """The meal or occasion told, with no style of wine named («у нас паста будет»; not «у
     нас паста, нужно белое»: a request of its own)."""
@@ -234,7 +248,7 @@ def read_followup(text: str) -> FollowUp:
         negated.get("sweetness") == "sweet" and not stepped and not _SWEET_DEGREE.search(folded)
     )
     return FollowUp(
-        cheaper=(_has(folded, _CHEAPER) or bool(_TOO_DEAR.search(folded))) and not extreme,
+        cheaper=(_has(folded, _CHEAPER) or _too_dear(folded)) and not extreme,
         dearer=(_has(folded, _DEARER) or _has(folded, _DEARER_PHRASES)) and not extreme,
         drier=drier,
         sweeter=_has(folded, _SWEETER),
