@@ -16,7 +16,7 @@ _POINTS_AT_SHOWN = re.compile(
     r"|they|both|either of|из них|из этих|of (?:those|these|them))(?![a-zа-я])"
 )
 _ORDINAL = re.compile(
-    r"(?<![a-zа-я])(?:(?P<ru>перв|втор|трет|последн)(?:ое|ый|ая|ой|ую|ее|ий|яя|юю)"
+    r"(?<![a-zа-я])(?:(?P<ru>перв|втор|трет|последн)(?:ое|ый|ая|ой|ую|ее|ий|яя|юю|ье|ья|ью|ьей)"
     r"|(?:the )?(?P<en>first|second|third|last)(?: one| wine)?)(?![a-zа-я])"
 )
 _ORDINAL_PLACES = {"перв": 1, "втор": 2, "трет": 3, "последн": -1}
@@ -25,7 +25,9 @@ _ORDINAL_PLACES |= {"first": 1, "second": 2, "third": 3, "last": -1}
 _ASKS_OF_SHOWN = re.compile(
     r"(?<![a-zа-я])(?:к (?:ним|нему|чему)|из еды|приготов|подать|подава|go with|pair|отлича"
     r"|разниц|differ|выбрать|взять|брать|лучше|choose|pick|recommend|посовет|сколько|how much"
-    r"|цена|price|звучит|sounds)"
+    r"|цена|price|звучит|sounds"
+    # what it is like: «второе подробнее», «первое что за вино?», «tell me about the first one»
+    r"|(?:по)?подробн|расскаж|опиш|что за|на вкус|tell me|more about|describe|what is it like)"
 )
 
 

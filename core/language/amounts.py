@@ -14,7 +14,7 @@ from decimal import Decimal
 from core.language.folding import fold
 
 _CURRENCY = r"(?:₽|руб(?:л[а-я]*)?\.?|р\.?|rub(?:les?)?\.?|roubles?|rur)"
-_MULTIPLIER_WORD = r"(?:тыс(?:яч[а-я]*)?\.?|тыщ[а-я]*|thousands?)"
+_MULTIPLIER_WORD = r"(?:тыс(?:яч[а-я]*)?\.?|тыщ[а-я]*|косар[а-я]*|thousands?)"
 _DIGIT_AMOUNT_RE = re.compile(
     r"(?<!\d)(?<!\d[.,])"
     r"(?P<int>\d{1,3}(?:[ .,]\d{3})+(?!\d)|\d+)"
@@ -63,11 +63,46 @@ _NUMBER_WORDS: dict[str, Decimal] = {
     "ten": Decimal(10),
 }
 _BARE_THOUSAND = frozenset(
-    {"тысяча", "тысячу", "тысячи", "тыща", "тыщу", "тыщи", "тыщщи", "косарь", "thousand"}
+    {"тысяча", "тысячу", "тысячи", "тыща", "тыщу", "тыщи", "тыщщи", "thousand"}
+    | {"косарь", "косаря", "косарю", "косарем"}
 )
+# Hundreds and tens in every case a price takes: «до семисот», «тысяча двести», «за пятьсот».
+_HUNDRED_WORDS: dict[str, int] = {
+    **dict.fromkeys(("сто", "ста"), 100),
+    **dict.fromkeys(("двести", "двухсот", "двумстам"), 200),
+    **dict.fromkeys(("триста", "трехсот", "тремстам"), 300),
+    **dict.fromkeys(("четыреста", "четырехсот", "четыремстам"), 400),
+    **dict.fromkeys(("пятьсот", "пятисот", "пятистам"), 500),
+    **dict.fromkeys(("шестьсот", "шестисот", "шестистам"), 600),
+    **dict.fromkeys(("семьсот", "семисот", "семистам"), 700),
+    **dict.fromkeys(("восемьсот", "восьмисот", "восемисот", "восьмистам"), 800),
+    **dict.fromkeys(("девятьсот", "девятисот", "девятистам"), 900),
+}
+_TEN_WORDS: dict[str, int] = {
+    **dict.fromkeys(("двадцать", "двадцати"), 20),
+    **dict.fromkeys(("тридцать", "тридцати"), 30),
+    **dict.fromkeys(("сорок", "сорока"), 40),
+    **dict.fromkeys(("пятьдесят", "пятидесяти"), 50),
+    **dict.fromkeys(("шестьдесят", "шестидесяти"), 60),
+    **dict.fromkeys(("семьдесят", "семидесяти"), 70),
+    **dict.fromkeys(("восемьдесят", "восьмидесяти"), 80),
+    **dict.fromkeys(("девяносто", "девяноста"), 90),
+}
+_HUNDREDS = (
+    r"(?P<hund>" + "|".join(_HUNDRED_WORDS) + r")(?:\s+(?P<tens>" + "|".join(_TEN_WORDS) + r"))?"
+)
+# Slang sums: «за полторашку» is 1500, «пятихатка» 500.
+_SLANG_SUMS: dict[str, Decimal] = {"полторашк": Decimal(1500), "пятихат": Decimal(500)}
+_SLANG_RE = re.compile(r"(?<![a-zа-я])(?P<stem>" + "|".join(_SLANG_SUMS) + r")[а-я]*")
 _WORD_AMOUNT_RE = re.compile(
     r"(?<![a-zа-я])(?:(?P<num>" + "|".join(_NUMBER_WORDS) + r")(?P<half>\s+с половиной)?\s+)?"
     r"(?:a\s+)?(?P<mult>" + _MULTIPLIER_WORD + r")(?![a-zа-я])"
+    r"(?:\s+" + _HUNDREDS + r"(?![a-zа-я]))?"
+    r"(?:\s?(?P<cur>" + _CURRENCY + r")(?![a-zа-я]))?"
+)
+# «семьсот рублей», «до пятисот»: hundreds alone, rubles by their size.
+_HUNDREDS_RE = re.compile(
+    r"(?<![a-zа-я])" + _HUNDREDS + r"(?![a-zа-я])"
     r"(?:\s?(?P<cur>" + _CURRENCY + r")(?![a-zа-я]))?"
 )
 
@@ -76,13 +111,22 @@ _WORD_AMOUNT_RE = re.compile(
 _BARE_AFTER_BOUND_RE = re.compile(
     r"(?<![a-zа-я])(?:до|дороже|больше|пределах|рамках|максимум)\s+"
     r"(?P<num>полутора|полторы|двух|трех|четырех|пяти|две|три|пять)(?![a-zа-я])"
-    r"(?!\s+(?:с половиной|бутыл|челов|гост|лет|год|штук|персон|бокал|час|дн|недел|месяц|раз"
+    r"(?P<half>\s+с\s+половиной)?+"
+    r"(?!\s+(?:бутыл|челов|гост|лет|год|штук|персон|бокал|час|дн|недел|месяц|раз"
     r"|градус|минут|тысяч|тыщ))"
 )
-# «бюджет тысяч десять»: the multiplier first, in speech.
+# «бюджет тысяч десять»: the multiplier first, in speech; with «за» («тыщи за четыре») the
+# inversion says «about».
 _MULTIPLIER_FIRST_RE = re.compile(
-    r"(?<![a-zа-я])(?:тысяч|тыщ)\s+(?P<num>" + "|".join(_NUMBER_WORDS) + r")(?![a-zа-я])"
+    r"(?<![a-zа-я])(?:тысяч|тыщ)[а-я]*\s+(?P<about>за\s+)?(?P<num>"
+    + "|".join(_NUMBER_WORDS)
+    + r")(?P<half>\s+с\s+половиной)?(?![a-zа-я])"
 )
+_NUMBER_WORD = r"(?P<num>" + "|".join(_NUMBER_WORDS) + r")(?P<half>\s+с\s+половиной)?"
+# The bare end of a range of thousands: «полторы-две тысячи», «от двух до трёх тысяч»,
+# «тыща-полторы».
+_RANGE_BEFORE_RE = re.compile(r"(?<![a-zа-я])" + _NUMBER_WORD + r"\s*(?:-|до)\s*$")
+_RANGE_AFTER_RE = re.compile(r"\s*-\s*" + _NUMBER_WORD + r"(?![a-zа-я])")
 
 _THOUSAND = Decimal(1000)
 MIN_PLAIN_PRICE = Decimal(100)  # a bare number below this is a count, not rubles
@@ -97,6 +141,7 @@ class Amount:
     multiplier: Decimal | None
     currency: bool
     fraction: bool
+    approximate: bool = False  # «тыщи за четыре»: about that much
 
     @property
     def value(self) -> Decimal:
@@ -117,7 +162,7 @@ class Amount:
         ) and self.value == self.value.to_integral_value()
 
 
-def find_amounts(folded: str) -> list[Amount]:
+def _digit_amounts(folded: str) -> list[Amount]:
     amounts: list[Amount] = []
     for match in _DIGIT_AMOUNT_RE.finditer(folded):
         integer = re.sub(r"\D", "", match.group("int"))
@@ -135,25 +180,72 @@ def find_amounts(folded: str) -> list[Amount]:
                 bool(match.group("frac")),
             )
         )
+    return amounts
+
+
+def _number(match: re.Match[str]) -> Decimal:
+    """A number word's value, with its «с половиной»."""
+    raw = _NUMBER_WORDS[match.group("num")]
+    return raw + Decimal("0.5") if match.group("half") else raw
+
+
+def _hundreds(match: re.Match[str]) -> int:
+    if match.group("hund") is None:
+        return 0
+    return _HUNDRED_WORDS[match.group("hund")] + _TEN_WORDS.get(match.group("tens") or "", 0)
+
+
+def _word_amounts(folded: str) -> list[Amount]:
+    """Amounts in words: «две с половиной тысячи», «тысяча двести», «тыщи за четыре»,
+    «до двух», «семьсот рублей», «за полторашку»."""
+    found: list[Amount] = []
+
+    def add(amount: Amount) -> None:
+        if not any(a.start < amount.end and amount.start < a.end for a in found):
+            found.append(amount)
+
+    for match in _MULTIPLIER_FIRST_RE.finditer(folded):
+        about = match.group("about") is not None
+        add(Amount(match.start(), match.end(), _number(match), _THOUSAND, False, False, about))
     for match in _WORD_AMOUNT_RE.finditer(folded):
-        if any(a.start < match.end() and match.start() < a.end for a in amounts):
-            continue  # "2 тысячи": already read as digits with a multiplier
-        number = match.group("num")
-        if number is None and match.group("mult") not in _BARE_THOUSAND:
+        if match.group("num") is None and match.group("mult") not in _BARE_THOUSAND:
             continue  # "несколько тысяч" is no amount
-        raw = _NUMBER_WORDS[number] if number else Decimal(1)
-        if match.group("half"):  # «две с половиной тысячи»
-            raw += Decimal("0.5")
-        amounts.append(
-            Amount(match.start(), match.end(), raw, _THOUSAND, bool(match.group("cur")), False)
-        )
-    for pattern in (_BARE_AFTER_BOUND_RE, _MULTIPLIER_FIRST_RE):
-        for match in pattern.finditer(folded):
-            start, end = match.span("num") if pattern is _BARE_AFTER_BOUND_RE else match.span()
-            if any(a.start < end and start < a.end for a in amounts):
-                continue
-            raw = _NUMBER_WORDS[match.group("num")]
-            amounts.append(Amount(start, end, raw, _THOUSAND, False, False))
+        raw = _number(match) if match.group("num") else Decimal(1)
+        raw += Decimal(_hundreds(match)) / _THOUSAND
+        add(Amount(match.start(), match.end(), raw, _THOUSAND, bool(match.group("cur")), False))
+    for match in _BARE_AFTER_BOUND_RE.finditer(folded):
+        add(Amount(match.start("num"), match.end(), _number(match), _THOUSAND, False, False))
+    for match in _SLANG_RE.finditer(folded):
+        value = _SLANG_SUMS[match.group("stem")]
+        add(Amount(match.start(), match.end(), value / _THOUSAND, _THOUSAND, False, False))
+    for match in _HUNDREDS_RE.finditer(folded):
+        value = _hundreds(match)
+        if value > 100:  # «на все сто» is no price
+            add(
+                Amount(
+                    match.start(),
+                    match.end(),
+                    Decimal(value),
+                    None,
+                    bool(match.group("cur")),
+                    False,
+                )
+            )
+    for amount in [a for a in found if a.multiplier is not None]:
+        # the bare other end of a range of thousands
+        if (before := _RANGE_BEFORE_RE.search(folded, 0, amount.start)) is not None:
+            end = before.end("half") if before.group("half") else before.end("num")
+            add(Amount(before.start("num"), end, _number(before), _THOUSAND, False, False))
+        if (after := _RANGE_AFTER_RE.match(folded, amount.end)) is not None:
+            add(Amount(after.start("num"), after.end(), _number(after), _THOUSAND, False, False))
+    return found
+
+
+def find_amounts(folded: str) -> list[Amount]:
+    amounts = _digit_amounts(folded)
+    for amount in _word_amounts(folded):
+        if not any(a.start < amount.end and amount.start < a.end for a in amounts):
+            amounts.append(amount)  # "2 тысячи": already read as digits with a multiplier
     return sorted(amounts, key=lambda a: a.start)
 
 

@@ -10,9 +10,9 @@ import re
 from dataclasses import dataclass, field
 
 from core.domain import WineFilters
+from core.language.giving_up import dropped_conditions
 from core.language.negation import negated_filters
 from core.language.request import parse_query
-from core.language.world import countries_of_group
 
 _WORD = re.compile(r"[a-zа-яё]+")
 
@@ -27,6 +27,15 @@ _CHEAPER = (
     "дороговат",
     "слишком дорог",
     "экономн",
+    "поскромн",
+    "скромнее",
+    "более скромн",
+    "подоступн",
+    "доступнее",
+    "более доступн",
+    "менее дорог",
+    "не так дорог",
+    "не такое дорог",
     "cheap",
     "less expensive",
     "too expensive",
@@ -123,6 +132,11 @@ class FollowUp:
     # leaves it out): what no choice of values may include.
     ruled_out: dict[str, object] = field(default_factory=dict)
     other_grape: bool = False  # «то же, но другой сорт», «same vibe, different grape»
+    # «не сладкое», «not sweet»: no sugar to speak of (dry or semi-dry), not a step drier
+    # than the wines shown, as «не такое сладкое», «менее сладкое» are
+    not_sweet: bool = False
+    # «а его розовое?», «белое у них есть?», «their white»: the maker of the wines named before
+    same_maker: bool = False
     shown_pick: int = 0  # «первое», «the second one»: that wine of the ones shown (1-based)
 
     @property
@@ -153,6 +167,24 @@ def _has(folded: str, cues: tuple[str, ...]) -> bool:
     return any(f" {cue.replace('ё', 'е')}" in padded for cue in cues)
 
 
+# «будем есть пасту», «у нас паста будет», «это на свадьбу, в подарок», «we're having lamb»:
+# the meal or the occasion of the wine being chosen, added to the request in force
+_STORY = re.compile(
+    r"^(?:это|it s|it is|this is)\s|(?:^|\s)(?:будем|будут|буду) (?:есть|кушать|готовить|жарить"
+    r"|подавать|запекать|отмечать|праздновать)"
+    r"|(?:^|\s)у нас (?:будет|будут|на ужин|на обед|сегодня)?"
+    r"|(?:^|\s)на (?:ужин|обед|горячее|стол) (?:будет|будут)|(?:^|\s)(?:готовлю|готовим|жарю|жарим"
+    r"|запекаю|запекаем|подаю|подаем)\s|we re having|we ll have|we are having|we will have"
+    r"|i m cooking|we re cooking|i am cooking|we are cooking"
+)
+# «не, дорого», «а попроще?»: the price of what was shown, said as a complaint or a wish
+# («дорогое» asks for dear wine; «попроще по телу» is lighter)
+_TOO_DEAR = re.compile(r"(?:^|\s)(?:дорого|попроще(?! по (?:тел|вкус|стил)))(?:\s|$)")
+# «можно и дорого», «пусть дорого», «не страшно, если дорого», «дорого-богато»: dear is welcome
+_DEAR_WELCOME = re.compile(
+    r"(?:можно|пусть|хоть|готов\w*|не страшно|не жалко|неважно|не важно|ничего)(?: и| если| что)?"
+    r"(?: даже)? дорого|дорого богато"
+)
 # «не дороже тысячи», «не дешевле 500»: a bound on the price, not «dearer» or «cheaper».
 _PRICE_BOUND = re.compile(r"(?:^|\s)не (?:дороже|дешевле|больше|меньше)\b")
 
@@ -161,45 +193,16 @@ _AMONG_SHOWN = re.compile(
     r"(?:^|\s)(?:из них|из этих|из показанных|среди них|of (?:those|these|them)"
     r"|among (?:them|those))"
 )
-# «не обязательно из Франции», «doesn't have to be French», «страна не важна», «from anywhere».
-_GIVE_UP = re.compile(
-    r"(не обязательно|необязательно|не важно|неважно|не принципиально|можно не"
-    r"|does ?n.?t have to be|does not have to be|don.?t have to be|no need (?:for|to be)"
-    r"|doesn.?t matter)\s+"
-    r"(?P<what>\w+(?:\s+\w+)?)"
+_SAME_MAKER = re.compile(
+    r"(?:^|\s)(?:его|ее|их) (?:красн|бел|розов|игрист|сух|слад|полу|шипуч|розе|крепл)"
+    r"|(?:^|\s)(?:у|от) (?:них|него|нее|этого производителя|того же производителя|этой винодельни)"
+    r"(?:\s|$)|(?:same|that) (?:producer|winery|maker)|from them|(?:their|its) (?:red|white|ros"
+    r"|sparkling|dry)"
 )
-# «без ограничения по бюджету», «бюджет не важен», «money is no object»: the price gives way.
-_ANY_PRICE = re.compile(
-    r"без ограничени\w* по (бюджету|цене)|бюджет (не важен|неважен|не ограничен)|цена не важна"
-    r"|money is no object|no budget|budget doesn.?t matter|price doesn.?t matter"
+# «не очень сладкое», «не слишком сладкое», «not too sweet»: a degree, so a step drier
+_SWEET_DEGREE = re.compile(
+    r"(?:очень|слишком|сильно|так\w*|приторн\w*|too|very|overly) (?:слад|sweet)"
 )
-_GIVEN_UP = re.compile(
-    r"(?P<what>[a-zа-я]+(?:\s+[a-zа-я]+)?)\s+(?:уже\s+)?(?:не важ\w*|неважн\w*|не обязательн\w*"
-    r"|не принципиальн\w*|doesn.?t matter)"
-)
-_ANYWHERE = re.compile(
-    r"from anywhere|any country|любой страны|из любой страны|откуда угодно|страна не важна"
-    r"|страна неважна|(?:не ?важно|без разницы|все равно),? откуда"
-    r"|(?:без разницы|все равно),? (?:какая|из какой) стран|no matter where|wherever from"
-)
-
-
-def _dropped(text: str) -> tuple[str, ...]:
-    lowered = text.lower().replace("ё", "е")
-    names: list[str] = []
-    for match in [*_GIVE_UP.finditer(lowered), *_GIVEN_UP.finditer(lowered)]:  # «сыр не важен»
-        names += parse_query(match.group("what")).filters.model_dump(exclude_none=True)
-        if countries_of_group(match.group("what")):  # «не обязательно европейское»
-            names.append("country")
-    if _ANYWHERE.search(lowered):
-        names += ["country", "region"]
-    if _ANY_PRICE.search(lowered):
-        names += ["price_max"]
-    if "country" in names:
-        names.append("region")
-    return tuple(dict.fromkeys(names))
-
-
 _OTHER_GRAPE = re.compile(
     r"(?<![a-zа-я])(друг\w*|ин\w*|не так\w*) сорт|(different|another|other) (grape|variety)"
 )
@@ -214,23 +217,45 @@ _DEAREST = re.compile(
 )
 
 
+def _too_dear(folded: str) -> bool:
+    """«не, дорого», «а попроще?»: not «можно и дорого» or a wish for dearer wine."""
+    return (
+        bool(_TOO_DEAR.search(folded))
+        and not _DEAR_WELCOME.search(folded)
+        and not (_has(folded, _DEARER) or _has(folded, _DEARER_PHRASES))
+    )
+
+
+def _tells_story(text: str) -> bool:
+    """The meal or occasion told, with no style of wine named («у нас паста будет»; not «у
+    нас паста, нужно белое»: a request of its own)."""
+    if not _STORY.search(_fold(text)):
+        return False
+    said = parse_query(text).filters
+    return said.wine_type is None and said.sweetness is None and said.grape_variety is None
+
+
 def read_followup(text: str) -> FollowUp:
-    dropped = _dropped(text)
+    dropped = dropped_conditions(text)
     folded = _PRICE_BOUND.sub(" ", _fold(text))
     extreme = "cheapest" if _CHEAPEST.search(folded) else ""
     extreme = "dearest" if not extreme and _DEAREST.search(folded) else extreme
     words = folded.split()
     negated = negated_filters(text)
-    drier = _has(folded, _DRIER) or negated.get("sweetness") in ("sweet", "semi_sweet")
+    stepped = _has(folded, _DRIER)
+    drier = stepped or negated.get("sweetness") in ("sweet", "semi_sweet")
+    not_sweet = (
+        negated.get("sweetness") == "sweet" and not stepped and not _SWEET_DEGREE.search(folded)
+    )
     return FollowUp(
-        cheaper=_has(folded, _CHEAPER) and not extreme,
+        cheaper=(_has(folded, _CHEAPER) or _too_dear(folded)) and not extreme,
         dearer=(_has(folded, _DEARER) or _has(folded, _DEARER_PHRASES)) and not extreme,
         drier=drier,
         sweeter=_has(folded, _SWEETER),
         lighter=_has(folded, _LIGHTER),
         fuller=_has(folded, _FULLER),
         more=_has(folded, _MORE),
-        refines=bool(words) and (words[0] in _OPENERS or len(words) <= 3),
+        refines=bool(words) and (words[0] in _OPENERS or len(words) <= 3 or _tells_story(text)),
         negated={
             k: v
             for k, v in negated.items()
@@ -243,6 +268,8 @@ def read_followup(text: str) -> FollowUp:
         extreme=extreme,
         ruled_out=negated,
         other_grape=bool(_OTHER_GRAPE.search(folded)),
+        not_sweet=not_sweet,
+        same_maker=bool(_SAME_MAKER.search(folded)),
     )
 
 
@@ -272,7 +299,10 @@ def word_count(text: str) -> int:
 
 _SIMILAR = re.compile(
     r"похож|аналог|в (том же|таком же) (стиле|духе)|что-то (в этом роде|такое же)|similar"
-    r"|like (it|this|that|those)|something like|same (vibe|style|kind|feel)|в том же (стиле|духе)",
+    r"|like (it|this|that|those)|something like|same (vibe|style|kind|feel)|в том же (стиле|духе)"
+    # «такое же, но подешевле», «что-нибудь подобное», «the same but cheaper»
+    r"|(?<![а-я])так(ое|ой|ую|ие|ого|ая|им) же(?![а-я])|(?<![а-я])подобн"
+    r"|в (этом|том|таком) же (роде|ключе)|(the )?same (one |thing |wine )?but|along those lines",
     re.IGNORECASE,
 )
 # «как Моэт, только бюджетнее», «вроде Cloudy Bay»: one wine named as a measure, not asked for

@@ -7,6 +7,14 @@ from functools import lru_cache
 from core.language.folding import phrase_table, phrases, stem_key
 from core.language.vocabulary import BARE_DESSERT, SWEET_AS_DESSERT
 
+
+def _fleeting(word: str) -> list[str]:
+    """A diminutive in «-ок» with the forms that drop its «о» («шашлычок» → «к шашлычку»,
+    «сырок» → «сырку»): the stemmer reduces them to another stem."""
+    base = word[:-2] + "к"
+    return [word, *(base + ending for ending in ("а", "у", "ом", "е"))]
+
+
 _MEAT = "мясо"
 _BEEF = "говядина"
 _FOOD_GROUPS: dict[str, list[str]] = {
@@ -95,7 +103,7 @@ _FOOD_GROUPS: dict[str, list[str]] = {
         "gorgonzola",
         "stilton",
     ],
-    "сыр": ["сыр", "сырное", "сырок", "cheese", "cheeses", "cheeseboard"],
+    "сыр": ["сыр", "сырное", *_fleeting("сырок"), "сырочек", "cheese", "cheeses", "cheeseboard"],
     "курица": [
         "курица",
         "курочка",
@@ -106,7 +114,7 @@ _FOOD_GROUPS: dict[str, list[str]] = {
         "poultry",
         "white meat",
     ],
-    "утка": ["утка", "утиное", "duck"],
+    "утка": ["утка", "утиное", "уточка", "duck"],
     "баранина": [
         "баранина",
         "ягнятина",
@@ -132,7 +140,7 @@ _FOOD_GROUPS: dict[str, list[str]] = {
     ],
     "шашлык": [
         "шашлык",
-        "шашлычок",
+        *_fleeting("шашлычок"),
         "shashlik",
         "kebab",
         "kebabs",

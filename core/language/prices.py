@@ -156,6 +156,10 @@ _AND_UP = re.compile(
     r"\s*(?:₽|руб\w*|rub\w*|р)?\.?\s*(?:и выше|и дороже|или дороже|и больше|и более|и вверх"
     r"|and up|and above|or more|or higher|\+|plus)(?![a-zа-я])"
 )
+_MAX_AFTER = re.compile(
+    r"\s*(?:₽|руб\w*|р)?\.?,?\s*(?:максимум|макс|не больше|не дороже|не выше|max|maximum|tops"
+    r"|at most)(?![a-zа-я])"
+)
 _ABOUT_LOW = Decimal("0.8")
 _ABOUT_HIGH = Decimal("1.2")
 
@@ -201,6 +205,10 @@ class PriceReader:
         if amount.marked:
             return False
         return after == "%" or after in _UNIT_WORDS or after.startswith(_UNIT_PREFIXES)
+
+    def _max_follows(self, amount: Amount) -> bool:
+        """«1500 максимум», «косарь, не больше»: the bound said after the sum."""
+        return bool(_MAX_AFTER.match(self.text.folded[amount.end :]))
 
     @staticmethod
     def _cue(words: list[Token]) -> tuple[str, int] | None:
@@ -307,11 +315,17 @@ class PriceReader:
             # "2000 ₽", "3к", "рублей 1000" (the money named first, as speech has it): a lone
             # sum of money is a budget
             money_first = bool(before) and before[-1].text.startswith(("руб", "rub"))
-            if amount.marked or money_first:
+            if amount.approximate and not self._max_follows(amount):
+                words = self._phrase(amount.start, amount.end)
+                self._set_min(amount.value * _ABOUT_LOW, words)
+                self._set_max(amount.value * _ABOUT_HIGH, words)
+            elif amount.marked or money_first or self._max_follows(amount):
                 start = before[-1].start if money_first and not amount.marked else amount.start
                 self._set_max(amount.value, self._phrase(start, amount.end))
             return
         kind, first = cue
+        if amount.approximate and kind == _MAX:
+            kind = _ABOUT  # «за тыщи за четыре»: the inversion says «about»
         words = self._phrase(before[first].start, amount.end)
         if kind == _MAX:
             self._set_max(amount.value, words)

@@ -91,7 +91,7 @@ _LEMMAS: dict[str, frozenset[str]] = {
     ),
     "thanks": word_set(
         "спасибо спасибочки спасибки благодарить благодарю спс сенкс мерси thanks thank "
-        "thx ty пасиб cheers"
+        "thx ty пасиб пасибо пасибки благодарочка сяп cheers"
     ),
     "bye": word_set("пока покеда бывай прощай удачи bye goodbye cya ciao чао"),
     "ack": word_set(
@@ -119,9 +119,23 @@ _FILLER = word_set(
     "всем все всё друг дружище бот ботик сомелье уважаемый дорогой мой раз "
     "снова всё-таки тогда пожалуйста плиз please so much very a lot you again dear "
     "bro man sir кстати btw by the way буду знать учту запомню понял поняла понять ясный "
+    "бро братан брат братишка чувак дружбан старина "
     "вы мне нам мы я "
     "голубчик голубушка милый милая родной сынок дочка деточка mate buddy friend guys"
 )
+
+
+# Words a person calls the bot by («бро,», «уважаемый сомелье,»): a clause of them comes off.
+_ADDRESS = word_set(
+    "бро братан брат братишка чувак дружбан старина друг дружище бот ботик сомелье уважаемый "
+    "дорогой голубчик голубушка милый милая родной сынок дочка деточка mate buddy friend guys "
+    "bro man sir dear"
+)
+
+
+def _addresses(clause: str) -> bool:
+    found = words_of(clause)
+    return bool(found) and all(w.text in _ADDRESS or w.lemma in _ADDRESS for w in found)
 
 
 @dataclass(frozen=True)
@@ -164,19 +178,32 @@ def split_social(text: str) -> SocialSplit:
     """The social kinds of `text` and the text without its social clauses."""
     spans = [(m.start(), m.end()) for m in _CLAUSE.finditer(text) if m.group().strip()]
     kinds: list[str] = []
-    start, end = 0, len(spans)
-    while start < end:
-        found, only = _kinds_in(text[spans[start][0] : spans[start][1]])
+    # A clause of filler words alone («а такое же,», «ну,») comes off only on the way to a
+    # social one («ну, спасибо»): otherwise it belongs to the message proper.
+    start, end, tried = 0, len(spans), 0
+    while tried < end:
+        clause = text[spans[tried][0] : spans[tried][1]]
+        found, only = _kinds_in(clause)
         if not only:
             break
-        kinds += found
-        start += 1
-    while end > start:
-        found, only = _kinds_in(text[spans[end - 1][0] : spans[end - 1][1]])
+        tried += 1
+        if found or _addresses(clause):
+            kinds += found
+            start = tried
+    if tried == end and kinds:  # social words and filler only
+        start = end
+    tried = end
+    while tried > start:
+        clause = text[spans[tried - 1][0] : spans[tried - 1][1]]
+        found, only = _kinds_in(clause)
         if not only:
             break
-        kinds = kinds + found
-        end -= 1
+        tried -= 1
+        if found or _addresses(clause):
+            kinds = kinds + found
+            end = tried
+    if tried == start and not kinds:
+        start = end = 0  # filler alone: nothing social, nothing else
     if start == end:
         return SocialSplit(tuple(dict.fromkeys(kinds)), "")
     stop = spans[end][0] if end < len(spans) else len(text)

@@ -9,11 +9,12 @@ enough (`rapidfuzz` over Snowball stems, the same first letter); a word written 
 
 from __future__ import annotations
 
+import re
 from functools import cache, lru_cache
 
 from rapidfuzz import fuzz, process
 
-from core.language.folding import Token
+from core.language.folding import Token, fold, stem
 from core.language.foods import FOOD_WORDS
 from core.language.grapes import GRAPE_ALIASES
 from core.language.lemmas import analyse
@@ -78,3 +79,50 @@ def corrected_tokens(tokens: list[Token]) -> list[Token]:
             continue
         fixed.extend(Token(token.text, s, token.start, token.end) for s in stems)
     return fixed
+
+
+# Little words a phone keyboard glues to the next one: «дотысячи», «кшашлыку», «подрыбу».
+_GLUED_PREPOSITIONS = ("без", "для", "под", "до", "от", "за", "на", "из", "ко", "по", "к", "с", "в")
+_WORD_RE = re.compile(r"[А-Яа-яЁё]+")
+
+
+def _known(word: str) -> bool:
+    return len(word) >= 3 and analyse(word)[1]
+
+
+@lru_cache(maxsize=16384)
+def glued_at(word: str) -> int:
+    """Where a word written together with the next one splits («дотысячи» → 2, «белоесухое» →
+    5), or 0: only a word no dictionary or table knows, into a little word of place and a word
+    («до тысячи», «к шашлыку»), or into two words of the shop's tables («белое сухое»)."""
+    table, _ = _vocabulary()
+    if len(word) < MIN_LENGTH or stem(word) in table or _known(word):
+        return 0
+    if corrected(word, stem(word)) is not None:
+        return 0  # a typo of one word («шардонэ») or a phrase («пинонуар») of the tables
+    for little in _GLUED_PREPOSITIONS:
+        rest = word[len(little) :]
+        if not word.startswith(little) or len(rest) < 4:
+            continue
+        # «к», «с», «в» begin too many words: only before a word of the tables («кшашлыку»)
+        if stem(rest) in table or (len(little) > 1 and _known(rest)):
+            return len(little)
+    for cut in range(4, len(word) - 3):  # «белоесухое»: two words of the tables
+        if stem(word[:cut]) in table and stem(word[cut:]) in table:
+            return cut
+    return 0
+
+
+def split_glued(text: str) -> str:
+    """`text` with words written together split: «белоесухое дотысячи» → «белое сухое до
+    тысячи»."""
+    parts: list[str] = []
+    last = 0
+    for match in _WORD_RE.finditer(text):
+        if match.group()[0].isupper() and not match.group().isupper():
+            continue  # a name («Казелла», «Наусе»), not two words
+        cut = glued_at(fold(match.group()))
+        if cut:
+            parts += [text[last : match.start() + cut], " "]
+            last = match.start() + cut
+    return "".join(parts) + text[last:] if parts else text

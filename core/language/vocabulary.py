@@ -229,6 +229,8 @@ FALSE_FRIENDS = frozenset(
     | {"суше", "посуше"}
     # «дорого», «дорога»: price and road, which share a stem with «Дору» (Douro)
     | {"дорого", "дорога", "дороги", "дорогу", "дорогой", "дорогим"}
+    # spoken «только» («тока не сладкое», «ток красное»), which shares a stem with «Токай»
+    | {"тока", "ток"}
 )
 
 

@@ -34,6 +34,7 @@ from services.agent._catalog_percentiles import catalog_percentiles
 from services.agent._request_merge import merge
 from services.agent._request_state import RequestState, ShownWine
 
+_STYLE_FIELDS = frozenset({"sweetness", "grape_variety"})
 _WINE_MARKER = re.compile(r"\[WINE:([0-9a-fA-F-]{36})\]")
 
 
@@ -60,11 +61,11 @@ def read_turn(
             # «…, но дешевле»: than that wine
             bound = {"price_max": price - 1} if followup.cheaper else {"price_min": price + 1}
             style = style.model_copy(update=bound)
-        parsed = ParsedQuery(style.merged_over(parsed.filters), {})
+        parsed = ParsedQuery(_like(style, parsed.filters, followup), {})
         state = replace(state, shown=tuple(dict.fromkeys((*state.shown, *ids))))
         ids, used, named = [], [], ((), ())
     elif similar and not ids:  # «а что-то похожее, но дешевле»: the style of what was shown
-        parsed = ParsedQuery(_style_of(state.last_shown).merged_over(parsed.filters), {})
+        parsed = ParsedQuery(_like(_style_of(state.last_shown), parsed.filters, followup), {})
     if followup.among_shown and state.last_shown:  # «а из них сухое какое?»
         shown_ids = tuple(w.id for w in state.last_shown)
         if followup.shown_pick and abs(followup.shown_pick) <= len(shown_ids):  # «первое»
@@ -102,6 +103,10 @@ def read_turn(
         parsed = ParsedQuery(parsed.filters.model_copy(update=update), parsed.matched)
         followup = replace(followup, drier=False, sweeter=False)  # said, not a step
     choices = {name: chosen for name, chosen in choices.items() if len(chosen) >= 2}
+    if followup.not_sweet and parsed.filters.sweetness is None and "sweetness" not in choices:
+        # «только не сладкое»: dry or semi-dry, said rather than a step from the wines shown
+        choices["sweetness"] = frozenset({Sweetness.dry.value, Sweetness.semi_dry.value})
+        followup = replace(followup, drier=False)
     stepped = followup.drier or followup.sweeter  # «less sweet»: a step, not a style asked
     if "sweetness" not in choices and not stepped and sweet_at_large(parsed, reading.proper):
         # «она любит сладкое»: a semi-sweet wine is sweet to her too
@@ -110,6 +115,15 @@ def read_turn(
     merged = merge(base, parsed.filters, followup, named, group, choices, asked.compares)
     if similar and "похожие" not in merged.refined:  # new wines like those, not the same again
         merged = replace(merged, refined=(*merged.refined, "похожие"))
+    if similar:
+        # the style's sweetness and grape are a likeness, not words of this message:
+        # given up before what it says («такое же, но белое» after a red to duck keeps the duck)
+        own = asked.query.filters.model_dump(exclude_none=True)
+        asked_now, said_now = (
+            tuple(n for n in names if n in own or n not in _STYLE_FIELDS)
+            for names in (merged.asked_now, merged.said_now)
+        )
+        merged = replace(merged, asked_now=asked_now, said_now=said_now)
     merged = _price_band(merged, reading.price_band, parsed.filters, followup, percentiles)
     if asked.same_budget and not fresh:  # «в ту же сумму»: the budget is said again
         kept = [n for n in ("price_min", "price_max") if getattr(merged.filters, n) is not None]
@@ -120,14 +134,28 @@ def read_turn(
 
 
 def _style_of(shown: Sequence[ShownWine]) -> WineFilters:
-    """What the wines just shown share: type and sweetness (a grape or a country of theirs is
-    what «похожее» usually wants changed)."""
+    """What the wines just shown share: type and sweetness, and the one grape when every one
+    of them is that single grape («похожее» after a sauvignon blanc is another while one fits,
+    as after a wine named). A blend's grapes or a country are what «похожее» leaves open."""
     values: dict[str, Any] = {}
     if len({w.wine_type for w in shown}) == 1:
         values["wine_type"] = shown[0].wine_type
     if len({w.sweetness for w in shown}) == 1:
         values["sweetness"] = shown[0].sweetness
+    if shown and len(grapes := {w.grapes for w in shown}) == 1 and len(shown[0].grapes) == 1:
+        values["grape_variety"] = grapes.pop()[0]
     return WineFilters.model_validate(values)
+
+
+def _like(style: WineFilters, said: WineFilters, followup: FollowUp) -> WineFilters:
+    """A wine like `style` with what the message says taking its place; «такое же, но
+    белое» is the request in force in another colour (a red's sweetness and grape say nothing
+    of a white), «другой сорт» the style without its grape."""
+    if said.wine_type is not None and said.wine_type != style.wine_type:
+        return said
+    if followup.other_grape:
+        style = style.model_copy(update={"grape_variety": None})
+    return said.merged_over(style)
 
 
 def _text_of(value: object) -> str:

@@ -44,7 +44,8 @@ def merge(
             values.pop(name, None)
         if new_type in _STYLE_TYPES or values.get("wine_type") in _STYLE_TYPES:
             values.pop("sweetness", None)
-        named_ids, named_words = (), ()
+        if not followup.same_maker:  # «а его розовое?»: the maker named stays
+            named_ids, named_words = (), ()
     if "country" in asked or "region" in asked:
         values.pop("region", None)
         countries = ()
