@@ -19,9 +19,12 @@ _SWEETNESS_ORDER = (Sweetness.dry, Sweetness.semi_dry, Sweetness.semi_sweet, Swe
 _STYLE_TYPES = (WineType.sparkling, WineType.dessert, WineType.fortified)
 
 
-def _step(current: Sweetness, delta: int) -> Sweetness:
-    index = _SWEETNESS_ORDER.index(current) + delta
-    return _SWEETNESS_ORDER[max(0, min(len(_SWEETNESS_ORDER) - 1, index))]
+def _beyond(current: Sweetness, drier: bool) -> list[Sweetness]:
+    """The levels drier (or sweeter) than `current`, nearest first; `current` itself at the
+    end of the scale."""
+    index = _SWEETNESS_ORDER.index(current)
+    levels = _SWEETNESS_ORDER[:index][::-1] if drier else _SWEETNESS_ORDER[index + 1 :]
+    return list(levels) or [current]
 
 
 def merge(
@@ -92,9 +95,14 @@ def merge(
             current = max(shown, key=_SWEETNESS_ORDER.index)
             if followup.sweeter:
                 current = min(shown, key=_SWEETNESS_ORDER.index)
-        values["sweetness"] = _step(
-            Sweetness(current or Sweetness.semi_dry), -1 if followup.drier else 1
-        ).value
+        beyond = _beyond(Sweetness(current or Sweetness.semi_dry), followup.drier)
+        if len(beyond) > 1:  # «послаще» after a dry one: semi-dry, semi-sweet or sweet
+            choices = {**choices, "sweetness": frozenset(level.value for level in beyond)}
+            values.pop("sweetness", None)
+        else:
+            values["sweetness"] = beyond[0].value
+        if followup.drier and values.get("wine_type") == WineType.dessert:
+            values.pop("wine_type")  # a dessert wine is sweet by kind: drier is another kind
         named_ids, named_words = (), ()
     if followup.lighter and last:
         refined.append("легче")
