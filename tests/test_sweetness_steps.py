@@ -4,6 +4,7 @@ notch only, and a dessert wine's kind gives way when a drier one is asked for (i
 from __future__ import annotations
 
 from core.domain import Sweetness
+from core.language.reading import read
 from services.app.runtime import Runtime
 from tests.agent_fixtures import wines_by_id
 from tests.test_conversation import offline_chat
@@ -34,3 +35,41 @@ async def test_drier_than_a_dessert_wine_leaves_the_dessert_kind_behind(seeded: 
     shown = await wines_by_id(seeded, [w.id for w in then.wines])
     assert before and all(w.sweetness.value == "sweet" for w in before.values())
     assert shown and all(w.sweetness.value != "sweet" for w in shown.values())
+
+
+async def test_a_level_named_with_the_step_is_the_one_asked_when_it_lies_that_way(
+    seeded: Runtime,
+) -> None:
+    async with offline_chat(seeded) as chat:
+        await chat.turns.answer(463, "сухой рислинг посоветуй")
+        asked = await chat.turns.answer(463, "а послаще, полусладкий есть?")
+        await chat.turns.answer(464, "игристое брют к устрицам")
+        moved = await chat.turns.answer(464, "брют для меня кисловат, есть слаще?")
+    wanted = await wines_by_id(seeded, [w.id for w in asked.wines])
+    assert wanted and all(w.sweetness.value == "semi_sweet" for w in wanted.values())
+    assert all("рислинг" in w.grape_varieties for w in wanted.values())
+    sweeter = await wines_by_id(seeded, [w.id for w in moved.wines])
+    assert sweeter and all(w.sweetness.value != "dry" for w in sweeter.values())
+
+
+async def test_one_trait_said_alone_changes_the_request_instead_of_starting_over(
+    seeded: Runtime,
+) -> None:
+    async with offline_chat(seeded) as chat:
+        await chat.turns.answer(465, "рислинг с лёгкой сладостью")
+        rec = await chat.turns.answer(465, "мне всё-таки сухой")
+    shown = await wines_by_id(seeded, [w.id for w in rec.wines])
+    assert shown and all(w.sweetness.value == "dry" for w in shown.values())
+    assert all("рислинг" in w.grape_varieties for w in shown.values())
+
+
+def test_sweetness_said_in_everyday_words_is_read() -> None:
+    said = {
+        "белое без сахара к рыбе": "dry",
+        "что-нибудь средне-сухое": "semi_dry",
+        "семисвит розовое на вечер": "semi_sweet",
+        "а с сахарком что-нибудь?": "semi_sweet",
+        "красное средне сладкое": "semi_sweet",
+    }
+    read_as = {text: read(text).query.filters.sweetness for text in said}
+    assert read_as == {text: Sweetness(level) for text, level in said.items()}

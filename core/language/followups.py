@@ -273,6 +273,9 @@ def read_followup(text: str) -> FollowUp:
     )
 
 
+_STYLE_FIELDS = {"wine_type", "sweetness", "body_min", "body_max"}
+
+
 def is_new_request(filters: WineFilters, followup: FollowUp, word_count: int) -> bool:
     """A complete request of its own replaces the conversation's state.
 
@@ -284,7 +287,10 @@ def is_new_request(filters: WineFilters, followup: FollowUp, word_count: int) ->
     others = filters.model_copy(
         update={"price_min": None, "price_max": None, "country": None, "region": None}
     )
-    if not others.is_empty():
+    said = others.model_dump(exclude_none=True)
+    if said.keys() <= _STYLE_FIELDS and len(said) == 1 and word_count <= 4:
+        return False  # «мне всё-таки сухой», «лучше полусладкое»: one trait of the same request
+    if said:
         return True
     if filters.country is not None or filters.region is not None:
         # «теперь что-нибудь из Европы», «up to 3k, but something French»: the place of what

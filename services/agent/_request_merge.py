@@ -19,9 +19,11 @@ _SWEETNESS_ORDER = (Sweetness.dry, Sweetness.semi_dry, Sweetness.semi_sweet, Swe
 _STYLE_TYPES = (WineType.sparkling, WineType.dessert, WineType.fortified)
 
 
-def _beyond(current: Sweetness, drier: bool) -> list[Sweetness]:
+def _beyond(current: Sweetness | None, drier: bool) -> list[Sweetness]:
     """The levels drier (or sweeter) than `current`, nearest first; `current` itself at the
-    end of the scale."""
+    end of the scale (none: the whole scale)."""
+    if current is None:
+        return list(_SWEETNESS_ORDER)
     index = _SWEETNESS_ORDER.index(current)
     levels = _SWEETNESS_ORDER[:index][::-1] if drier else _SWEETNESS_ORDER[index + 1 :]
     return list(levels) or [current]
@@ -89,18 +91,22 @@ def merge(
                 values.pop("price_max", None)
     if followup.drier or followup.sweeter:
         refined.append("суше" if followup.drier else "слаще")
-        current = values.get("sweetness")
-        if current is None and last:
+        before = state.filters.sweetness
+        if before is None and last:
             shown = [w.sweetness for w in last]
-            current = max(shown, key=_SWEETNESS_ORDER.index)
-            if followup.sweeter:
-                current = min(shown, key=_SWEETNESS_ORDER.index)
-        beyond = _beyond(Sweetness(current or Sweetness.semi_dry), followup.drier)
-        if len(beyond) > 1:  # «послаще» after a dry one: semi-dry, semi-sweet or sweet
-            choices = {**choices, "sweetness": frozenset(level.value for level in beyond)}
-            values.pop("sweetness", None)
+            pick = min if followup.sweeter else max
+            before = pick(shown, key=_SWEETNESS_ORDER.index)
+        said = Sweetness(asked["sweetness"]) if "sweetness" in asked else None
+        if said is not None and said != before and said in _beyond(before, followup.drier):
+            values["sweetness"] = said.value  # «послаще, полусладкое»: the level said
         else:
-            values["sweetness"] = beyond[0].value
+            # «брют кислый, а слаще?»: a level said is the one to move from
+            beyond = _beyond(said or before or Sweetness.semi_dry, followup.drier)
+            if len(beyond) > 1:  # «послаще» after a dry one: semi-dry, semi-sweet or sweet
+                choices = {**choices, "sweetness": frozenset(level.value for level in beyond)}
+                values.pop("sweetness", None)
+            else:
+                values["sweetness"] = beyond[0].value
         if followup.drier and values.get("wine_type") == WineType.dessert:
             values.pop("wine_type")  # a dessert wine is sweet by kind: drier is another kind
         named_ids, named_words = (), ()
