@@ -19,7 +19,7 @@ from typing import Any
 from rapidfuzz import fuzz, process
 
 from core.language.folding import stem, word_set
-from core.language.lemmas import words_of
+from core.language.lemmas import Word, words_of
 
 # BM25's usual constants.
 _K1 = 1.2
@@ -48,8 +48,23 @@ STOP_LEMMAS = word_set(
     "интересно интересовать разница отличие отличаться правда кстати by way btw "
     # fillers and hedges: they say how, not what about
     "всегда никогда там тут здесь некоторый бывать теперь сейчас реально действительно "
-    "прям прямо типа вроде де известный знаменитый славиться"
+    "прям прямо типа вроде де известный знаменитый славиться совсем казаться "
+    # words that tie a sentence together, not a subject
+    "чтобы чтоб тем"
 )
+
+# Spoken and slang spellings of the words above, as written (the dictionary does not know them,
+# so they would weigh as the rarest term): «скока» for «сколько», «типо» for «типа», «вайн» for
+# «вино».
+SPOKEN_FILLERS = word_set(
+    "типо скока скоко скок чё чо шо щас ваще кароче короче блин лол плз пж пжлст "
+    "вайн вайна вайны вайном вайне норм нормас ок окей"
+)
+
+
+def says_nothing(word: Word) -> bool:
+    """A word that carries no subject: a stop lemma, a one-letter word or a spoken filler."""
+    return len(word.lemma) <= 1 or word.lemma in STOP_LEMMAS or word.text in SPOKEN_FILLERS
 
 
 # English words that say no subject, as the stemmer leaves them («does» → «doe»).
@@ -113,6 +128,12 @@ STOP_LEMMAS |= frozenset(
         "always",
         "never",
         "actually",
+        "why",
+        "so",
+        "such",
+        "too",
+        "then",
+        "than",
     ]
 )
 
@@ -142,7 +163,7 @@ class KnowledgeMatch:
 
 def content_lemmas(text: str) -> list[str]:
     """The lemmas of `text` that can say what it is about (no stop words, no one-letter words)."""
-    return [w.lemma for w in words_of(text) if len(w.lemma) > 1 and w.lemma not in STOP_LEMMAS]
+    return [w.lemma for w in words_of(text) if not says_nothing(w)]
 
 
 class KnowledgeIndex:
@@ -228,7 +249,19 @@ class KnowledgeIndex:
         found = process.extractOne(
             lemma, self.vocabulary, scorer=fuzz.ratio, score_cutoff=_FUZZY_CUTOFF
         )
-        return str(found[0]) if found else lemma
+        if found:
+            return str(found[0])
+        return self.shortened(lemma) or lemma
+
+    def shortened(self, lemma: str) -> str | None:
+        """A word of the base that the unknown word begins, clipped the way speech clips it
+        («дегустить» → «дегустировать», «декант» → «декантация»): its root of five letters or
+        more is the start of the base word's."""
+        root = stem(lemma)
+        if len(root) < 5:
+            return None
+        held = [t for t in self.by_root.get(root[:4], ()) if stem(t).startswith(root)]
+        return max(held, key=lambda t: (self.idf[t], t)) if held else None
 
     def query(self, text: str) -> dict[str, float]:
         """The message's content lemmas, each with what it weighs in `coverage`: its IDF when
@@ -244,7 +277,7 @@ class KnowledgeIndex:
         jargon_held: set[str] = set()
         for word in words_of(text):
             base = word.lemma
-            if len(base) <= 1 or base in STOP_LEMMAS:
+            if says_nothing(word):
                 continue
             if not word.known:  # a typo of a word the base holds: «танинны», «шардоне»
                 base = self.correct(base)
