@@ -87,3 +87,21 @@ def test_a_hangover_said_in_other_words_gets_the_health_answer() -> None:
     reading = read("как не болеть наутро после вина?")
     assert reading.message.health
     assert reading.entry is not None and reading.entry.id == "health_hangover"
+
+
+@pytest.mark.parametrize(
+    ("message", "entry"),
+    [
+        ("пино гриджо и пино гри одно и то же", "pinot_grigio"),
+        ("сира и шираз одно и то же", "syrah"),
+    ],
+)
+def test_whether_two_names_are_one_is_asked_without_a_question_mark(
+    message: str, entry: str
+) -> None:
+    assert entry_of(message) == entry
+
+
+def test_a_verb_asked_with_li_asks_whether_a_pairing_holds() -> None:
+    assert entry_of("сочетается ли сыр с красным вином") == "wine_and_cheese"
+    assert read("есть ли у вас мерло").kind is MessageKind.request
