@@ -105,3 +105,20 @@ def test_whether_two_names_are_one_is_asked_without_a_question_mark(
 def test_a_verb_asked_with_li_asks_whether_a_pairing_holds() -> None:
     assert entry_of("сочетается ли сыр с красным вином") == "wine_and_cheese"
     assert read("есть ли у вас мерло").kind is MessageKind.request
+
+
+@pytest.mark.parametrize(
+    ("message", "entry"),
+    [
+        ("совик какой по вкусу?", "sauvignon_blanc"),
+        ("кабер какой на вкус", "cabernet"),
+        ("как открыть шампунь, чтобы пробка не улетела в люстру", "open_champagne"),
+    ],
+)
+def test_a_pet_name_of_a_wine_asks_what_its_proper_name_asks(message: str, entry: str) -> None:
+    assert entry_of(message) == entry
+
+
+def test_the_general_neighbour_answers_when_no_sparkling_word_is_said() -> None:
+    assert entry_of("открыл белое вчера, сегодня уже не пить?") == "open_bottle"
+    assert entry_of("открытое игристое как хранить, чтобы не выдохлось") == "open_sparkling"

@@ -10,6 +10,7 @@ is good enough to answer is decided in `knowledge`.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -42,7 +43,7 @@ STOP_LEMMAS = word_set(
     "тебя вам вас нам нас себя сам самый весь всё все быть есть мочь можно нужно надо "
     "стоить хотеть сказать рассказать объяснить подсказать знать понять значить "
     "означать делать сделать вообще обычно очень просто ещё еще уже тоже также лишь "
-    "только вино винный a an the of to in on for with and or is are be "
+    "только вино винный винишко винцо a an the of to in on for with and or is are be "
     "it this that what why how which do does can should i you we me my your wine "
     "wines простой слово кратко коротко подробно подробный вкратце пожалуйста плиз вопрос "
     "интересно интересовать разница отличие отличаться правда кстати by way btw "
@@ -60,6 +61,23 @@ SPOKEN_FILLERS = word_set(
     "типо скока скоко скок чё чо шо щас ваще кароче короче блин лол плз пж пжлст "
     "вайн вайна вайны вайном вайне норм нормас ок окей"
 )
+
+
+# Spoken and pet names of the shop's words, as written, to the word the base holds: «шампусик»,
+# «красненькое», «шардик» ask what «шампанское», «красное», «шардоне» ask.
+SPOKEN_NAMES = {
+    **dict.fromkeys(("шампунь", "шампусик", "шампунское", "шампусика", "шампуня"), "шампанский"),
+    **dict.fromkeys(("красненькое", "красненького", "красненький", "красненькая"), "красный"),
+    **dict.fromkeys(("беленькое", "беленького", "беленький", "беленькая"), "белый"),
+    **dict.fromkeys(("шардик", "шардика", "шардоша", "шардошка"), "шардон"),
+    **dict.fromkeys(("совик", "совика", "совиньончик"), "совиньон"),
+    **dict.fromkeys(("кабер", "каберешка", "каберешку"), "каберне"),
+}
+
+
+def lemma_of(word: Word) -> str:
+    """The word's lemma, a spoken name read as the word it stands for."""
+    return SPOKEN_NAMES.get(word.text, word.lemma)
 
 
 def says_nothing(word: Word) -> bool:
@@ -163,7 +181,7 @@ class KnowledgeMatch:
 
 def content_lemmas(text: str) -> list[str]:
     """The lemmas of `text` that can say what it is about (no stop words, no one-letter words)."""
-    return [w.lemma for w in words_of(text) if not says_nothing(w)]
+    return [lemma_of(w) for w in words_of(text) if not says_nothing(w)]
 
 
 class KnowledgeIndex:
@@ -276,9 +294,11 @@ class KnowledgeIndex:
         terms: dict[str, float] = {}
         jargon_held: set[str] = set()
         for word in words_of(text):
-            base = word.lemma
             if says_nothing(word):
                 continue
+            base = lemma_of(word)
+            if base != word.lemma:
+                word = dataclasses.replace(word, known=True)
             if not word.known:  # a typo of a word the base holds: «танинны», «шардоне»
                 base = self.correct(base)
                 if base in self.idf and not word.text.isascii():
