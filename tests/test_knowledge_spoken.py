@@ -122,3 +122,16 @@ def test_a_pet_name_of_a_wine_asks_what_its_proper_name_asks(message: str, entry
 def test_the_general_neighbour_answers_when_no_sparkling_word_is_said() -> None:
     assert entry_of("открыл белое вчера, сегодня уже не пить?") == "open_bottle"
     assert entry_of("открытое игристое как хранить, чтобы не выдохлось") == "open_sparkling"
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["какое вино подавали на свадьбе принца Чарльза", "какое вино пил Хемингуэй на Кубе"],
+)
+def test_which_wine_was_drunk_once_is_a_question_about_history(message: str) -> None:
+    reading = read(message)
+    assert reading.kind is MessageKind.wine_question and not reading.message.wants_cards
+
+
+def test_which_wine_to_take_for_an_occasion_stays_a_request() -> None:
+    assert read("какое вино взять на свадьбу").kind is MessageKind.request

@@ -52,7 +52,9 @@ REQUEST = _rx(
     r"|would (love|like) to try|i'?d (love|like)|i'?m looking|^any (good |nice )?\w+"
     r"|anything (for|under|to|with|from|like)|мне бы|хотелось бы|давай(те)?\b|дайте|можно мне)",
     _B + r"(как(ое|ую|ие|ой) (вино|вина|винишко|красное|белое|розовое|игристое|шампанское"
-    r"|бутылк|сухое|полусухое|сладкое)\w*\s+(\w+\s+){0,2}(к|ко|под|на|для|с|со|to|for|with)\s)",
+    # not past a verb in the past tense: «какое вино пили на Титанике?» asks about history
+    r"|бутылк|сухое|полусухое|сладкое)\w*\s+((?![а-я]+(л|ла|ло|ли)\s)\w+\s+){0,2}"
+    r"(к|ко|под|на|для|с|со|to|for|with)\s)",
     _B + r"(как(ое|ую|ие|ой) (\w+ ){1,2}(взять|выбрать|купить|подать|открыть|подарить|принести"
     r"|посоветуе|порекомендуе|предложи))",
     _B + r"(which|what) (wine|red|white|bottle)s? (to|for|with|should|goes|would|do you)",
