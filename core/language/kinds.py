@@ -48,7 +48,12 @@ from core.language.knowledge import (
 from core.language.lemmas import is_past_verb, is_predicate, words_of
 from core.language.manipulation import manipulation_kind
 from core.language.price_bands import PriceBand
-from core.language.question_shapes import about_subject, names_a_place, unknown_term
+from core.language.question_shapes import (
+    about_subject,
+    asks_after_subject,
+    names_a_place,
+    unknown_term,
+)
 from core.language.request import ParsedQuery
 from core.language.social import SocialSplit
 from core.language.subjects import (
@@ -168,7 +173,9 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
     # («просекко — это шампанское?», «рислинг бывает сухим?»); not a bare name of a wine with a
     # question mark («Barolo?», «dry riesling?»), which asks whether the shop has it.
     plain = cue.INDIFFERENT.sub(" ", folded)  # «без разницы откуда» asks nothing
-    interrogative = bool(cue.QUESTION.search(plain) or cue.DEFINING.search(folded))
+    interrogative = bool(
+        cue.QUESTION.search(plain) or cue.DEFINING.search(folded) or asks_after_subject(words)
+    )
     question = interrogative or "?" in folded
     asks = (
         interrogative

@@ -70,6 +70,17 @@ def is_predicate(word: str) -> bool:
     return bool({"VERB", "INFN", "PRED", "COMP"} & set(tag.grammemes))
 
 
+@lru_cache(maxsize=65536)
+def is_statement_verb(word: str) -> bool:
+    """A verb in the present, past or future («показывают», «делают», «пахнет») or a
+    comparative without «по-» («слаще», not «послаще», which wishes): what a question says of
+    its subject, unlike an infinitive («взять», «выбрать») that asks for a pick."""
+    if word.isascii():
+        return False
+    tag = _analyzer().parse(word)[0].tag  # type: ignore[attr-defined]
+    return ("VERB" in tag and "impr" not in tag) or ("COMP" in tag and not word.startswith("по"))
+
+
 _ENGLISH_PREDICATES = word_set(
     "is are was were be does do did can could should would has have means mean go goes"
 )

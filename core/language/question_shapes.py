@@ -4,10 +4,11 @@ entry's own subject, a term no dictionary knows, a place whose wines a phrase na
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from core.domain import WineFilters
 from core.language import message_cues as cue
-from core.language.lemmas import Word
+from core.language.lemmas import Word, is_statement_verb
 from core.language.price_bands import PriceBand
 from core.language.retrieval import KnowledgeEntry
 
@@ -38,3 +39,21 @@ def unknown_term(word: Word) -> bool:
 def names_a_place(entry: KnowledgeEntry) -> bool:
     """The entry is about a country or region (its example wines are chosen by place)."""
     return bool(entry.cards) and not {"country", "region"}.isdisjoint(entry.cards or {})
+
+
+_ASKING_WORDS = frozenset({"что", "чем", "кто", "шо", "чё", "че"})
+_BETWEEN = frozenset({"там", "тут", "же", "вообще", "это", "ж", "у", "них", "него", "нее"})
+
+
+def asks_after_subject(words: Sequence[Word]) -> bool:
+    """The subject first, then what is asked of it (spoken word order): «слезы вина на стенках
+    что показывают», «бургундия — что там за вино делают», «брют, экстра брют — что слаще»: a
+    question word followed by a verb that states or a comparative, or by «за» («что там за»),
+    not by an infinitive that asks for a pick («что взять»)."""
+    for number, word in enumerate(words):
+        if word.text not in _ASKING_WORDS:
+            continue
+        rest = [w.text for w in words[number + 1 :] if w.text not in _BETWEEN]
+        if rest and (rest[0] == "за" or is_statement_verb(rest[0])):
+            return True
+    return False

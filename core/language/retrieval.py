@@ -10,6 +10,7 @@ is good enough to answer is decided in `knowledge`.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -19,7 +20,7 @@ from typing import Any
 from rapidfuzz import fuzz, process
 
 from core.language.folding import stem, word_set
-from core.language.lemmas import words_of
+from core.language.lemmas import Word, words_of
 
 # BM25's usual constants.
 _K1 = 1.2
@@ -42,14 +43,46 @@ STOP_LEMMAS = word_set(
     "тебя вам вас нам нас себя сам самый весь всё все быть есть мочь можно нужно надо "
     "стоить хотеть сказать рассказать объяснить подсказать знать понять значить "
     "означать делать сделать вообще обычно очень просто ещё еще уже тоже также лишь "
-    "только вино винный a an the of to in on for with and or is are be "
+    "только вино винный винишко винцо a an the of to in on for with and or is are be "
     "it this that what why how which do does can should i you we me my your wine "
     "wines простой слово кратко коротко подробно подробный вкратце пожалуйста плиз вопрос "
     "интересно интересовать разница отличие отличаться правда кстати by way btw "
     # fillers and hedges: they say how, not what about
     "всегда никогда там тут здесь некоторый бывать теперь сейчас реально действительно "
-    "прям прямо типа вроде де известный знаменитый славиться"
+    "прям прямо типа вроде де известный знаменитый славиться совсем казаться "
+    # words that tie a sentence together, not a subject
+    "чтобы чтоб тем"
 )
+
+# Spoken and slang spellings of the words above, as written (the dictionary does not know them,
+# so they would weigh as the rarest term): «скока» for «сколько», «типо» for «типа», «вайн» for
+# «вино».
+SPOKEN_FILLERS = word_set(
+    "типо скока скоко скок чё чо шо щас ваще кароче короче блин лол плз пж пжлст "
+    "вайн вайна вайны вайном вайне норм нормас ок окей"
+)
+
+
+# Spoken and pet names of the shop's words, as written, to the word the base holds: «шампусик»,
+# «красненькое», «шардик» ask what «шампанское», «красное», «шардоне» ask.
+SPOKEN_NAMES = {
+    **dict.fromkeys(("шампунь", "шампусик", "шампунское", "шампусика", "шампуня"), "шампанский"),
+    **dict.fromkeys(("красненькое", "красненького", "красненький", "красненькая"), "красный"),
+    **dict.fromkeys(("беленькое", "беленького", "беленький", "беленькая"), "белый"),
+    **dict.fromkeys(("шардик", "шардика", "шардоша", "шардошка"), "шардон"),
+    **dict.fromkeys(("совик", "совика", "совиньончик"), "совиньон"),
+    **dict.fromkeys(("кабер", "каберешка", "каберешку"), "каберне"),
+}
+
+
+def lemma_of(word: Word) -> str:
+    """The word's lemma, a spoken name read as the word it stands for."""
+    return SPOKEN_NAMES.get(word.text, word.lemma)
+
+
+def says_nothing(word: Word) -> bool:
+    """A word that carries no subject: a stop lemma, a one-letter word or a spoken filler."""
+    return len(word.lemma) <= 1 or word.lemma in STOP_LEMMAS or word.text in SPOKEN_FILLERS
 
 
 # English words that say no subject, as the stemmer leaves them («does» → «doe»).
@@ -113,6 +146,12 @@ STOP_LEMMAS |= frozenset(
         "always",
         "never",
         "actually",
+        "why",
+        "so",
+        "such",
+        "too",
+        "then",
+        "than",
     ]
 )
 
@@ -142,7 +181,7 @@ class KnowledgeMatch:
 
 def content_lemmas(text: str) -> list[str]:
     """The lemmas of `text` that can say what it is about (no stop words, no one-letter words)."""
-    return [w.lemma for w in words_of(text) if len(w.lemma) > 1 and w.lemma not in STOP_LEMMAS]
+    return [lemma_of(w) for w in words_of(text) if not says_nothing(w)]
 
 
 class KnowledgeIndex:
@@ -228,7 +267,19 @@ class KnowledgeIndex:
         found = process.extractOne(
             lemma, self.vocabulary, scorer=fuzz.ratio, score_cutoff=_FUZZY_CUTOFF
         )
-        return str(found[0]) if found else lemma
+        if found:
+            return str(found[0])
+        return self.shortened(lemma) or lemma
+
+    def shortened(self, lemma: str) -> str | None:
+        """A word of the base that the unknown word begins, clipped the way speech clips it
+        («дегустить» → «дегустировать», «декант» → «декантация»): its root of five letters or
+        more is the start of the base word's."""
+        root = stem(lemma)
+        if len(root) < 5:
+            return None
+        held = [t for t in self.by_root.get(root[:4], ()) if stem(t).startswith(root)]
+        return max(held, key=lambda t: (self.idf[t], t)) if held else None
 
     def query(self, text: str) -> dict[str, float]:
         """The message's content lemmas, each with what it weighs in `coverage`: its IDF when
@@ -243,9 +294,11 @@ class KnowledgeIndex:
         terms: dict[str, float] = {}
         jargon_held: set[str] = set()
         for word in words_of(text):
-            base = word.lemma
-            if len(base) <= 1 or base in STOP_LEMMAS:
+            if says_nothing(word):
                 continue
+            base = lemma_of(word)
+            if base != word.lemma:
+                word = dataclasses.replace(word, known=True)
             if not word.known:  # a typo of a word the base holds: «танинны», «шардоне»
                 base = self.correct(base)
                 if base in self.idf and not word.text.isascii():
