@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from core.domain import WineFilters
 from core.language.giving_up import dropped_conditions
 from core.language.negation import negated_filters
+from core.language.price_bands import too_cheap
 from core.language.request import parse_query
 
 _WORD = re.compile(r"[a-zа-яё]+")
@@ -59,6 +60,11 @@ _DEARER = (
     "уровнем выше",
     "уровнем повыше",
     "классом выше",
+    "классом повыше",
+    "из дорогих",
+    "элитн",
+    "топов",
+    "статусн",
     "pricier",
     "fancier",
     "a step up",
@@ -248,8 +254,11 @@ def read_followup(text: str) -> FollowUp:
         negated.get("sweetness") == "sweet" and not stepped and not _SWEET_DEGREE.search(folded)
     )
     return FollowUp(
-        cheaper=(_has(folded, _CHEAPER) or _too_dear(folded)) and not extreme,
-        dearer=(_has(folded, _DEARER) or _has(folded, _DEARER_PHRASES)) and not extreme,
+        cheaper=(_has(folded, _CHEAPER) or _too_dear(folded))
+        and not extreme
+        and not too_cheap(folded),
+        dearer=(_has(folded, _DEARER) or _has(folded, _DEARER_PHRASES) or too_cheap(folded))
+        and not extreme,
         drier=drier,
         sweeter=_has(folded, _SWEETER),
         lighter=_has(folded, _LIGHTER),

@@ -71,6 +71,14 @@ def is_predicate(word: str) -> bool:
 
 
 @lru_cache(maxsize=65536)
+def is_comparative(word: str) -> bool:
+    """«подороже», «дороже», «милее»: a comparison, not the adjective's own form."""
+    if word.isascii():
+        return False
+    return "COMP" in _analyzer().parse(word)[0].tag  # type: ignore[attr-defined]
+
+
+@lru_cache(maxsize=65536)
 def is_statement_verb(word: str) -> bool:
     """A verb in the present, past or future («показывают», «делают», «пахнет») or a
     comparative without «по-» («слаще», not «послаще», which wishes): what a question says of

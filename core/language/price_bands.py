@@ -76,7 +76,14 @@ _BANDS: tuple[tuple[PriceBand, re.Pattern[str]], ...] = (
 )
 
 
+# «слишком дёшево», «дешевковато»: the wines are too cheap, dearer ones are wished
+_TOO_CHEAP = re.compile(_B + r"(слишком дешев|дешевковат|too cheap)")
 _CHEAPEST = re.compile(_B + r"(сам\w* (дешев|бюджетн|недорог)|cheapest)")
+
+
+def too_cheap(folded: str) -> bool:
+    """A complaint that the price is too low («слишком дёшево»): a wish for dearer wine."""
+    return _TOO_CHEAP.search(folded) is not None
 
 
 def read_price_band(text: str) -> PriceBand | None:
@@ -86,6 +93,8 @@ def read_price_band(text: str) -> PriceBand | None:
         if pattern.search(folded):
             if band is PriceBand.budget and _CHEAPEST.search(folded):
                 return None  # «самое дешевое»: the cheapest, an order rather than a band
+            if band is PriceBand.budget and too_cheap(folded):
+                continue  # «слишком дёшево», «дешевковато»: a complaint, dearer is wished
             return band
     return None
 

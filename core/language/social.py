@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from core.language.folding import fold, word_set
-from core.language.lemmas import words_of
+from core.language.lemmas import is_comparative, words_of
 
 _B = r"(?<![a-zа-я])"
 _E = r"(?![a-zа-я])"
@@ -135,7 +135,10 @@ _ADDRESS = word_set(
 
 def _addresses(clause: str) -> bool:
     found = words_of(clause)
-    return bool(found) and all(w.text in _ADDRESS or w.lemma in _ADDRESS for w in found)
+    # «подороже» is no «дорогой»: a comparative is never a way to call someone
+    return bool(found) and all(
+        w.text in _ADDRESS or (w.lemma in _ADDRESS and not is_comparative(w.text)) for w in found
+    )
 
 
 @dataclass(frozen=True)

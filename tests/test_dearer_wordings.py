@@ -1,0 +1,41 @@
+"""Asking for dearer wine in everyday words (issue 40): a complaint that the wines are too cheap
+is a wish for dearer ones, never for cheaper; «подороже,» at the start is no way of calling
+someone «дорогой»; «деньги не проблема» lifts the budget."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.language.reading import read
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "это слишком дёшево, хочу солиднее",
+        "дешевковато как-то, найдётся посерьёзнее?",
+        "too cheap for a present, something better?",
+        "а можно классом повыше?",
+        "а из дорогих что есть?",
+        "подороже, тысяч до пяти",
+    ],
+)
+def test_dearer_is_read_and_cheaper_is_not(text: str) -> None:
+    reading = read(text)
+    assert reading.followup.dearer and not reading.followup.cheaper
+    assert reading.price_band is None or reading.price_band.value != "budget"
+
+
+def test_a_price_said_after_a_comparative_stays_with_the_message() -> None:
+    reading = read("подороже, до пяти тысяч")
+    assert reading.proper.startswith("подороже")
+    assert reading.query.filters.price_max == 5000
+
+
+@pytest.mark.parametrize("text", ["деньги не проблема", "не жалко денег, покажи лучшее"])
+def test_money_no_object_lifts_the_budget(text: str) -> None:
+    assert "price_max" in read(text).followup.dropped
+
+
+def test_calling_the_bot_dear_is_still_an_address() -> None:
+    assert read("дорогой сомелье, а подешевле?").followup.cheaper
