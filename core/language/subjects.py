@@ -90,7 +90,7 @@ OFFTOPIC_LEMMAS = word_set(
     джинсы отель гостиница билет поезд самолёт самолет работа вакансия зарплата уроки
     домашка математика уравнение интеграл программирование программа код скрипт сайт
     гороскоп астрология такси стоматолог парикмахер кот кошка собака цветок цветочек розы
-    тюльпан борщ физика химия биология
+    тюльпан физика химия биология
     геометрия алгебра метро
     phone laptop computer car weather football movie film song joke poem beer vodka whisky
     whiskey rum gin tequila coffee tea job salary homework
