@@ -28,6 +28,12 @@ _CHEAPER = (
     "дороговат",
     "слишком дорог",
     "экономн",
+    "кусает",
+    "полцены",
+    "не потян",
+    "не по карман",
+    "не готов столько",
+    "столько не готов",
     "поскромн",
     "скромнее",
     "более скромн",
@@ -144,6 +150,8 @@ class FollowUp:
     # «а его розовое?», «белое у них есть?», «their white»: the maker of the wines named before
     same_maker: bool = False
     shown_pick: int = 0  # «первое», «the second one»: that wine of the ones shown (1-based)
+    # «вдвое дешевле», «за полцены», «в три раза дешевле»: the share of the price shown
+    price_share: float | None = None
 
     @property
     def changes(self) -> bool:
@@ -223,6 +231,20 @@ _DEAREST = re.compile(
 )
 
 
+# «вдвое дешевле», «в 3 раза дешевле», «за полцены», «half the price»
+_SHARE = re.compile(
+    r"(?<![a-zа-я])(?:(?:вдвое|в два раза|в 2 раза)(?P<two> дешевле)|(?P<half>за полцены|полцены"
+    r"|half the price|half price)|(?:втрое|в три раза|в 3 раза)(?P<three> дешевле))"
+)
+
+
+def _price_share(folded: str) -> float | None:
+    match = _SHARE.search(folded)
+    if match is None:
+        return None
+    return 1 / 3 if match.group("three") else 0.5
+
+
 def _too_dear(folded: str) -> bool:
     """«не, дорого», «а попроще?»: not «можно и дорого» or a wish for dearer wine."""
     return (
@@ -257,6 +279,7 @@ def read_followup(text: str) -> FollowUp:
         cheaper=(_has(folded, _CHEAPER) or _too_dear(folded))
         and not extreme
         and not too_cheap(folded),
+        price_share=_price_share(folded),
         dearer=(_has(folded, _DEARER) or _has(folded, _DEARER_PHRASES) or too_cheap(folded))
         and not extreme,
         drier=drier,

@@ -77,7 +77,10 @@ def merge(
         if reference is None and "price_max" in values:
             reference = Decimal(values["price_max"]) + 1
         if reference is not None:  # cheaper than those, and within a ceiling just asked
-            values["price_max"] = min(reference - 1, Decimal(asked.get("price_max", reference)))
+            ceiling = reference - 1
+            if followup.price_share is not None:  # «вдвое дешевле»: that share of the price
+                ceiling = (reference * Decimal(str(round(followup.price_share, 4)))).quantize(1)
+            values["price_max"] = min(ceiling, Decimal(asked.get("price_max", reference)))
             if "price_min" not in asked:
                 values.pop("price_min", None)
     if followup.dearer:
