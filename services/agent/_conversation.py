@@ -27,6 +27,7 @@ from core.language.knowledge import entry_by_id
 from core.language.price_bands import PriceBand, band_bounds
 from core.language.reading import Reading, about_shown, read
 from core.language.request import ParsedQuery, sweet_at_large
+from core.language.wine_names import asked_wine_name
 from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent._catalog_index import catalog_index
@@ -35,6 +36,7 @@ from services.agent._request_merge import merge
 from services.agent._request_state import RequestState, ShownWine
 
 _STYLE_FIELDS = frozenset({"sweetness", "grape_variety"})
+_CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
 _WINE_MARKER = re.compile(r"\[WINE:([0-9a-fA-F-]{36})\]")
 
 
@@ -130,7 +132,19 @@ def read_turn(
         merged = replace(merged, said_now=tuple(dict.fromkeys((*merged.said_now, *kept))))
     structured = not parsed.filters.is_empty() or bool(ids or group or followup.changes or choices)
     mood = reading.proper.strip() if fresh and not structured else ("" if fresh else state.mood)
-    return replace(merged, mood=mood, named_now=bool(ids), turns=state.turns + 1)
+    missing = "" if ids else _missing_name(reading.proper, index)
+    return replace(
+        merged, mood=mood, named_now=bool(ids), turns=state.turns + 1, missing_name=missing
+    )
+
+
+def _missing_name(text: str, index: CatalogIndex) -> str:
+    """The wine a Russian message asks for by name when the catalog has none of that name.
+    In an English message a capitalised word opening a sentence («Hello», «Red») is no name."""
+    name = asked_wine_name(text)
+    if not name or not _CYRILLIC.search(text.replace(name, " ")):
+        return ""
+    return name if not index.match(name)[0] else ""
 
 
 def _style_of(shown: Sequence[ShownWine]) -> WineFilters:

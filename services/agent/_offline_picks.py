@@ -125,6 +125,15 @@ _FURTHEST = {
 
 
 def _intro(state: RequestState, selection: Selection) -> str:
+    intro = _picks_intro(state, selection)
+    if not state.missing_name:
+        return intro
+    if selection.source == "balanced":  # nothing else was asked: what the shop has instead
+        intro = "Вот что могу предложить из каталога:"
+    return f"«{state.missing_name}» в каталоге нет. {intro}"
+
+
+def _picks_intro(state: RequestState, selection: Selection) -> str:
     searched = state.summary_ru(numbers=False)
     looked = f" (искал: {searched})" if searched else ""
     if selection.nothing_further:

@@ -48,6 +48,7 @@ class RequestState:
     asked_now: tuple[str, ...] = ()  # filters this message set: the last to relax
     said_now: tuple[str, ...] = ()  # filters this message's own words state («under 1000»)
     turns: int = 0
+    missing_name: str = ""  # a wine this message names that the catalog does not have
     topic: str = (
         ""  # the knowledge entry last asked about («а у вас есть?» after «что такое амароне?»)
     )
@@ -147,6 +148,8 @@ class RequestState:
             lines.append(f"- настроение или описание (для semantic_search): «{self.mood}»")
         if self.refined:
             lines.append(f"- уточнение этого сообщения: {', '.join(self.refined)}")
+        if self.missing_name:
+            lines.append(f"- «{self.missing_name}» в каталоге нет: скажи об этом прямо")
         if self.last_shown:
             prices = ", ".join(f"{int(w.price)} ₽" for w in self.last_shown)
             lines.append(f"- в прошлом ответе показаны вина по ценам: {prices}")
