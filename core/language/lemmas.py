@@ -52,6 +52,16 @@ def is_person(word: str) -> bool:
 
 
 @lru_cache(maxsize=65536)
+def is_indeclinable(word: str) -> bool:
+    """«мукузани», «саперави»: a noun borrowed whole, which Russian does not decline (grapes,
+    wines and places from other languages mostly are)."""
+    if word.isascii():
+        return False
+    parse = _analyzer().parse(word)[0]  # type: ignore[attr-defined]
+    return "NOUN" in parse.tag and "Fixd" in parse.tag
+
+
+@lru_cache(maxsize=65536)
 def is_past_verb(word: str) -> bool:
     """«пил», «подавали»: a verb in the past tense (a story, not a wish)."""
     if word.isascii():

@@ -6,11 +6,15 @@ the claims reader (`claims`) checks against a wine's own words, whatever verb in
 from __future__ import annotations
 
 import re
+from functools import cache
 
-from core.language.folding import word_set
+from core.language.folding import fold, stem, word_set
+from core.language.foods import FOOD_WORDS
 from core.language.grapes import GRAPE_ALIASES
+from core.language.lemmas import analyse, is_person
 from core.language.places import COUNTRY_ALIASES, REGION_ALIASES
 from core.language.scanning import ScannedText, live_hits
+from core.language.vocabulary import BODY_WORDS, SWEETNESS_WORDS, WINE_TYPE_WORDS
 from core.language.world import countries_of_group
 
 _LATIN_NAME = re.compile(
@@ -54,20 +58,129 @@ def proper_names(text: str) -> list[str]:
             rest = name.split(maxsplit=1)
             if len(rest) < 2:
                 continue
-            if rest[0] in _OPENERS:
+            if rest[0] in _OPENERS or _common_word(rest[0]):  # «Линейку Кунунга Хилл…»
                 name = rest[1]
         found.append(name)
     names: list[str] = []
     for name in found:
         name = name.strip(" .,;:!?")
         if (
-            len(name) >= 3
+            (len(name) >= 3 or (len(name) == 2 and not analyse(fold(name))[1]))  # «как у Юэ»
             and not is_place_or_grape(name)
             and not countries_of_group(name)
             and name not in names
         ):
             names.append(name)
     return names
+
+
+def _common_word(word: str) -> bool:
+    """A word the dictionary knows as a common one («Линейку»), not a name or a place."""
+    base, known = analyse(fold(word))
+    return known and not is_person(fold(word)) and not is_place_or_grape(word) and base != ""
+
+
+# An adjective made from a place's name: «мендосское», «кьянтийского», «стелленбошский».
+_PLACE_ADJECTIVE = re.compile(
+    r"^(.{3,}?)(?:ий|ей)?(?:ск|цк)(?:ий|ая|ое|ие|ого|ой|ому|ую|ом|их|им|ими|ым|ыми|ую)$"
+)
+_SIDE_PREFIX = re.compile(r"^(?:южно|северо|западно|восточно|юго|северо)-?")
+_ADJECTIVE_SUFFIX = re.compile(r"(?<=...)(?:ин|ов|ев)$")  # «рачинский» ← Рача
+
+
+def place_adjectives(text: str) -> list[str]:
+    """Places named by an adjective the dictionary does not know («мендосское», «кимериджских
+    мергелей»), as the stem of the place's name: a claim a wine's words must bear out. An
+    adjective the vocabulary knows («французский», «тосканское») is read as its place."""
+    scanned = ScannedText.of(text)
+    covered = {
+        position
+        for table in (GRAPE_ALIASES, COUNTRY_ALIASES, REGION_ALIASES)
+        for hit in live_hits(table, scanned)
+        for position in range(hit.start, hit.end)
+    }
+    found = []
+    for position, token in enumerate(scanned.tokens):
+        if position in covered or not (match := _PLACE_ADJECTIVE.match(token.text)):
+            continue
+        if analyse(token.text)[1]:
+            continue  # a word of the language («классический», «королевский»)
+        stem = _ADJECTIVE_SUFFIX.sub("", _SIDE_PREFIX.sub("", match.group(1)))
+        if len(stem) >= 3:
+            found.append(stem)
+    return found
+
+
+def unknown_terms(text: str) -> list[str]:
+    """Lower-case words neither the dictionary nor the vocabulary knows («с долей мукузани»,
+    «конча-и-торо»): a grape, a place or a name the wine's own words must bear out."""
+    scanned = ScannedText.of(text)
+    covered = {
+        position
+        for table in _VOCABULARY
+        for hit in live_hits(table, scanned)
+        for position in range(hit.start, hit.end)
+    }
+    found = []
+    for position, token in enumerate(scanned.tokens):
+        written = scanned.original[token.start : token.end]
+        if (
+            position in covered
+            or len(written) < 4
+            or not written.islower()
+            or written.isascii()
+            or not token.text.startswith(token.stem)  # a misspelling of a word it knows
+            or _PLACE_ADJECTIVE.match(token.text)
+            or analyse(token.text)[1]
+            or token.stem in _wine_terms()
+        ):
+            continue
+        found.append(written)
+    return found
+
+
+@cache
+def _wine_terms() -> frozenset[str]:
+    """Stems of the lower-case words the shop's knowledge base writes («миллезимное»,
+    «апелласьон»): terms of the trade, not names (which it writes capitalised)."""
+    from core.language.knowledge import knowledge_base  # the base loads only when needed
+
+    found: set[str] = set()
+    for entry in knowledge_base():
+        texts = (entry.title, entry.answer, *entry.facts, *entry.questions, *entry.keywords)
+        for text in texts:
+            found |= {stem(fold(w)) for w in _LOWER_WORD.findall(text)}
+    return frozenset(found)
+
+
+_LOWER_WORD = re.compile(r"(?<![\w-])[а-яё]{4,}(?![\w-])")
+
+
+# A method or a style named by a term the dictionary does not know: «методом эштуфа».
+_METHOD_TERM = re.compile(
+    r"(?<![а-яё])(?:метод\w*|способ\w*|технологи\w*)\s+(?:по\s+)?([а-яё]{4,})(?![а-яё])"
+)
+
+
+def method_terms(text: str) -> list[str]:
+    """Terms a sentence names a method by («выдержанная методом эштуфа»), when the dictionary
+    does not know them: a claim the wine's words must bear out."""
+    return [
+        match.group(1)
+        for match in _METHOD_TERM.finditer(fold(text))
+        if not analyse(match.group(1))[1]
+    ]
+
+
+_VOCABULARY = (
+    GRAPE_ALIASES,
+    COUNTRY_ALIASES,
+    REGION_ALIASES,
+    FOOD_WORDS,
+    WINE_TYPE_WORDS,
+    SWEETNESS_WORDS,
+    BODY_WORDS,
+)
 
 
 def is_place_or_grape(name: str) -> bool:

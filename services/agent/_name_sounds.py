@@ -5,6 +5,7 @@ producer or any other name the prose gives to a wine's own words.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from core.language.catalog_terms import skeletons, words
@@ -47,8 +48,12 @@ def name_sounds(text: str) -> frozenset[str]:
 
 def sounds_like(sounds: frozenset[str], names: frozenset[str]) -> bool:
     """One word against a wine's names: the same skeleton, one a case ending longer
-    («фонтанафредды» ≈ «Fontanafredda») or another case ending («вдова» ≈ «вдово(й)»)."""
+    («фонтанафредды» ≈ «Fontanafredda») or another case ending («вдова» ≈ «вдово(й)»), or
+    the same consonants once vowels are blurred and a silent ending dropped, as a name is
+    heard when written in another alphabet («Вэлли» ≈ «Valley», «Жадо» ≈ «Jadot»)."""
     if sounds & names:
+        return True
+    if _blurred_set(sounds) & _blurred_set(names):
         return True
     return any(
         len(a) >= 5
@@ -60,3 +65,25 @@ def sounds_like(sounds: frozenset[str], names: frozenset[str]) -> bool:
         for a in sounds
         for b in names
     )
+
+
+_VOWELS = re.compile(r"[aeiou]+")
+
+
+@lru_cache(maxsize=8192)
+def _blurred_set(skeletons: frozenset[str]) -> frozenset[str]:
+    return frozenset(form for skeleton in skeletons for form in _blurred(skeleton))
+
+
+@lru_cache(maxsize=65_536)
+def _blurred(skeleton: str) -> frozenset[str]:
+    """A skeleton heard loosely: each run of vowels one vowel («veli», «valei» → «vala»), and
+    without a silent final vowel or consonant («sogrape» ≈ «согрейп», «jadot» ≈ «жадо»); a
+    leading «j» may be «ж» («jadot»). Two sounds at least, so no short word matches by chance."""
+    forms = set()
+    for base in {skeleton, "s" + skeleton[1:] if skeleton.startswith("h") else skeleton}:
+        blurred = _VOWELS.sub("a", base)
+        forms.add(blurred)
+        if len(blurred) > 3 and blurred[-1] in "atsdx":
+            forms.add(blurred[:-1])
+    return frozenset(f for f in forms if len(f) >= 2 and len(_VOWELS.sub("", f)) >= 1)
