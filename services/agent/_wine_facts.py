@@ -6,6 +6,7 @@ sentences to these; a catalog's rows come back answer after answer, so each is r
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -200,7 +201,7 @@ _ROMAN = {
 def _numerals_as_written(name: str, own: str) -> str:
     """A name without the ordinals the wine's words write as Roman numerals: «Виктором
     Эммануилом Вторым» of «Виктором Эммануилом II»."""
-    written = set(own.split())
+    written = set(re.findall(r"(?<![\w])[IVX]+(?![\w])", own))
     kept = [w for w in name.split() if _ROMAN.get(lemma(fold(w)), "") not in written]
     return " ".join(kept)
 

@@ -1,0 +1,114 @@
+"""Dates, sums, places and names by their shape, however a sentence words them: a short year
+(«урожая девятнадцатого года», «19-го»), a decade or a century («с тридцатых годов прошлого
+века»), a bare sum at the end of a clause, an age said as an adjective («сорокалетние лозы»), a
+range in words, a place by an adjective the dictionary lacks («алентежанских»), a term it lacks
+(«с долей мукузани»), a name written in another alphabet («Кинта ду Вале Эскуру»), a Roman
+numeral said as a word. Each sentence stands only when the wine's row or its own words bear out
+every one.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from core.domain import Sweetness, WineType
+from services.agent._wine_facts import Facts, facts_of
+from tests.claim_helpers import stands
+
+OWN_WORDS = (
+    "Quinta do Vale Escuro Reserva. Семья Мендеш основала кинту в 1932 году на террасах над "
+    "Дору, у Пиньяна, и поставляла вино королю Карлушу I. Вино выдерживается двенадцать месяцев "
+    "во французских бочках. Лозам около сорока лет. Аромат ежевики и фиалки."
+)
+
+
+def _wine() -> Facts:
+    return facts_of(
+        "Quinta do Vale Escuro Reserva",
+        "Quinta do Vale Escuro",
+        "Португалия",
+        ("Дору", "Douro DOC"),
+        ("турига насьональ", "тинта рориш"),
+        WineType.red,
+        Sweetness.dry,
+        OWN_WORDS,
+        vintage=2019,
+        price=Decimal(2400),
+    )
+
+
+CASES = {
+    "a short year": [
+        ("Турига насьональ урожая девятнадцатого года.", True),
+        ("Дору, урожай девятнадцатого.", True),
+        ("тинта рориш 19-го, с террас над Дору.", True),
+        ("Дору, урожай семнадцатого года.", False),
+        ("тинта рориш 18-го, с террас над Дору.", False),
+    ],
+    "a year in words": [
+        ("Кинту основали в тысяча девятьсот тридцать втором году.", True),
+        ("Кинту основали в тысяча девятьсот двадцать втором году.", False),
+    ],
+    "a decade or a century": [
+        ("Кинту основали в тридцатых годах прошлого века.", True),
+        ("Семья Мендеш делает вино с тридцатых.", True),
+        ("Кинту основали в прошлом веке, над Дору.", True),
+        ("Кинту основали в пятидесятых.", False),
+        ("Хозяйство работает с девятнадцатого века.", False),
+        ("Хозяйство работает с позапрошлого века.", False),
+    ],
+    "a bare sum at the end of a clause": [
+        ("Дору, тинта рориш, две тысячи четыреста.", True),
+        ("Дору, тинта рориш, две тысячи восемьсот.", False),
+        ("Дору, тинта рориш, две с половиной тысячи.", False),
+    ],
+    "an age or a length said as an adjective": [
+        ("Сорокалетние лозы над Дору.", True),
+        ("Столетние лозы над Дору.", False),
+        ("Трёхлетняя выдержка во французских бочках.", False),
+    ],
+    "a range in words": [
+        ("Двенадцать месяцев во французских бочках.", True),
+        ("Лозам сорок–пятьдесят лет.", False),
+        ("От десяти до двенадцати месяцев в бочках.", False),
+    ],
+    "a place by an adjective the dictionary lacks": [
+        ("С пиньянских террас над Дору.", True),
+        ("С алентежанских виноградников.", False),
+        ("Турига насьональ, как у бэйрадских соседей.", False),
+    ],
+    "a term the dictionary lacks": [
+        ("Турига насьональ с долей тинта рориш.", True),
+        ("Турига насьональ с небольшой долей мукузани.", False),
+        ("Выдержана по методу эштуфажен.", False),
+        ("Купаж туриги насьональ и кастелау.", False),
+    ],
+    "a name written in another alphabet": [
+        ("Кинта ду Вале Эскуру — семейное хозяйство над Дору.", True),
+        ("Хозяйство Мендеш работает над Дору.", True),
+        ("Кинта ду Вале Крашту — семейное хозяйство над Дору.", False),
+        ("Хозяйство Мартинш работает над Дору.", False),
+        ("Турига плотная, как у Юэ.", False),
+    ],
+    "a Roman numeral said as a word": [
+        ("Вино поставляли королю Карлушу Первому.", True),
+        ("Вино поставляли королю Карлушу Второму.", False),
+    ],
+    "a place said of the thing before it": [
+        ("Бочки французские — двенадцать месяцев.", True),
+        ("Бочки американские — двенадцать месяцев.", False),
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("sentence", "true"),
+    [case for cases in CASES.values() for case in cases],
+    ids=[f"{kind}: {sentence}" for kind, cases in CASES.items() for sentence, _ in cases],
+)
+def test_a_sentence_stands_only_when_the_wine_bears_out_every_date_sum_and_name(
+    sentence: str, true: bool
+) -> None:
+    assert stands(_wine(), sentence) is true
