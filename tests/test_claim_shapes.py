@@ -112,3 +112,30 @@ def test_a_sentence_stands_only_when_the_wine_bears_out_every_date_sum_and_name(
     sentence: str, true: bool
 ) -> None:
     assert stands(_wine(), sentence) is true
+
+
+def _loire() -> Facts:
+    return facts_of(
+        "Jardin Ste. Guénolé",
+        "Tenuta Jardin",
+        "Франция",
+        ("Долина Луары",),
+        ("шенен блан",),
+        WineType.white,
+        Sweetness.dry,
+        "Jardin Ste. Guénolé. Шенен с известняковых склонов.",
+        vintage=2021,
+    )
+
+
+SPELLINGS = [
+    ("Тенута Жарден — шенен с известняковых склонов.", True),
+    ("Сент-Гвеноле — шенен блан.", True),
+    ("Тенута Морен — шенен с известняковых склонов.", False),
+    ("Сент-Эмильон — шенен блан.", False),
+]
+
+
+@pytest.mark.parametrize(("sentence", "true"), SPELLINGS, ids=[s for s, _ in SPELLINGS])
+def test_a_name_stands_however_russian_spells_its_latin(sentence: str, true: bool) -> None:
+    assert stands(_loire(), sentence) is true

@@ -34,6 +34,7 @@ _QUOTED = re.compile(r"«([A-ZА-ЯЁÀ-Þ][\w'’&.\- ]{1,59})»|\"([A-ZА-ЯЁ
 # Latin words that name no one. Label terms («Riserva», «Classico», «DOCG», «Grand Cru») are
 # not here: said of a wine whose own words lack them, they are claims the row does not bear.
 _NOT_NAMES = word_set("OK I A The Wine Vino Vin")
+_INNER_CAPITAL = re.compile(r"-[А-ЯЁ]")
 _ENDS_CLAUSE = re.compile(r"[.!?…:>]\s*$")
 
 
@@ -56,9 +57,9 @@ def proper_names(text: str) -> list[str]:
         )
         if at_start:
             rest = name.split(maxsplit=1)
-            if len(rest) < 2:
+            if len(rest) < 2 and not _INNER_CAPITAL.search(name):  # «Сент-Эмильон» is a name
                 continue
-            if rest[0] in _OPENERS or _common_word(rest[0]):  # «Линейку Кунунга Хилл…»
+            if len(rest) == 2 and (rest[0] in _OPENERS or _common_word(rest[0])):  # «Линейку…»
                 name = rest[1]
         found.append(name)
     names: list[str] = []

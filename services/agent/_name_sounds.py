@@ -29,15 +29,37 @@ def word_sounds(text: str) -> tuple[frozenset[str], ...]:
     for word in words(text):
         if len(word) < 3 or word in _GENERIC_NAME_WORDS:
             continue
-        found.append(_sounds_of_word(word))
+        sounds = _sounds_of_word(word)
+        if _blurred_set(sounds) & _generic_sounds():  # «Тенуты» is «Tenuta» in Cyrillic
+            continue
+        found.append(sounds)
     return tuple(found)
 
 
 @lru_cache(maxsize=65_536)  # like the skeletons and lemmas it is made of: words repeat
 def _sounds_of_word(word: str) -> frozenset[str]:
-    forms = {word, lemma(word)}
+    forms = {word, lemma(word), *_heard_as(word)}
     # «ai» and «ei» merged for names alone: Taylor ≈ Тэйлор (a search would confuse more)
     return frozenset(s.replace("ai", "ei") for form in forms for s in skeletons(form))
+
+
+@lru_cache(maxsize=1)
+def _generic_sounds() -> frozenset[str]:
+    generic = (s for word in _GENERIC_NAME_WORDS if len(word) >= 4 for s in skeletons(word))
+    return _blurred_set(frozenset(generic))
+
+
+# How Russian writes some Latin spellings of names: «Jadot» is «Жадо», «Guido» «Гвидо», «Ste.»
+# «Сент».
+_HEARD_AS = ((re.compile(r"^j(?=[aeiou])"), "zh"), (re.compile(r"gu(?=[aeiou])"), "gv"))
+_SAINTS = {"st": ("sent", "saint", "sankt"), "ste": ("sent", "saint")}
+
+
+def _heard_as(word: str) -> set[str]:
+    if not word.isascii():
+        return set()
+    found = {pattern.sub(sound, word) for pattern, sound in _HEARD_AS} - {word}
+    return found | set(_SAINTS.get(word, ()))
 
 
 @lru_cache(maxsize=8192)

@@ -317,8 +317,10 @@ def facts_of(
         countries=_canonical([country], country_from_text),
         regions=_regions(*regions),
         own_text=own_words,
-        # a place the row names is a name the prose may give («из Западного Кейпа»)
-        name_text=" ".join((name, producer, country, *(r for r in regions if r), own_words)),
+        # a place or a grape the row names is a name the prose may give («из Западного Кейпа»)
+        name_text=" ".join(
+            (name, producer, country, *(r for r in regions if r), *grapes, own_words)
+        ),
         **known,
     )
 
