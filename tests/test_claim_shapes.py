@@ -13,7 +13,11 @@ from decimal import Decimal
 
 import pytest
 
-from core.domain import Sweetness, WineType
+from core.domain import Sweetness, WineFilters, WineType
+from core.language.claims import read_claims
+from core.language.reading import read
+from services.agent._grounding import Request
+from services.agent._request_state import RequestState
 from services.agent._wine_facts import Facts, facts_of
 from tests.claim_helpers import stands
 
@@ -139,3 +143,13 @@ SPELLINGS = [
 @pytest.mark.parametrize(("sentence", "true"), SPELLINGS, ids=[s for s, _ in SPELLINGS])
 def test_a_name_stands_however_russian_spells_its_latin(sentence: str, true: bool) -> None:
     assert stands(_loire(), sentence) is true
+
+
+def test_a_word_of_what_was_searched_is_no_invention() -> None:
+    """«тельность» is the shop's own word for body: an intro that repeats what was searched
+    («Искал: красное, тельность до 2») names nothing the person did not ask for."""
+    state = RequestState(filters=WineFilters(wine_type=WineType.red, body_max=2))
+    request = Request.of(read("что-нибудь лёгкое красное"), state)
+    intro = read_claims("Искал: красное, тельность до 2.")
+    assert [c for c in intro if c.kind == "name"], "the word is read as a name"
+    assert all(request.says(c) for c in intro if c.kind == "name")
