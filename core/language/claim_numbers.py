@@ -93,7 +93,10 @@ def worded_number_claims(text: str, number_kind: str, taken: list[tuple[int, int
             else:
                 found.append(Claim(_year_kind(before), century_base + int(value)))
         elif number.measured or number.compound:
-            if YEARS[0] <= value <= YEARS[1] and value == value.to_integral_value():
+            # a year in words ends in an ordinal («две тысячи пятнадцатого»); «две тысячи» is
+            # a sum or a count
+            year = YEARS[0] <= value <= YEARS[1] and value == value.to_integral_value()
+            if year and (number.ordinal or number.next_lemma == "год"):
                 found.append(Claim(_year_kind(before), int(value)))
             elif value >= 100 and not number.ordinal and _CLAUSE_END.match(after):
                 found.append(Claim("sum", value))  # «…, тысяча четыреста.»: a price said

@@ -11,7 +11,7 @@ from functools import cache
 from core.language.folding import fold, stem, word_set
 from core.language.foods import FOOD_WORDS
 from core.language.grapes import GRAPE_ALIASES
-from core.language.lemmas import analyse, is_person
+from core.language.lemmas import analyse, is_person, is_proper_noun
 from core.language.places import COUNTRY_ALIASES, REGION_ALIASES
 from core.language.scanning import ScannedText, live_hits
 from core.language.vocabulary import BODY_WORDS, SWEETNESS_WORDS, WINE_TYPE_WORDS
@@ -132,7 +132,7 @@ def unknown_terms(text: str) -> list[str]:
             or written.isascii()
             or not token.text.startswith(token.stem)  # a misspelling of a word it knows
             or _PLACE_ADJECTIVE.match(token.text)
-            or analyse(token.text)[1]
+            or (analyse(token.text)[1] and not is_proper_noun(token.text))
             or token.stem in _wine_terms()
         ):
             continue
