@@ -20,6 +20,7 @@ from decimal import Decimal
 from core.language.claim import Claim
 from core.language.folding import fold
 from core.language.lemmas import words_of
+from core.language.names import ROMAN_CENTURY
 from core.language.worded_numbers import worded_numbers
 
 YEARS = (1900, 2030)
@@ -109,6 +110,9 @@ def worded_number_claims(text: str, number_kind: str, taken: list[tuple[int, int
     for match in _PAST_CENTURY.finditer(folded):
         if not any(abs(match.start() - end) <= 2 for end in dated_centuries):
             found.append(Claim("century", 19 if match.group(1) else 20))
+    for match in ROMAN_CENTURY.finditer(text):
+        if not text[max(0, match.start() - 1) : match.start()].isalnum():
+            found.append(Claim("century", _roman(match.group(1))))
     for match in _LENGTH_ADJECTIVE.finditer(folded):
         if not _overlaps(match.span(), taken):
             found.append(Claim(number_kind, Decimal(str(_LENGTH_PREFIXES[match.group(1)]))))
@@ -121,6 +125,14 @@ def short_year_claims(folded: str) -> list[tuple[tuple[int, int], Claim]]:
         (match.span(), Claim("short_year", int(match.group(1))))
         for match in SHORT_YEAR_DIGITS.finditer(folded)
     ]
+
+
+_ROMAN_DIGITS = {"I": 1, "V": 5, "X": 10, "L": 50}
+
+
+def _roman(numeral: str) -> int:
+    values = [_ROMAN_DIGITS[c] for c in numeral]
+    return sum(-v if v < after else v for v, after in zip(values, [*values[1:], 0], strict=True))
 
 
 def _dates(next_lemma: str, after: str, before: str) -> bool:

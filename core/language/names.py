@@ -34,6 +34,8 @@ _QUOTED = re.compile(r"«([A-ZА-ЯЁÀ-Þ][\w'’&.\- ]{1,59})»|\"([A-ZА-ЯЁ
 # Latin words that name no one. Label terms («Riserva», «Classico», «DOCG», «Grand Cru») are
 # not here: said of a wine whose own words lack them, they are claims the row does not bear.
 _NOT_NAMES = word_set("OK I A The Wine Vino Vin")
+# A century in Roman numerals: «с XIX века», «в XX столетии».
+ROMAN_CENTURY = re.compile(r"([IVXL]+)\s+(?:век|столети)")
 _INNER_CAPITAL = re.compile(r"-[А-ЯЁ]")
 _ENDS_CLAUSE = re.compile(r"[.!?…:>]\s*$")
 
@@ -46,6 +48,8 @@ def proper_names(text: str) -> list[str]:
     for match in _QUOTED.finditer(text):
         found.append((match.group(1) or match.group(2)).strip())
     for match in _LATIN_NAME.finditer(text):
+        if ROMAN_CENTURY.match(text, match.start()):
+            continue  # «с XIX века»: a century, read as a date
         words = [w for w in match.group().split() if w not in _NOT_NAMES]
         if words:
             found.append(" ".join(words))
