@@ -126,9 +126,14 @@ def unknown_terms(text: str) -> list[str]:
         for hit in live_hits(table, scanned)
         for position in range(hit.start, hit.end)
     }
+    russian = bool(_CYRILLIC_LETTER.search(text))
     found = []
     for position, token in enumerate(scanned.tokens):
         written = scanned.original[token.start : token.end]
+        if written.isascii() and russian and len(written) >= 4 and written.islower():
+            if position not in covered and token.stem not in _wine_terms():
+                found.append(written)  # «от torres» in a Russian sentence: a name
+            continue
         if (
             position in covered
             or len(written) < 4
@@ -158,7 +163,8 @@ def _wine_terms() -> frozenset[str]:
     return frozenset(found)
 
 
-_LOWER_WORD = re.compile(r"(?<![\w-])[а-яё]{4,}(?![\w-])")
+_LOWER_WORD = re.compile(r"(?<![\w-])[a-zа-яё]{4,}(?![\w-])")
+_CYRILLIC_LETTER = re.compile(r"[а-яё]")
 
 
 # A method or a style named by a term the dictionary does not know: «методом эштуфа».
