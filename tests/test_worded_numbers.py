@@ -1,7 +1,8 @@
 """Numbers written in words, read as a person writes them: parts in falling order («сто
 двадцать», not «четыре шесть»), an ordinal closing a year («тысяча восемьсот четырнадцатом»),
 an ordinal alone only where it dates («двадцатого года», «девятнадцатого века», «с
-пятидесятых»), «с половиной» inside a number, and a range of two."""
+пятидесятых»), «с половиной» inside a number, a range of two, and nouns that are numbers
+(«полвека», «две трети», «пара лет»)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,11 @@ CASES = [
     ("двадцать второго года", [Decimal(22)]),
     ("с девятнадцатого века", [Decimal(19)]),
     ("с пятидесятых", [Decimal(50)]),
+    ("лозам полвека", [Decimal(50)]),
+    ("две трети купажа", [Decimal("0.66")]),
+    ("дюжина месяцев", [Decimal(12)]),
+    ("пара лет в бочке", [Decimal(2)]),
+    ("возьмите пару бокалов", []),
     ("пятое гран крю", []),  # a rank, read elsewhere
     ("одно из лучших", []),
 ]

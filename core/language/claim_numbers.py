@@ -83,6 +83,8 @@ def worded_number_claims(text: str, number_kind: str, taken: list[tuple[int, int
             found.append(Claim("grape_count", int(value)))
         elif number.next_lemma in ("процент", "градус", "percent"):
             found.append(Claim("alcohol", number.value))
+        elif number.noun:  # «полвека», «треть купажа»
+            found.append(Claim(number_kind, value))
         elif number.decade:
             year = int(value) + (century_base or 0)
             found.append(Claim("decade", year))

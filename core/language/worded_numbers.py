@@ -34,6 +34,11 @@ _CARDINALS = {word: number for number, word in enumerate(_WORDS_0_19)}
 _CARDINALS |= {word: (position + 2) * 10 for position, word in enumerate(_TENS)}
 _CARDINALS |= {word: (position + 1) * 100 for position, word in enumerate(_HUNDREDS)}
 _HALF_MORE = {"полтора": Decimal("1.5"), "полторы": Decimal("1.5")}
+# Nouns that are numbers by meaning: «полвека», «дюжина месяцев», «треть купажа», «две трети»;
+# «пара» only before a unit («пара лет», not «пара бокалов»).
+_NUMBER_NOUNS = {"полвека": Decimal(50), "дюжина": Decimal(12), "сотня": Decimal(100)}
+_FRACTIONS = {"треть": Decimal("0.33"), "четверть": Decimal("0.25"), "половина": Decimal("0.5")}
+_PAIR = "пара"
 # An ordinal ends a longer number («восемьдесят третьем году»); alone («второе крю», «первой
 # в Италии») it is a rank or an order, read elsewhere.
 _ORDINALS = {word: number for number, word in enumerate(_ORDINALS_1_19, start=1)}
@@ -62,6 +67,7 @@ class WordedNumber:
     measured: bool  # followed by a unit, or first of a range of one («от двух до трех лет»)
     compound: bool  # more than one word («сто двадцать»)
     ordinal: bool = False  # ended by an ordinal («восемьдесят третьем», «двадцатого года»)
+    noun: bool = False  # a number by meaning: «полвека», «треть», «две трети»
     decade: bool = False  # a tens ordinal in the plural («с пятидесятых», «девяностые»)
 
 
@@ -82,6 +88,7 @@ def _number_forms() -> frozenset[str]:
     """Every form of the words a number in words begins with, but «один» (alone, «одно из
     лучших», it is no number): a text without one has no number to read."""
     starts = [w for w in (*_CARDINALS, *_HALF_MORE, _THOUSAND, *_ORDINALS) if w != "один"]
+    starts += [*_NUMBER_NOUNS, *_FRACTIONS, _PAIR]
     found = {form for forms in with_forms({"n": starts}).values() for form in forms}
     return frozenset(found | _MISSING_FORMS)
 
@@ -97,9 +104,16 @@ def worded_numbers(text: str) -> list[WordedNumber]:
         return []  # most sentences: no dictionary look-up at all
     words = words_of(text)
     chains: list[tuple[Decimal, int, int, bool, bool]] = []  # value, first, last, compound, ordinal
+    nouns: set[int] = set()  # the first words of numbers by meaning
     position = 0
     while position < len(words):
         word = words[position]
+        if (noun := _number_noun(words, position)) is not None:
+            value, last = noun
+            chains.append((value, position, last, last > position, False))
+            nouns.add(position)
+            position = last + 1
+            continue
         starts = word.lemma == _THOUSAND or _part(word, True) is not None
         if not starts and not _starts_date(words, position):
             position += 1
@@ -164,11 +178,29 @@ def worded_numbers(text: str) -> list[WordedNumber]:
                 next_lemma,
                 measured,
                 compound,
-                ordinal,
-                decade,
+                ordinal=ordinal,
+                decade=decade,
+                noun=first in nouns,
             )
         )
     return found
+
+
+def _number_noun(words: list[Word], position: int) -> tuple[Decimal, int] | None:
+    """A number said by a noun at `position` (value, last word): «полвека», «дюжина», «пара
+    лет», «треть», «две трети»."""
+    word = words[position]
+    following = words[position + 1] if position + 1 < len(words) else None
+    if word.lemma in _NUMBER_NOUNS:
+        return _NUMBER_NOUNS[word.lemma], position
+    if word.lemma == _PAIR and following is not None and following.lemma in UNITS:
+        return Decimal(2), position
+    if word.lemma in _FRACTIONS:
+        return _FRACTIONS[word.lemma], position
+    if following is not None and following.lemma in _FRACTIONS and word.lemma in _CARDINALS:
+        share = _CARDINALS[word.lemma] * _FRACTIONS[following.lemma]
+        return share.quantize(Decimal("0.01")), position + 1
+    return None
 
 
 def _half_follows(words: list[Word], position: int) -> bool:
