@@ -152,19 +152,23 @@ def unknown_terms(text: str) -> list[str]:
 @cache
 def _wine_terms() -> frozenset[str]:
     """Stems of the lower-case words the shop's knowledge base writes («миллезимное»,
-    «апелласьон»): terms of the trade, not names (which it writes capitalised)."""
+    «апелласьон»): terms of the trade, but those it also writes capitalised inside a sentence
+    («бароло», «Бароло»): a place's or a house's name, however a sentence writes it."""
     from core.language.knowledge import knowledge_base  # the base loads only when needed
 
     found: set[str] = set()
+    names: set[str] = set()  # words it also writes capitalised inside a sentence: «Бароло»
     for entry in knowledge_base():
         texts = (entry.title, entry.answer, *entry.facts, *entry.questions, *entry.keywords)
         for text in texts:
             found |= {stem(fold(w)) for w in _LOWER_WORD.findall(text)}
-    return frozenset(found)
+            names |= {stem(fold(w)) for w in _INNER_NAME.findall(text)}
+    return frozenset(found - names)
 
 
 _LOWER_WORD = re.compile(r"(?<![\w-])[a-zа-яё]{4,}(?![\w-])")
 _CYRILLIC_LETTER = re.compile(r"[а-яё]")
+_INNER_NAME = re.compile(r"(?<=[^.!?…:\s]\s)[A-ZА-ЯЁ][a-zа-яё]{3,}")
 
 
 # A method or a style named by a term the dictionary does not know: «методом эштуфа».
