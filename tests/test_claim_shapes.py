@@ -172,3 +172,8 @@ def test_a_word_of_what_was_searched_is_no_invention() -> None:
     intro = read_claims("Искал: красное, тельность до 2.")
     assert [c for c in intro if c.kind == "name"], "the word is read as a name"
     assert all(request.says(c) for c in intro if c.kind == "name")
+
+
+def test_an_id_in_a_sentence_names_nothing() -> None:
+    """Latin letters inside an id or a code («id-3afae88b-0») are no lower-case name."""
+    assert not [c for c in read_claims("Причина для id-3afae88b-0: отличный выбор.")]

@@ -131,6 +131,8 @@ def unknown_terms(text: str) -> list[str]:
     for position, token in enumerate(scanned.tokens):
         written = scanned.original[token.start : token.end]
         if written.isascii() and russian and len(written) >= 4 and written.islower():
+            if _in_code(scanned.original, token.start, token.end):
+                continue  # part of an id or a code («id-3afae88b-0»), no word
             if position not in covered and token.stem not in _wine_terms():
                 found.append(written)  # «от torres» in a Russian sentence: a name
             continue
@@ -168,6 +170,20 @@ def _wine_terms() -> frozenset[str]:
 
 _LOWER_WORD = re.compile(r"(?<![\w-])[a-zа-яё]{4,}(?![\w-])")
 _CYRILLIC_LETTER = re.compile(r"[а-яё]")
+_RUN_BEFORE = re.compile(r"[\w-]*$")
+_RUN_AFTER = re.compile(r"[\w-]*")
+_DIGIT = re.compile(r"\d")
+
+
+def _in_code(text: str, start: int, end: int) -> bool:
+    """Is the word at text[start:end] part of a run of letters, digits and hyphens that holds a
+    digit: an id or a code?"""
+    before = _RUN_BEFORE.search(text, 0, start)
+    after = _RUN_AFTER.match(text, end)
+    run = (before.group() if before else "") + (after.group() if after else "")
+    return bool(_DIGIT.search(run))
+
+
 _INNER_NAME = re.compile(r"(?<=[^.!?…:\s]\s)[A-ZА-ЯЁ][a-zа-яё]{3,}")
 
 
