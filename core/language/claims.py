@@ -237,7 +237,7 @@ def read_claims(text: str) -> tuple[Claim, ...]:
         if len(name) >= 3 and not is_place_or_grape(name):
             claims.append(Claim("producer", name))
             producers.append(name)
-    terms = place_adjectives(text) + unknown_terms(text) + method_terms(text)
+    terms = place_adjectives(message) + unknown_terms(message) + method_terms(text)
     claims += [Claim("name", name) for name in terms]
     for name in proper_names(text):
         if not any(_vouched_by(name, producer) for producer in producers):

@@ -6,6 +6,7 @@ the claims reader (`claims`) checks against a wine's own words, whatever verb in
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from functools import cache
 
 from core.language.folding import fold, stem, word_set
@@ -93,62 +94,59 @@ _SIDE_PREFIX = re.compile(r"^(?:южно|северо|западно|восто�
 _ADJECTIVE_SUFFIX = re.compile(r"(?<=...)(?:ин|ов|ев)$")  # «рачинский» ← Рача
 
 
-def place_adjectives(text: str) -> list[str]:
+def place_adjectives(scanned: ScannedText) -> list[str]:
     """Places named by an adjective the dictionary does not know («мендосское», «кимериджских
     мергелей»), as the stem of the place's name: a claim a wine's words must bear out. An
     adjective the vocabulary knows («французский», «тосканское») is read as its place."""
-    scanned = ScannedText.of(text)
-    covered = {
-        position
-        for table in (GRAPE_ALIASES, COUNTRY_ALIASES, REGION_ALIASES)
-        for hit in live_hits(table, scanned)
-        for position in range(hit.start, hit.end)
-    }
+    candidates = [
+        (position, match)
+        for position, token in enumerate(scanned.tokens)
+        if (match := _PLACE_ADJECTIVE.match(token.text)) and not analyse(token.text)[1]
+    ]  # «классический», «королевский»: words of the language
+    if not candidates:
+        return []
+    covered = _covered(scanned, (GRAPE_ALIASES, COUNTRY_ALIASES, REGION_ALIASES))
     found = []
-    for position, token in enumerate(scanned.tokens):
-        if position in covered or not (match := _PLACE_ADJECTIVE.match(token.text)):
-            continue
-        if analyse(token.text)[1]:
-            continue  # a word of the language («классический», «королевский»)
+    for position, match in candidates:
         stem = _ADJECTIVE_SUFFIX.sub("", _SIDE_PREFIX.sub("", match.group(1)))
-        if len(stem) >= 3:
+        if position not in covered and len(stem) >= 3:
             found.append(stem)
     return found
 
 
-def unknown_terms(text: str) -> list[str]:
+def unknown_terms(scanned: ScannedText) -> list[str]:
     """Lower-case words neither the dictionary nor the vocabulary knows («с долей мукузани»,
-    «конча-и-торо»): a grape, a place or a name the wine's own words must bear out."""
-    scanned = ScannedText.of(text)
-    covered = {
+    «конча-и-торо», «от torres» in a Russian sentence): a grape, a place or a name the wine's
+    own words must bear out. A term of the trade the knowledge base writes is none."""
+    russian = bool(_CYRILLIC_LETTER.search(scanned.folded))
+    candidates = []
+    for position, token in enumerate(scanned.tokens):
+        written = scanned.original[token.start : token.end]
+        if len(written) < 4 or not written.islower() or token.stem in _wine_terms():
+            continue
+        if written.isascii():
+            if russian and not _in_code(scanned.original, token.start, token.end):
+                candidates.append((position, written))  # not in an id («id-3afae88b-0»)
+        elif (
+            token.text.startswith(token.stem)  # not a misspelling of a word it knows
+            and not _PLACE_ADJECTIVE.match(token.text)
+            and (not analyse(token.text)[1] or is_proper_noun(token.text))
+        ):
+            candidates.append((position, written))
+    if not candidates:
+        return []
+    covered = _covered(scanned, _VOCABULARY)
+    return [written for position, written in candidates if position not in covered]
+
+
+def _covered(scanned: ScannedText, tables: tuple[Mapping[str, object], ...]) -> set[int]:
+    """Positions of the words the vocabulary's tables read."""
+    return {
         position
-        for table in _VOCABULARY
+        for table in tables
         for hit in live_hits(table, scanned)
         for position in range(hit.start, hit.end)
     }
-    russian = bool(_CYRILLIC_LETTER.search(text))
-    found = []
-    for position, token in enumerate(scanned.tokens):
-        written = scanned.original[token.start : token.end]
-        if written.isascii() and russian and len(written) >= 4 and written.islower():
-            if _in_code(scanned.original, token.start, token.end):
-                continue  # part of an id or a code («id-3afae88b-0»), no word
-            if position not in covered and token.stem not in _wine_terms():
-                found.append(written)  # «от torres» in a Russian sentence: a name
-            continue
-        if (
-            position in covered
-            or len(written) < 4
-            or not written.islower()
-            or written.isascii()
-            or not token.text.startswith(token.stem)  # a misspelling of a word it knows
-            or _PLACE_ADJECTIVE.match(token.text)
-            or (analyse(token.text)[1] and not is_proper_noun(token.text))
-            or token.stem in _wine_terms()
-        ):
-            continue
-        found.append(written)
-    return found
 
 
 @cache
