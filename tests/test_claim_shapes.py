@@ -174,6 +174,13 @@ def test_a_word_of_what_was_searched_is_no_invention() -> None:
     assert all(request.says(c) for c in intro if c.kind == "name")
 
 
-def test_an_id_in_a_sentence_names_nothing() -> None:
-    """Latin letters inside an id or a code («id-3afae88b-0») are no lower-case name."""
-    assert not [c for c in read_claims("Причина для id-3afae88b-0: отличный выбор.")]
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Причина для id-3afae88b-0: отличный выбор.",
+        'Вот <b>что</b> я нашел <img src=x onerror="window.x=1"> [тут](javascript:window.x=3).',
+    ],
+)
+def test_code_and_markup_in_a_sentence_name_nothing(sentence: str) -> None:
+    """Latin letters inside an id, markup or a link are no lower-case name."""
+    assert not [c for c in read_claims(sentence) if c.kind == "name"]

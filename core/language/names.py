@@ -168,18 +168,19 @@ def _wine_terms() -> frozenset[str]:
 
 _LOWER_WORD = re.compile(r"(?<![\w-])[a-zа-яё]{4,}(?![\w-])")
 _CYRILLIC_LETTER = re.compile(r"[а-яё]")
-_RUN_BEFORE = re.compile(r"[\w-]*$")
-_RUN_AFTER = re.compile(r"[\w-]*")
-_DIGIT = re.compile(r"\d")
+_RUN_BEFORE = re.compile(r"\S*$")
+_RUN_AFTER = re.compile(r"\S*")
+# A Latin word standing in prose: letters (hyphens between), with prose punctuation around.
+_PROSE_WORD = re.compile(r"[«\"'(]*[A-Za-z]+(?:-[A-Za-z]+)*[»\"'),.;:!?…]*")
 
 
 def _in_code(text: str, start: int, end: int) -> bool:
-    """Is the word at text[start:end] part of a run of letters, digits and hyphens that holds a
-    digit: an id or a code?"""
+    """Is the word at text[start:end] part of something that is not prose: an id or a code
+    («id-3afae88b-0»), markup or a link («<script>», «javascript:window.x»)?"""
     before = _RUN_BEFORE.search(text, 0, start)
     after = _RUN_AFTER.match(text, end)
-    run = (before.group() if before else "") + (after.group() if after else "")
-    return bool(_DIGIT.search(run))
+    run = (before.group() if before else "") + text[start:end] + (after.group() if after else "")
+    return not _PROSE_WORD.fullmatch(run)
 
 
 _INNER_NAME = re.compile(r"(?<=[^.!?…:\s]\s)[A-ZА-ЯЁ][a-zа-яё]{3,}")
