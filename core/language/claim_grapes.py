@@ -12,9 +12,10 @@ from collections.abc import Mapping
 from typing import TypeVar
 
 from core.language.claim import Claim
+from core.language.folding import Token
 from core.language.foods import FOOD_CATEGORIES, FOOD_WORDS
 from core.language.grapes import GRAPE_ALIASES
-from core.language.lemmas import words_of
+from core.language.lemmas import is_indeclinable, words_of
 from core.language.scanning import Hit, ScannedText, live_hits, scan
 from core.language.vocabulary import FALSE_FRIENDS
 
@@ -34,7 +35,10 @@ _DENIALS = frozenset({"не", "ни", "нет", "без", "not", "no", "without"
 _LINKS = frozenset({"из", "с", "от", "в", "на", "from", "in", "грамма", "капли"})
 # «не очень сладкое», «not too sweet»: a softer word, not a denial — no claim either way.
 _SOFTENERS = frozenset({"очень", "слишком", "сильно", "особо", "особенно", "так", "too", "very"})
-_LIST_WORDS = frozenset({"и", "или"})
+# Words that list one grape with another: «из ркацители и киси», «ркацители с киси».
+_LIST_WORDS = frozenset({"и", "или", "с", "со"})
+# Adjective endings: «мальбековое, мендосское» lists a grape with a place, not two grapes.
+_ADJECTIVE_ENDING = re.compile(r"(?:ое|ый|ий|ой|ая|яя|ые|ие|ого|его|ому|ему|ую|юю|ых|их|ым|им)$")
 
 
 def denial(text: ScannedText, start: int) -> bool | None:
@@ -58,9 +62,17 @@ def said_hits(table: Mapping[str, V], text: ScannedText) -> list[tuple[Hit[V], b
     for hit in scan(table, text.tokens):
         if any(t.text in FALSE_FRIENDS for t in text.tokens[hit.start : hit.end]):
             continue
+        if any(_corrected_name(text, t) for t in text.tokens[hit.start : hit.end]):
+            continue  # «Марани» is a name, not a misspelt «марсала»
         if (denied := denial(text, hit.start)) is not None:
             found.append((hit, denied))
     return found
+
+
+def _corrected_name(text: ScannedText, token: Token) -> bool:
+    """Is a capitalised word read as another by the typo corrector: a name, not a typo?"""
+    written = text.original[token.start : token.end]
+    return written[:1].isupper() and not token.text.startswith(token.stem)
 
 
 def grape_claims(text: ScannedText) -> list[Claim]:
@@ -89,7 +101,29 @@ def grape_claims(text: ScannedText) -> list[Claim]:
         for neighbour in (_listed(text, hit.end, 1), _listed(text, hit.start - 1, -1)):
             if neighbour is not None and neighbour not in covered:
                 claims.append(Claim("grape", text.tokens[neighbour].text))
+                covered.add(neighbour)
+    for match in _SHARE.finditer(text.folded):  # «с небольшой долей мукузани»
+        position = next((i for i, t in enumerate(text.tokens) if t.start == match.start(1)), None)
+        word = match.group(1)
+        if (
+            position is not None
+            and position not in covered
+            and (_unknown(word) or is_indeclinable(word))
+        ):
+            claims.append(Claim("grape", word))
     return claims
+
+
+# A share of a blend: the word after it is a grape («с долей мукузани», «с добавлением киси»).
+_SHARE = re.compile(
+    r"(?<![а-яё])(?:дол(?:ей|я|ю|и)|добавлени\w+|капл\w+|примес\w+|процент\w*)\s+"
+    r"(?:[а-яё]+(?:ой|ей|ым|им)\s+)?([а-яё]{3,})"
+)
+
+
+def _unknown(word: str) -> bool:
+    """A word the dictionary lacks, or knows only as a person's name («азала»)."""
+    return all(not w.known or w.person for w in words_of(word))
 
 
 def _listed(text: ScannedText, position: int, step: int) -> int | None:
@@ -112,7 +146,9 @@ def _listed(text: ScannedText, position: int, step: int) -> int | None:
     written = text.original[token.start : token.end]
     if len(written) < 3 or not written.isalpha() or not written.islower() or written.isascii():
         return None
-    return position if not any(word.known for word in words_of(written)) else None
+    if _ADJECTIVE_ENDING.search(written):
+        return None
+    return position if _unknown(written) else None
 
 
 # Words of a clause about the aroma or taste: the foods named there are notes, not dishes.

@@ -28,10 +28,22 @@ from core.language.amounts import money_mentions
 from core.language.claim import Claim
 from core.language.claim_cues import CUES, cue_claims
 from core.language.claim_grapes import food_claims, grape_claims, said_hits
+from core.language.claim_numbers import (
+    HISTORY_YEAR,
+    YEARS,
+    short_year_claims,
+    worded_number_claims,
+)
 from core.language.folding import fold, stem, word_set
 from core.language.grapes import GRAPE_ALIASES
 from core.language.lemmas import words_of
-from core.language.names import is_place_or_grape, proper_names
+from core.language.names import (
+    is_place_or_grape,
+    method_terms,
+    place_adjectives,
+    proper_names,
+    unknown_terms,
+)
 from core.language.places import CASE_SENSITIVE_ALIASES, COUNTRY_ALIASES, REGION_ALIASES
 from core.language.scanning import ScannedText, live_hits
 from core.language.vocabulary import (
@@ -70,8 +82,6 @@ _PERCENT = re.compile(r"(\d+(?:[.,]\d+)?)\s*(?:%|процент\w*|градус\
 _VOLUME = re.compile(r"(\d+(?:[.,]\d+)?)\s*(л|литр\w*|мл|ml|l|cl)(?![a-zа-я])")
 _MAGNUM = re.compile(r"магнум|magnum")
 _ALCOHOL_CUE = re.compile(r"алкогол|крепост|спирт|abv|об\.|градус|°")
-_YEARS = (1900, 2030)
-_HISTORY_YEAR = re.compile(r"основан|\bс\s*$|since\s*$|founded|в\s*$|век")
 _WINE_NOUNS = frozenset(
     {"вино", "вина", "вин", "вину", "вином", "вине", "винам", "винами", "винах", "wine", "wines"}
 )
@@ -157,6 +167,9 @@ def read_claims(text: str) -> tuple[Claim, ...]:
     said = {kind for kind, _ in cues}
     cue_kinds = [kind for kind in CUES if kind in said]
     number_kind = cue_kinds[0] if cue_kinds else "number"
+    for span, claim in short_year_claims(folded):  # «шираз 23-го»
+        claims.append(claim)
+        taken.append(span)
     numbers = list(_NUMBER.finditer(folded))
     codes = (
         [m.span() for m in _CODE.finditer(folded) if _CODE_LETTER.search(m.group())]
@@ -169,9 +182,9 @@ def read_claims(text: str) -> tuple[Claim, ...]:
         value = _decimal(match.group())
         if value is None:
             continue
-        if _YEARS[0] <= value <= _YEARS[1] and value == value.to_integral_value():
+        if YEARS[0] <= value <= YEARS[1] and value == value.to_integral_value():
             before = folded[max(0, match.start() - 12) : match.start()]
-            kind = "history" if _HISTORY_YEAR.search(before) else "vintage"
+            kind = "history" if HISTORY_YEAR.search(before) else "vintage"
             claims.append(Claim(kind, int(value)))
         elif (
             value >= 10
@@ -185,11 +198,11 @@ def read_claims(text: str) -> tuple[Claim, ...]:
     for hit, denied in said_hits(COUNTRY_ALIASES, message):
         allowed = CASE_SENSITIVE_ALIASES.get(hit.key)
         if allowed is None or message.span(hit) in allowed:
-            kind = "thing_origin" if _qualifies_thing(message, hit.end) else "country"
+            kind = "thing_origin" if _qualifies_thing(message, hit.start, hit.end) else "country"
             claims.append(Claim(kind, hit.value, negated=denied))
     claims += [
         Claim(
-            "thing_origin" if _qualifies_thing(message, hit.end) else "region",
+            "thing_origin" if _qualifies_thing(message, hit.start, hit.end) else "region",
             hit.value,
             negated=denied,
         )
@@ -212,7 +225,7 @@ def read_claims(text: str) -> tuple[Claim, ...]:
             claims.append(Claim("sweetness", hit.value, negated=denied))
     if (group := countries_of_group(text)) in (NEW_WORLD, OLD_WORLD):
         claims.append(Claim("world", "new" if group == NEW_WORLD else "old"))
-    claims += _worded_numbers(text, number_kind, taken)
+    claims += worded_number_claims(text, number_kind, taken)
     claims += food_claims(message)
     if _FORTIFIED.search(folded):  # «брожение останавливают спиртом»: said to be fortified
         claims.append(Claim("colour", WineType.fortified))
@@ -224,6 +237,8 @@ def read_claims(text: str) -> tuple[Claim, ...]:
         if len(name) >= 3 and not is_place_or_grape(name):
             claims.append(Claim("producer", name))
             producers.append(name)
+    terms = place_adjectives(message) + unknown_terms(message) + method_terms(text)
+    claims += [Claim("name", name) for name in terms]
     for name in proper_names(text):
         if not any(_vouched_by(name, producer) for producer in producers):
             claims.append(Claim("name", name))
@@ -255,52 +270,34 @@ _FORTIFIED = re.compile(
 _BUBBLES = re.compile(r"пузыр|перляж|мусс\b|шипуч|газирован|bubbl|fizz")
 
 
-def _worded_numbers(text: str, number_kind: str, taken: list[tuple[int, int]]) -> list[Claim]:
-    """Claims of numbers written in words: an alcohol level («пятнадцать градусов»), a measure
-    («двенадцать месяцев», «полутора тысяч метров»), a year («в тысяча восемьсот восемьдесят
-    третьем году»), a longer number («ста двадцати») or one before a term («шесть путтоньош»)."""
-    found: list[Claim] = []
-    for number in worded_numbers(text):
-        if _overlaps((number.start, number.end), taken) or number.next_lemma in _CURRENCIES:
-            continue  # a price, which the price check reads («девятьсот пятьдесят рублей»)
-        if number.next_lemma == "сорт":  # «из одного сорта», «купаж трёх сортов»
-            found.append(Claim("grape_count", int(number.value)))
-        elif number.next_lemma in ("процент", "градус", "percent"):
-            found.append(Claim("alcohol", number.value))
-        elif number.measured or number.compound:
-            value = number.value.normalize()
-            if _YEARS[0] <= value <= _YEARS[1] and value == value.to_integral_value():
-                before = fold(text[max(0, number.start - 12) : number.start])
-                kind = "history" if _HISTORY_YEAR.search(before) else "vintage"
-                found.append(Claim(kind, int(value)))
-            else:
-                found.append(Claim(number_kind, value))
-        elif number.next_lemma and not _known(number.next_lemma):
-            found.append(Claim("number", number.value))
-    return found
-
-
-_CURRENCIES = frozenset({"рубль", "руб", "доллар", "евро", "тысяча", "тыс"})
-
-
-def _known(lemma: str) -> bool:
-    return all(word.known for word in words_of(lemma))
-
-
 # Things a place names the origin of, not the wine's: «во французском дубе», «бургундских
 # бочках», «бордоских сортов». Such a place is held to the wine's own words, not its row.
 _THINGS = tuple(
     stem(word)
     for word in word_set(
         "бочка бочках бочки бочек бочонок дуб дубе дуба дубом баррик барриках клон клоны стиль "
-        "стиле манере метод методу традиции школы сортов сорта кухни кухня пробка пробкой oak "
+        "стиле манере метод методу традиции школы сортов сорта кухни кухня пробка пробкой "
+        # «в Крымском районе» of a wine from Kuban: a district named after a place, not it
+        "район районе района oak "
         "barrels barrel casks style clones"
     )
 )
 
 
-def _qualifies_thing(text: ScannedText, end: int) -> bool:
-    return end < len(text.tokens) and text.tokens[end].stem.startswith(_THINGS)
+def _qualifies_thing(text: ScannedText, start: int, end: int) -> bool:
+    """Is a place said of a thing after it («во французском дубе») or before it, across a
+    list of such places («дуб французский и американский»)?"""
+    for token in text.tokens[end : end + 4]:  # «французского и американского дуба»
+        if token.stem.startswith(_THINGS):
+            return True
+        if token.text not in ("и", "или") and not _ADJECTIVE.search(token.text):
+            break
+    for token in reversed(text.tokens[max(0, start - 4) : start]):
+        if token.stem.startswith(_THINGS):
+            return True
+        if token.text not in ("и", "или") and not _ADJECTIVE.search(token.text):
+            return False
+    return False
 
 
 def _unit_follows(text: str, end: int) -> bool:

@@ -51,6 +51,29 @@ def is_person(word: str) -> bool:
     return bool(_PERSON & set(parse.tag.grammemes))
 
 
+_PROPER = frozenset({"Name", "Surn", "Patr", "Geox", "Orgn", "Trad"})
+
+
+@lru_cache(maxsize=65536)
+def is_proper_noun(word: str) -> bool:
+    """«ротшильда», «вега»: a word the dictionary knows as a name, a place or a brand, however
+    it is written (a lower-case name is a name all the same)."""
+    if word.isascii() or word in _OVERRIDES:
+        return False
+    parse = _analyzer().parse(word)[0]  # type: ignore[attr-defined]
+    return bool(_PROPER & set(parse.tag.grammemes))
+
+
+@lru_cache(maxsize=65536)
+def is_indeclinable(word: str) -> bool:
+    """«мукузани», «саперави»: a noun borrowed whole, which Russian does not decline (grapes,
+    wines and places from other languages mostly are)."""
+    if word.isascii():
+        return False
+    parse = _analyzer().parse(word)[0]  # type: ignore[attr-defined]
+    return "NOUN" in parse.tag and "Fixd" in parse.tag
+
+
 @lru_cache(maxsize=65536)
 def is_past_verb(word: str) -> bool:
     """«пил», «подавали»: a verb in the past tense (a story, not a wish)."""

@@ -6,11 +6,16 @@ the claims reader (`claims`) checks against a wine's own words, whatever verb in
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from functools import cache
 
-from core.language.folding import word_set
+from core.language.folding import fold, stem, word_set
+from core.language.foods import FOOD_WORDS
 from core.language.grapes import GRAPE_ALIASES
+from core.language.lemmas import analyse, is_person, is_proper_noun
 from core.language.places import COUNTRY_ALIASES, REGION_ALIASES
 from core.language.scanning import ScannedText, live_hits
+from core.language.vocabulary import BODY_WORDS, SWEETNESS_WORDS, WINE_TYPE_WORDS
 from core.language.world import countries_of_group
 
 _LATIN_NAME = re.compile(
@@ -30,6 +35,9 @@ _QUOTED = re.compile(r"«([A-ZА-ЯЁÀ-Þ][\w'’&.\- ]{1,59})»|\"([A-ZА-ЯЁ
 # Latin words that name no one. Label terms («Riserva», «Classico», «DOCG», «Grand Cru») are
 # not here: said of a wine whose own words lack them, they are claims the row does not bear.
 _NOT_NAMES = word_set("OK I A The Wine Vino Vin")
+# A century in Roman numerals: «с XIX века», «в XX столетии».
+ROMAN_CENTURY = re.compile(r"([IVXL]+)\s+(?:век|столети)")
+_INNER_CAPITAL = re.compile(r"-[А-ЯЁ]")
 _ENDS_CLAUSE = re.compile(r"[.!?…:>]\s*$")
 
 
@@ -41,6 +49,8 @@ def proper_names(text: str) -> list[str]:
     for match in _QUOTED.finditer(text):
         found.append((match.group(1) or match.group(2)).strip())
     for match in _LATIN_NAME.finditer(text):
+        if ROMAN_CENTURY.match(text, match.start()):
+            continue  # «с XIX века»: a century, read as a date
         words = [w for w in match.group().split() if w not in _NOT_NAMES]
         if words:
             found.append(" ".join(words))
@@ -52,22 +62,155 @@ def proper_names(text: str) -> list[str]:
         )
         if at_start:
             rest = name.split(maxsplit=1)
-            if len(rest) < 2:
+            if len(rest) < 2 and not _INNER_CAPITAL.search(name):  # «Сент-Эмильон» is a name
                 continue
-            if rest[0] in _OPENERS:
+            if len(rest) == 2 and (rest[0] in _OPENERS or _common_word(rest[0])):  # «Линейку…»
                 name = rest[1]
         found.append(name)
     names: list[str] = []
     for name in found:
         name = name.strip(" .,;:!?")
         if (
-            len(name) >= 3
+            (len(name) >= 3 or (len(name) == 2 and not analyse(fold(name))[1]))  # «как у Юэ»
             and not is_place_or_grape(name)
             and not countries_of_group(name)
             and name not in names
         ):
             names.append(name)
     return names
+
+
+def _common_word(word: str) -> bool:
+    """A word the dictionary knows as a common one («Линейку»), not a name or a place."""
+    base, known = analyse(fold(word))
+    return known and not is_person(fold(word)) and not is_place_or_grape(word) and base != ""
+
+
+# An adjective made from a place's name: «мендосское», «кьянтийского», «стелленбошский».
+_PLACE_ADJECTIVE = re.compile(
+    r"^(.{3,}?)(?:ий|ей)?(?:ск|цк)(?:ий|ая|ое|ие|ого|ой|ому|ую|ом|их|им|ими|ым|ыми|ую)$"
+)
+_SIDE_PREFIX = re.compile(r"^(?:южно|северо|западно|восточно|юго|северо)-?")
+_ADJECTIVE_SUFFIX = re.compile(r"(?<=...)(?:ин|ов|ев)$")  # «рачинский» ← Рача
+
+
+def place_adjectives(scanned: ScannedText) -> list[str]:
+    """Places named by an adjective the dictionary does not know («мендосское», «кимериджских
+    мергелей»), as the stem of the place's name: a claim a wine's words must bear out. An
+    adjective the vocabulary knows («французский», «тосканское») is read as its place."""
+    candidates = [
+        (position, match)
+        for position, token in enumerate(scanned.tokens)
+        if (match := _PLACE_ADJECTIVE.match(token.text)) and not analyse(token.text)[1]
+    ]  # «классический», «королевский»: words of the language
+    if not candidates:
+        return []
+    covered = _covered(scanned, (GRAPE_ALIASES, COUNTRY_ALIASES, REGION_ALIASES))
+    found = []
+    for position, match in candidates:
+        stem = _ADJECTIVE_SUFFIX.sub("", _SIDE_PREFIX.sub("", match.group(1)))
+        if position not in covered and len(stem) >= 3:
+            found.append(stem)
+    return found
+
+
+def unknown_terms(scanned: ScannedText) -> list[str]:
+    """Lower-case words neither the dictionary nor the vocabulary knows («с долей мукузани»,
+    «конча-и-торо», «от torres» in a Russian sentence): a grape, a place or a name the wine's
+    own words must bear out. A term of the trade the knowledge base writes is none."""
+    russian = bool(_CYRILLIC_LETTER.search(scanned.folded))
+    candidates = []
+    for position, token in enumerate(scanned.tokens):
+        written = scanned.original[token.start : token.end]
+        if len(written) < 4 or not written.islower() or token.stem in _wine_terms():
+            continue
+        if written.isascii():
+            if russian and not _in_code(scanned.original, token.start, token.end):
+                candidates.append((position, written))  # not in an id («id-3afae88b-0»)
+        elif (
+            token.text.startswith(token.stem)  # not a misspelling of a word it knows
+            and not _PLACE_ADJECTIVE.match(token.text)
+            and (not analyse(token.text)[1] or is_proper_noun(token.text))
+        ):
+            candidates.append((position, written))
+    if not candidates:
+        return []
+    covered = _covered(scanned, _VOCABULARY)
+    return [written for position, written in candidates if position not in covered]
+
+
+def _covered(scanned: ScannedText, tables: tuple[Mapping[str, object], ...]) -> set[int]:
+    """Positions of the words the vocabulary's tables read."""
+    return {
+        position
+        for table in tables
+        for hit in live_hits(table, scanned)
+        for position in range(hit.start, hit.end)
+    }
+
+
+@cache
+def _wine_terms() -> frozenset[str]:
+    """Stems of the lower-case words the shop's knowledge base writes («миллезимное»,
+    «апелласьон»): terms of the trade, but those it also writes capitalised inside a sentence
+    («бароло», «Бароло»): a place's or a house's name, however a sentence writes it."""
+    from core.language.knowledge import knowledge_base  # the base loads only when needed
+
+    found: set[str] = set()
+    names: set[str] = set()  # words it also writes capitalised inside a sentence: «Бароло»
+    for entry in knowledge_base():
+        texts = (entry.title, entry.answer, *entry.facts, *entry.questions, *entry.keywords)
+        for text in texts:
+            found |= {stem(fold(w)) for w in _LOWER_WORD.findall(text)}
+            names |= {stem(fold(w)) for w in _INNER_NAME.findall(text)}
+    return frozenset(found - names)
+
+
+_LOWER_WORD = re.compile(r"(?<![\w-])[a-zа-яё]{4,}(?![\w-])")
+_CYRILLIC_LETTER = re.compile(r"[а-яё]")
+_RUN_BEFORE = re.compile(r"\S*$")
+_RUN_AFTER = re.compile(r"\S*")
+# A Latin word standing in prose: letters (hyphens between), with prose punctuation around.
+_PROSE_WORD = re.compile(r"[«\"'(]*[A-Za-z]+(?:-[A-Za-z]+)*[»\"'),.;:!?…]*")
+
+
+def _in_code(text: str, start: int, end: int) -> bool:
+    """Is the word at text[start:end] part of something that is not prose: an id or a code
+    («id-3afae88b-0»), markup or a link («<script>», «javascript:window.x»)?"""
+    before = _RUN_BEFORE.search(text, 0, start)
+    after = _RUN_AFTER.match(text, end)
+    run = (before.group() if before else "") + text[start:end] + (after.group() if after else "")
+    return not _PROSE_WORD.fullmatch(run)
+
+
+_INNER_NAME = re.compile(r"(?<=[^.!?…:\s]\s)[A-ZА-ЯЁ][a-zа-яё]{3,}")
+
+
+# A method or a style named by a term the dictionary does not know: «методом эштуфа».
+_METHOD_TERM = re.compile(
+    r"(?<![а-яё])(?:метод\w*|способ\w*|технологи\w*)\s+(?:по\s+)?([а-яё]{4,})(?![а-яё])"
+)
+
+
+def method_terms(text: str) -> list[str]:
+    """Terms a sentence names a method by («выдержанная методом эштуфа»), when the dictionary
+    does not know them: a claim the wine's words must bear out."""
+    return [
+        match.group(1)
+        for match in _METHOD_TERM.finditer(fold(text))
+        if not analyse(match.group(1))[1]
+    ]
+
+
+_VOCABULARY = (
+    GRAPE_ALIASES,
+    COUNTRY_ALIASES,
+    REGION_ALIASES,
+    FOOD_WORDS,
+    WINE_TYPE_WORDS,
+    SWEETNESS_WORDS,
+    BODY_WORDS,
+)
 
 
 def is_place_or_grape(name: str) -> bool:

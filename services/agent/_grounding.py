@@ -82,7 +82,8 @@ class Request:
         if isinstance(claim.value, (int, Decimal)) and claim.kind != "price":
             return Decimal(claim.value).normalize() in self.numbers
         if claim.kind == "name" and isinstance(claim.value, str):  # «вы спросили «…»»
-            return fold(claim.value) in self.said
+            # or a word of what was searched, in the shop's own words («тельность до 2»)
+            return fold(claim.value) in self.said or Claim(claim.kind, claim.value) in self.claims
         return Claim(claim.kind, claim.value) in self.claims
 
 

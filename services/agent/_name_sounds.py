@@ -5,6 +5,7 @@ producer or any other name the prose gives to a wine's own words.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from core.language.catalog_terms import skeletons, words
@@ -28,15 +29,37 @@ def word_sounds(text: str) -> tuple[frozenset[str], ...]:
     for word in words(text):
         if len(word) < 3 or word in _GENERIC_NAME_WORDS:
             continue
-        found.append(_sounds_of_word(word))
+        sounds = _sounds_of_word(word)
+        if _blurred_set(sounds) & _generic_sounds():  # «Тенуты» is «Tenuta» in Cyrillic
+            continue
+        found.append(sounds)
     return tuple(found)
 
 
 @lru_cache(maxsize=65_536)  # like the skeletons and lemmas it is made of: words repeat
 def _sounds_of_word(word: str) -> frozenset[str]:
-    forms = {word, lemma(word)}
+    forms = {word, lemma(word), *_heard_as(word)}
     # «ai» and «ei» merged for names alone: Taylor ≈ Тэйлор (a search would confuse more)
     return frozenset(s.replace("ai", "ei") for form in forms for s in skeletons(form))
+
+
+@lru_cache(maxsize=1)
+def _generic_sounds() -> frozenset[str]:
+    generic = (s for word in _GENERIC_NAME_WORDS if len(word) >= 4 for s in skeletons(word))
+    return _blurred_set(frozenset(generic))
+
+
+# How Russian writes some Latin spellings of names: «Jadot» is «Жадо», «Guido» «Гвидо», «Ste.»
+# «Сент».
+_HEARD_AS = ((re.compile(r"^j(?=[aeiou])"), "zh"), (re.compile(r"gu(?=[aeiou])"), "gv"))
+_SAINTS = {"st": ("sent", "saint", "sankt"), "ste": ("sent", "saint")}
+
+
+def _heard_as(word: str) -> set[str]:
+    if not word.isascii():
+        return set()
+    found = {pattern.sub(sound, word) for pattern, sound in _HEARD_AS} - {word}
+    return found | set(_SAINTS.get(word, ()))
 
 
 @lru_cache(maxsize=8192)
@@ -47,8 +70,12 @@ def name_sounds(text: str) -> frozenset[str]:
 
 def sounds_like(sounds: frozenset[str], names: frozenset[str]) -> bool:
     """One word against a wine's names: the same skeleton, one a case ending longer
-    («фонтанафредды» ≈ «Fontanafredda») or another case ending («вдова» ≈ «вдово(й)»)."""
+    («фонтанафредды» ≈ «Fontanafredda») or another case ending («вдова» ≈ «вдово(й)»), or
+    the same consonants once vowels are blurred and a silent ending dropped, as a name is
+    heard when written in another alphabet («Вэлли» ≈ «Valley», «Жадо» ≈ «Jadot»)."""
     if sounds & names:
+        return True
+    if _blurred_set(sounds) & _blurred_set(names):
         return True
     return any(
         len(a) >= 5
@@ -60,3 +87,25 @@ def sounds_like(sounds: frozenset[str], names: frozenset[str]) -> bool:
         for a in sounds
         for b in names
     )
+
+
+_VOWELS = re.compile(r"[aeiou]+")
+
+
+@lru_cache(maxsize=8192)
+def _blurred_set(skeletons: frozenset[str]) -> frozenset[str]:
+    return frozenset(form for skeleton in skeletons for form in _blurred(skeleton))
+
+
+@lru_cache(maxsize=65_536)
+def _blurred(skeleton: str) -> frozenset[str]:
+    """A skeleton heard loosely: each run of vowels one vowel («veli», «valei» → «vala»), and
+    without a silent final vowel or consonant («sogrape» ≈ «согрейп», «jadot» ≈ «жадо»); a
+    leading «j» may be «ж» («jadot»). Two sounds at least, so no short word matches by chance."""
+    forms = set()
+    for base in {skeleton, "s" + skeleton[1:] if skeleton.startswith("h") else skeleton}:
+        blurred = _VOWELS.sub("a", base)
+        forms.add(blurred)
+        if len(blurred) > 3 and blurred[-1] in "atsdx":
+            forms.add(blurred[:-1])
+    return frozenset(f for f in forms if len(f) >= 2 and len(_VOWELS.sub("", f)) >= 1)

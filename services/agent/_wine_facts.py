@@ -6,6 +6,7 @@ sentences to these; a catalog's rows come back answer after answer, so each is r
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -16,6 +17,8 @@ from core.domain import Sweetness, WineType
 from core.language.claim_cues import UNCONFIRMED_KINDS, borne_out, cue_claims
 from core.language.claim_grapes import foods_of, pairs_with
 from core.language.claims import Claim, numbers_in, read_claims
+from core.language.folding import fold
+from core.language.lemmas import lemma
 from core.language.request import country_from_text, grape_from_text, region_from_text
 from core.language.vocabulary import BODY_BOUNDS, STYLE_TYPES
 from core.language.world import NEW_WORLD, OLD_WORLD
@@ -31,6 +34,8 @@ class Verdict(enum.Enum):
 
 # A region that lies inside another: a claim of the wider one is true of the narrower.
 _WITHIN = {"Напа": "Калифорния"}
+# Dates that name no full year: a short year, a decade, a century.
+_DATES = frozenset({"short_year", "decade", "century"})
 _KIN_STYLES = {frozenset({WineType.dessert, WineType.fortified})}
 
 
@@ -48,6 +53,7 @@ class Facts:
     volume: Decimal | None = None
     foods: frozenset[str] | None = None  # the dishes of its pairings; None: not known
     body: int | None = None  # 1 (light) … 5 (full)
+    price: Decimal | None = None  # a bare sum the prose says («…, тысяча четыреста») may be it
     complete: bool = True  # False: a tool brief; what it lacks is unknown, not absent
     own_text: str = ""  # the wine's own words: a sentence quoted from them says nothing new
     name_text: str = ""  # the name's, the producer's and the own words, for name claims
@@ -84,10 +90,28 @@ class Facts:
             if denied is Verdict.UNCONFIRMED:
                 return denied
             return Verdict.OK if denied is Verdict.FALSE else Verdict.FALSE
+        if claim.kind in _DATES:
+            dated = self._dated(claim.kind, int(str(claim.value)))
+            return Verdict.OK if dated else Verdict.UNCONFIRMED
+        if claim.kind == "sum" and self.price is not None and claim.value == self.price:
+            return Verdict.OK
         verdict = self._row_check(claim)
         if verdict is Verdict.OK or _own(self, claim):
             return Verdict.OK
         return verdict
+
+    def _dated(self, kind: str, value: int) -> bool:
+        """Does the row's vintage or a year in the wine's own words fit a short year («двадцать
+        второго года»), a decade («с тридцатых») or a century («девятнадцатого века»)?"""
+        years = {int(n) for n in self.numbers if n == n.to_integral_value() and 1000 <= n <= 2100}
+        if self.vintage is not None:
+            years.add(self.vintage)
+        if kind == "century":
+            return any((value - 1) * 100 <= year < value * 100 for year in years)
+        starts = {value} if value >= 1000 else {1900 + value, 2000 + value}
+        if kind == "short_year":
+            return bool(starts & years)
+        return any(year - year % 10 in starts for year in years)
 
     def _row_check(self, claim: Claim) -> Verdict:
         """What the row says of `claim` (the own words may still confirm it)."""
@@ -125,10 +149,13 @@ class Facts:
         if kind == "region":
             return Verdict.OK if value in self.regions else Verdict.FALSE
         if kind in ("producer", "name"):
-            claimed = name_sounds(str(value))
+            name = _numerals_as_written(str(value), self.name_text)
+            if not name_sounds(name) and len(name) == 2:  # «как у Юэ»: a short name
+                return Verdict.OK if fold(name) in fold(self.name_text).split() else Verdict.FALSE
+            claimed = name_sounds(name)
             if not claimed:  # «от Château», «винодельня Дом»: no name to check
                 return Verdict.OK
-            words_held = [sounds_like(sounds, self.names) for sounds in word_sounds(str(value))]
+            words_held = [sounds_like(sounds, self.names) for sounds in word_sounds(name)]
             # «Chianti Classico» of a plain Chianti, «братья Иларио и Леопольдо Руффино» of
             # Ruffino: every word must hold
             return Verdict.OK if all(words_held) else Verdict.FALSE
@@ -155,6 +182,28 @@ class Facts:
         if self.wine_type in STYLE_TYPES and value not in STYLE_TYPES:
             return Verdict.OK  # a sparkling or fortified wine has a colour the row does not keep
         return Verdict.FALSE
+
+
+_ROMAN = {
+    "первый": "I",
+    "второй": "II",
+    "третий": "III",
+    "четвертый": "IV",
+    "пятый": "V",
+    "шестой": "VI",
+    "седьмой": "VII",
+    "восьмой": "VIII",
+    "девятый": "IX",
+    "десятый": "X",
+}
+
+
+def _numerals_as_written(name: str, own: str) -> str:
+    """A name without the ordinals the wine's words write as Roman numerals: «Виктором
+    Эммануилом Вторым» of «Виктором Эммануилом II»."""
+    written = set(re.findall(r"(?<![\w])[IVX]+(?![\w])", own))
+    kept = [w for w in name.split() if _ROMAN.get(lemma(fold(w)), "") not in written]
+    return " ".join(kept)
 
 
 def _own(facts: Facts, claim: Claim) -> bool:
@@ -208,6 +257,7 @@ def row_facts(wine: RecommendedWine) -> Facts:
         volume=row.volume_l,
         foods=foods_of(tuple(row.food_pairings or ())),
         body=row.body,
+        price=Decimal(str(wine.price_rub)) if wine.price_rub is not None else None,
     )
 
 
@@ -267,8 +317,10 @@ def facts_of(
         countries=_canonical([country], country_from_text),
         regions=_regions(*regions),
         own_text=own_words,
-        # a place the row names is a name the prose may give («из Западного Кейпа»)
-        name_text=" ".join((name, producer, country, *(r for r in regions if r), own_words)),
+        # a place or a grape the row names is a name the prose may give («из Западного Кейпа»)
+        name_text=" ".join(
+            (name, producer, country, *(r for r in regions if r), *grapes, own_words)
+        ),
         **known,
     )
 
