@@ -29,6 +29,7 @@ UNCONFIRMED_KINDS = (
     "superiore",
     "gran_reserva",
     "rank",
+    "standing",
     "side",
     "bottle_method",
     "tank_method",
@@ -235,6 +236,47 @@ _OTHER_SUBJECT = re.compile(
 )
 OTHER = "~"  # a claim's value mark: said of something the wine is compared with or owned by
 
+_ADJ_END = r"(?:ый|ий|ой|ая|яя|ое|ее|ые|ие|ого|его|ому|ему|ым|им|ую|юю|ых|их|ыми|ими|ей|ем|ом)"
+# Where the wine or its maker stands, in so many words: «старейший», «лучшее», «самая
+# продаваемая», «единственный», «первыми», «второй по величине», «в тройку», «топ-10». Each
+# stands only when the wine's own words say the same word (not merely a claim of the kind:
+# «крупнейший» in the description bears out no «старейший»).
+# Adjectives of standing (age, size, fame, sales, rank), not of taste («самое лёгкое из трёх»,
+# «нежнейший мусс» say how a wine tastes beside the others shown).
+_STANDING_WORDS = (
+    r"стар|древн|крупн|больш|велик|велич|известн|знаменит|популярн|продаваем|покупаем|титулованн"
+    r"|награжденн|признанн|почитаем|влиятельн|культов|престижн|дорог|редк|уважаем|успешн|важн"
+)
+_STANDING = re.compile(
+    r"(?<![а-яёa-z])(?:"
+    rf"(?P<supr>(?:{_STANDING_WORDS})\w*?(?:ейш|айш)){_ADJ_END}"
+    rf"|(?P<best>лучш|худш){_ADJ_END}(?! (?:\w+ )?(?:выбор|вариант|спутник|компаньон|пар[аыу]"
+    r"|решени|дополнени|подар|сочетани|кандидат|способ))"
+    rf"|(?:сам\w*|наиболее)\s+(?P<most>(?:{_STANDING_WORDS}))[а-яё]*{_ADJ_END}(?![а-яё])"
+    r"|(?P<only>единствен)н\w*"
+    r"|(?P<place>перв|последн)\w*(?= (?:в|во|на|из|среди|кто|\w+ (?:в|во|на) (?:мир|стран|регион)))"
+    r"|(?P<second>втор|трет)\w* (?:по|в) (?:величин|объем|размер|известност|продаж|мир)"
+    r"|в (?P<top>тройк|пятерк|десятк|двадцатк|сотн)\w*|(?P<top_n>топ)[- ]?\d+|номер один"
+    r"|the (?P<en>best|oldest|largest|biggest|first|only)\b)"
+)
+
+
+# «первой в мире», «лучшее в мире», «of the world»: a standing in the world, not in a country
+_WORLDWIDE = re.compile(r"\W*(?:\w+\W+){0,3}?(?:в мире|мира|на свете|in the world|world)")
+
+
+def _standings(folded: str) -> list[tuple[int, str]]:
+    """(where, the word said, and «@мир» when it is a standing in the world) of each standing
+    in `folded`."""
+    found: list[tuple[int, str]] = []
+    for match in _STANDING.finditer(folded):
+        said = next((v for v in match.groupdict().values() if v), "top")
+        said = ("сам " if match.group("most") else "") + said
+        if _WORLDWIDE.match(folded, match.end()):
+            said += "@мир"
+        found.append((match.start(), said))
+    return found
+
 
 @lru_cache(maxsize=4096)  # a wine's own words are read for claims and for cues
 def cue_claims(text: str) -> frozenset[tuple[str, str]]:
@@ -257,6 +299,8 @@ def cue_claims(text: str) -> frozenset[tuple[str, str]]:
             found |= {(kind, name + mark(m.start())) for m in cue.finditer(folded)}
     for match in _RANKED.finditer(folded):
         found.add(("rank", f"{_ORDINALS[match.group(1)]}{mark(match.start())}"))
+    for start, said in _standings(folded):
+        found.add(("standing", said + mark(start)))
     for match in _SIDE.finditer(folded):
         side = next(name for name in _SIDES if match.group(name))
         found.add(("side", side + mark(match.start())))
@@ -269,4 +313,8 @@ def borne_out(claim: tuple[str, str], own: frozenset[tuple[str, str]]) -> bool:
     kind, value = claim
     if (kind, value) in own:
         return True
+    if kind == "standing" and "@мир" not in value:  # «одно из самых продаваемых» is borne
+        said = value.rstrip(NOT + OTHER)  # out by the same said «в мире»
+        if (kind, f"{said}@мир{value[len(said) :]}") in own:
+            return True
     return value.endswith(OTHER) and (kind, value.removesuffix(OTHER)) in own
