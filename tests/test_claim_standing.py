@@ -1,7 +1,8 @@
-"""Where a wine or its maker stands — the oldest, the best, the only, the first in the world, in
-the top three, the best-selling — is a claim of its own: it stands only when the wine's own words
-say the same word, in the world when they say the world (issue 40). Words of taste («самое
-лёгкое», «нежнейший») and a recommendation («лучший выбор на каждый день») are no standing."""
+"""Where a wine or its maker stands — the oldest, the best, the only, the first in the world,
+in the top three, the best-selling — how it compares with others, and how long it was aged, are
+claims of their own: each stands only when the wine's own words say the same word, in the world
+when they say the world (issue 40). Words of taste («самое лёгкое», «нежнейший») and a
+recommendation («лучший выбор на каждый день») are no standing."""
 
 from __future__ import annotations
 
@@ -49,6 +50,10 @@ CASES = [
     ("Самое лёгкое из трёх, с ароматом вишни.", True),
     ("Пожалуй, лучший выбор к ризотто.", True),
     ("Нежнейшее неббиоло с ароматом вишни.", True),
+    ("Дороже большинства пьемонтских вин.", False),
+    ("Не уступает лучшим бароло.", False),
+    ("Вино с долгой выдержкой в бочках.", False),
+    ("Пить лучше в течение года.", False),
 ]
 
 

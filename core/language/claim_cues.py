@@ -30,6 +30,8 @@ UNCONFIRMED_KINDS = (
     "gran_reserva",
     "rank",
     "standing",
+    "comparison",
+    "ageing_span",
     "side",
     "bottle_method",
     "tank_method",
@@ -109,7 +111,7 @@ METHODS: dict[str, re.Pattern[str]] = {
     "screw_cap": re.compile(r"винтов\w* (?:пробк|крышк)|screw ?cap"),
     "cellaring": re.compile(
         r"потенциал|(?:хранить|хранения|заложить|выдерж\w+) (?:\w+ )?(?:ещ[её]|до|лет|год)"
-        r"|открыть через|пить (?:до|в течение)|drink (?:by|until|now)|cellar"
+        r"|открыть через|пить (?:\w+ )?(?:до|в течение)|drink (?:by|until|now)|cellar"
     ),
     "decanting": re.compile(r"декант|аэрац|подышать|breathe"),
 }
@@ -261,6 +263,21 @@ _STANDING = re.compile(
 )
 
 
+# The wine set against others: «дороже большинства аргентинских», «старше, чем соседи», «не
+# уступает бордо» — the wine's own words must make the same comparison.
+_COMPARISON = re.compile(
+    r"(?<![а-яёa-z])(?:(?P<than>дороже|дешевле|старше|моложе|крупнее|известнее|популярнее"
+    r"|престижнее|лучше|хуже|сложнее|богаче|мощнее|легче|плотнее)(?:,)? (?:чем|большинств|многих"
+    r"|других|остальных|сосед|конкурент|любого|иных)"
+    r"|(?P<beats>превосход|обгоня|обход|не уступа|затмева)\w*)"
+)
+# How long a wine was aged, said without a number: «долгая выдержка», «лёгкая выдержка в дубе».
+_SPAN = re.compile(
+    r"(?<![а-яё])(?:(?P<long>долг|длительн|многолетн|продолжительн|долгосрочн)"
+    r"|(?P<short>легк|коротк|недолг|кратк|непродолжительн))\w* (?:\w+ )?выдерж"
+)
+
+
 # «первой в мире», «лучшее в мире», «of the world»: a standing in the world, not in a country
 _WORLDWIDE = re.compile(r"\W*(?:\w+\W+){0,3}?(?:в мире|мира|на свете|in the world|world)")
 
@@ -301,6 +318,13 @@ def cue_claims(text: str) -> frozenset[tuple[str, str]]:
         found.add(("rank", f"{_ORDINALS[match.group(1)]}{mark(match.start())}"))
     for start, said in _standings(folded):
         found.add(("standing", said + mark(start)))
+    for match in _COMPARISON.finditer(folded):
+        said = (match.group("than") or match.group("beats") or "")[:5]
+        found.add(("comparison", said + mark(match.start())))
+    for match in _SPAN.finditer(folded):
+        found.add(
+            ("ageing_span", ("long" if match.group("long") else "short") + mark(match.start()))
+        )
     for match in _SIDE.finditer(folded):
         side = next(name for name in _SIDES if match.group(name))
         found.add(("side", side + mark(match.start())))
