@@ -240,6 +240,7 @@ def ground_prose(
 def forget_prose_readings() -> None:
     """Forget the catalog rows and sentences read so far: the next answer is read cold."""
     forget_wine_facts()
+    fold.cache_clear()
     read_sentence.cache_clear()
     read_claims.cache_clear()
     cue_claims.cache_clear()
