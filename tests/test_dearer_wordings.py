@@ -39,3 +39,9 @@ def test_money_no_object_lifts_the_budget(text: str) -> None:
 
 def test_calling_the_bot_dear_is_still_an_address() -> None:
     assert read("дорогой сомелье, а подешевле?").followup.cheaper
+
+
+@pytest.mark.parametrize("text", ["а подороже?", "подороже", "получше бы"])
+def test_a_comparative_alone_is_a_request_not_small_talk(text: str) -> None:
+    reading = read(text)
+    assert reading.is_request and reading.followup.dearer

@@ -161,12 +161,14 @@ def _kinds_in(clause: str) -> tuple[list[str], bool]:
             left = pattern.sub(" ", left)
     only_social = True
     for word in words_of(left):
+        # «подороже» is no «дорогой», «получше» no «хорошо»: a comparative says something
+        lemma = "" if is_comparative(word.text) else word.lemma
         kind = next(
-            (k for k, forms in _LEMMAS.items() if word.text in forms or word.lemma in forms), None
+            (k for k, forms in _LEMMAS.items() if word.text in forms or lemma in forms), None
         )
         if kind is not None:
             kinds.append(kind)
-        elif word.text not in _FILLER and word.lemma not in _FILLER:
+        elif word.text not in _FILLER and lemma not in _FILLER:
             only_social = False
     only_social = only_social and not re.search(r"\d", left)  # «мне 17» says something
     return sorted(dict.fromkeys(kinds), key=_KIND_ORDER.index), only_social
