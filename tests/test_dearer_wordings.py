@@ -7,6 +7,9 @@ from __future__ import annotations
 import pytest
 
 from core.language.reading import read
+from services.app.runtime import Runtime
+from tests.agent_fixtures import wines_by_id
+from tests.test_conversation import offline_chat
 
 
 @pytest.mark.parametrize(
@@ -45,3 +48,22 @@ def test_calling_the_bot_dear_is_still_an_address() -> None:
 def test_a_comparative_alone_is_a_request_not_small_talk(text: str) -> None:
     reading = read(text)
     assert reading.is_request and reading.followup.dearer
+
+
+async def test_dearer_within_a_cap_below_the_dearest_shown_stays_above_the_cheapest(
+    seeded: Runtime,
+) -> None:
+    async with offline_chat(seeded) as chat:
+        first = await chat.turns.answer(501, "красное к шашлыку")
+        then = await chat.turns.answer(501, "а чуть подороже, но не дороже двух тысяч?")
+    floor = min(w.price_rub for w in first.wines)
+    assert first.wines and then.wines
+    assert all(floor < w.price_rub <= 2000 for w in then.wines)
+
+
+async def test_pasta_brings_the_wines_paired_with_a_pasta_of_any_sauce(seeded: Runtime) -> None:
+    async with offline_chat(seeded) as chat:
+        rec = await chat.turns.answer(502, "красное к пасте от 2000")
+    wines = (await wines_by_id(seeded, [w.id for w in rec.wines])).values()
+    assert wines and all(w.price_rub >= 2000 for w in wines)
+    assert all(any("паст" in p for p in w.food_pairings) for w in wines)

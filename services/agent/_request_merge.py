@@ -74,6 +74,9 @@ def merge(
     if followup.cheaper:
         refined.append("дешевле")
         reference = min((w.price for w in last), default=None)
+        floor = asked.get("price_min")
+        if reference is not None and floor is not None and reference <= Decimal(floor):
+            reference = max(w.price for w in last)  # «подешевле, но от 1000»: under the dearest
         if reference is None and "price_max" in values:
             reference = Decimal(values["price_max"]) + 1
         if reference is not None:  # cheaper than those, and within a ceiling just asked
@@ -86,6 +89,10 @@ def merge(
     if followup.dearer:
         refined.append("дороже")
         reference = max((w.price for w in last), default=None)
+        cap = asked.get("price_max")
+        if reference is not None and cap is not None and reference >= Decimal(cap):
+            # «чуть подороже, но не дороже 2000» after 1300–2200: dearer than the cheapest
+            reference = min(w.price for w in last)
         if reference is None and "price_min" in values:
             reference = Decimal(values["price_min"]) - 1
         if reference is not None:
