@@ -190,6 +190,10 @@ _STORY = re.compile(
     r"|(?:^|\s)на (?:ужин|обед|горячее|стол) (?:будет|будут)|(?:^|\s)(?:готовлю|готовим|жарю|жарим"
     r"|запекаю|запекаем|подаю|подаем)\s|we re having|we ll have|we are having|we will have"
     r"|i m cooking|we re cooking|i am cooking|we are cooking"
+    # «к нему будет курица», «подавать будем с уткой», «будет ещё сыр»: the meal of this wine
+    r"|(?:^|\s)к (?:нему|ней|ним|этому|этой|этим)(?:\s|$)"
+    r"|(?:^|\s)(?:есть|кушать|готовить|жарить|подавать|запекать) (?:будем|будут|буду)(?:\s|$)"
+    r"|^(?:а |и )?(?:еще |ещё )?будет\s"
 )
 # «не, дорого», «а попроще?»: the price of what was shown, said as a complaint or a wish
 # («дорогое» asks for dear wine; «попроще по телу» is lighter)
