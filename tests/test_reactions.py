@@ -14,7 +14,17 @@ from tests.test_conversation import offline_chat
 
 @pytest.mark.parametrize(
     "text",
-    ["ого, круто", "хаха норм", "интересно)", "мда", "отлично, то что нужно", "хм, дай подумать"],
+    [
+        "ого, круто",
+        "хаха норм",
+        "интересно)",
+        "мда",
+        "отлично, то что нужно",
+        "хм, дай подумать",
+        "ахах ну ты даёшь",
+        "а ты сам что любишь?",
+        "что вы сами пьёте?",
+    ],
 )
 def test_a_reaction_is_small_talk(text: str) -> None:
     assert read(text).kind is MessageKind.smalltalk
