@@ -219,7 +219,6 @@ _FOOD_GROUPS: dict[str, list[str]] = {
         "медовик",
         "пирог",
         "штрудель",
-        "мороженое",
         "desserts",
         "cake",
         "cakes",

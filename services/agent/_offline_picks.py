@@ -130,7 +130,8 @@ def _intro(state: RequestState, selection: Selection) -> str:
         return intro
     if selection.source == "balanced":  # nothing else was asked: what the shop has instead
         intro = "Вот что могу предложить из каталога:"
-    return f"«{state.missing_name}» в каталоге нет. {intro}"
+    # The name is the person's own words: not repeated back, whatever they say.
+    return f"Такого вина в каталоге нет. {intro}"
 
 
 def _picks_intro(state: RequestState, selection: Selection) -> str:

@@ -149,7 +149,7 @@ class RequestState:
         if self.refined:
             lines.append(f"- уточнение этого сообщения: {', '.join(self.refined)}")
         if self.missing_name:
-            lines.append(f"- «{self.missing_name}» в каталоге нет: скажи об этом прямо")
+            lines.append("- вина, названного в сообщении, в каталоге нет: скажи об этом прямо")
         if self.last_shown:
             prices = ", ".join(f"{int(w.price)} ₽" for w in self.last_shown)
             lines.append(f"- в прошлом ответе показаны вина по ценам: {prices}")
