@@ -13,6 +13,7 @@ from core.domain import WineFilters
 from core.language.giving_up import dropped_conditions
 from core.language.negation import negated_filters
 from core.language.price_bands import too_cheap
+from core.language.price_steps import price_step_down, price_step_up
 from core.language.request import parse_query
 
 _WORD = re.compile(r"[a-zа-яё]+")
@@ -28,6 +29,8 @@ _CHEAPER = (
     "дороговат",
     "слишком дорог",
     "экономн",
+    "экономичн",
+    "бюджет ограничен",
     "кусает",
     "полцены",
     "не потян",
@@ -280,11 +283,16 @@ def read_followup(text: str) -> FollowUp:
         negated.get("sweetness") == "sweet" and not stepped and not _SWEET_DEGREE.search(folded)
     )
     return FollowUp(
-        cheaper=(_has(folded, _CHEAPER) or _too_dear(folded))
+        cheaper=(_has(folded, _CHEAPER) or _too_dear(folded) or price_step_down(folded))
         and not extreme
         and not too_cheap(folded),
         price_share=_price_share(folded),
-        dearer=(_has(folded, _DEARER) or _has(folded, _DEARER_PHRASES) or too_cheap(folded))
+        dearer=(
+            _has(folded, _DEARER)
+            or _has(folded, _DEARER_PHRASES)
+            or too_cheap(folded)
+            or price_step_up(folded)
+        )
         and not extreme,
         drier=drier,
         sweeter=_has(folded, _SWEETER),
