@@ -278,7 +278,9 @@ def read_followup(text: str) -> FollowUp:
     words = folded.split()
     negated = negated_filters(text)
     stepped = _has(folded, _DRIER)
-    drier = stepped or negated.get("sweetness") in ("sweet", "semi_sweet")
+    sweeter = _has(folded, _SWEETER)
+    # «не кислое, ну сладенькое»: a wish for sweeter is never ruled out by the «не» before it
+    drier = stepped or (negated.get("sweetness") in ("sweet", "semi_sweet") and not sweeter)
     not_sweet = (
         negated.get("sweetness") == "sweet" and not stepped and not _SWEET_DEGREE.search(folded)
     )
@@ -295,7 +297,7 @@ def read_followup(text: str) -> FollowUp:
         )
         and not extreme,
         drier=drier,
-        sweeter=_has(folded, _SWEETER),
+        sweeter=sweeter,
         lighter=_has(folded, _LIGHTER),
         fuller=_has(folded, _FULLER),
         more=_has(folded, _MORE),
