@@ -13,7 +13,7 @@ from core.domain import WineFilters
 from core.language.giving_up import dropped_conditions
 from core.language.negation import negated_filters
 from core.language.price_bands import too_cheap
-from core.language.price_steps import price_step_down, price_step_up
+from core.language.price_steps import price_steps_as_words
 from core.language.request import parse_query
 
 _WORD = re.compile(r"[a-zа-яё]+")
@@ -29,8 +29,6 @@ _CHEAPER = (
     "дороговат",
     "слишком дорог",
     "экономн",
-    "экономичн",
-    "бюджет ограничен",
     "кусает",
     "полцены",
     "не потян",
@@ -272,7 +270,7 @@ def _tells_story(text: str) -> bool:
 
 def read_followup(text: str) -> FollowUp:
     dropped = dropped_conditions(text)
-    folded = _PRICE_BOUND.sub(" ", _fold(text))
+    folded = price_steps_as_words(_PRICE_BOUND.sub(" ", _fold(text)))
     extreme = "cheapest" if _CHEAPEST.search(folded) else ""
     extreme = "dearest" if not extreme and _DEAREST.search(folded) else extreme
     words = folded.split()
@@ -285,16 +283,11 @@ def read_followup(text: str) -> FollowUp:
         negated.get("sweetness") == "sweet" and not stepped and not _SWEET_DEGREE.search(folded)
     )
     return FollowUp(
-        cheaper=(_has(folded, _CHEAPER) or _too_dear(folded) or price_step_down(folded))
+        cheaper=(_has(folded, _CHEAPER) or _too_dear(folded))
         and not extreme
         and not too_cheap(folded),
         price_share=_price_share(folded),
-        dearer=(
-            _has(folded, _DEARER)
-            or _has(folded, _DEARER_PHRASES)
-            or too_cheap(folded)
-            or price_step_up(folded)
-        )
+        dearer=(_has(folded, _DEARER) or _has(folded, _DEARER_PHRASES) or too_cheap(folded))
         and not extreme,
         drier=drier,
         sweeter=sweeter,

@@ -1,7 +1,8 @@
 """A step of the price told by the price itself: «более высокой стоимости», «с меньшей ценой»,
 «выше по цене», «пониже в цене», «ценовой категории повыше» — «dearer» or «cheaper» in the
-words of the price, not of the wine. The text comes folded and without its numbers; a «не»
-before it («не выше по цене») is a bound, not a step."""
+words of the price, not of the wine — said again as «дороже» / «дешевле» for the follow-up
+reader. The text comes folded and without its numbers; a «не» before it («не выше по цене») is
+a bound, not a step."""
 
 from __future__ import annotations
 
@@ -23,9 +24,10 @@ _HIGHER_PRICE = _price_step(_HIGHER)
 _LOWER_PRICE = _price_step(_LOWER)
 
 
-def price_step_up(folded: str) -> bool:
-    return _HIGHER_PRICE.search(folded) is not None
+_THRIFTIER = re.compile(r"(?<![a-zа-я])(?:(?:более )?экономичн\w*|бюджет ограничен\w*)")
 
 
-def price_step_down(folded: str) -> bool:
-    return _LOWER_PRICE.search(folded) is not None
+def price_steps_as_words(folded: str) -> str:
+    """«позиции более высокой стоимости» -> «позиции дороже»; «экономичнее» -> «дешевле»."""
+    stepped = _HIGHER_PRICE.sub(" дороже ", folded)
+    return _THRIFTIER.sub(" дешевле ", _LOWER_PRICE.sub(" дешевле ", stepped))
