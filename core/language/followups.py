@@ -13,6 +13,7 @@ from core.domain import WineFilters
 from core.language.giving_up import dropped_conditions
 from core.language.negation import negated_filters
 from core.language.price_bands import too_cheap
+from core.language.price_steps import price_steps_as_words
 from core.language.request import parse_query
 
 _WORD = re.compile(r"[a-zа-яё]+")
@@ -269,13 +270,15 @@ def _tells_story(text: str) -> bool:
 
 def read_followup(text: str) -> FollowUp:
     dropped = dropped_conditions(text)
-    folded = _PRICE_BOUND.sub(" ", _fold(text))
+    folded = price_steps_as_words(_PRICE_BOUND.sub(" ", _fold(text)))
     extreme = "cheapest" if _CHEAPEST.search(folded) else ""
     extreme = "dearest" if not extreme and _DEAREST.search(folded) else extreme
     words = folded.split()
     negated = negated_filters(text)
     stepped = _has(folded, _DRIER)
-    drier = stepped or negated.get("sweetness") in ("sweet", "semi_sweet")
+    sweeter = _has(folded, _SWEETER)
+    # «не кислое, ну сладенькое»: a wish for sweeter is never ruled out by the «не» before it
+    drier = stepped or (negated.get("sweetness") in ("sweet", "semi_sweet") and not sweeter)
     not_sweet = (
         negated.get("sweetness") == "sweet" and not stepped and not _SWEET_DEGREE.search(folded)
     )
@@ -287,7 +290,7 @@ def read_followup(text: str) -> FollowUp:
         dearer=(_has(folded, _DEARER) or _has(folded, _DEARER_PHRASES) or too_cheap(folded))
         and not extreme,
         drier=drier,
-        sweeter=_has(folded, _SWEETER),
+        sweeter=sweeter,
         lighter=_has(folded, _LIGHTER),
         fuller=_has(folded, _FULLER),
         more=_has(folded, _MORE),

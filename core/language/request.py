@@ -135,12 +135,29 @@ def _grape_hit(text: ScannedText) -> Hit[str] | None:
     return hits[0] if hits else None
 
 
+def _set_aside(text: ScannedText, hit: Hit[str]) -> bool:
+    """A dish the message replaces or cancels: «вместо пиццы», «мужу нельзя свинину», «паста
+    отменяется», «бургеры отменили», «рыбы не будет», «instead of pizza»."""
+    before = [t.text for t in text.tokens[max(0, hit.start - 2) : hit.start]]
+    after = [t.text for t in text.tokens[hit.end : hit.end + 2]]
+    return (
+        bool(before) and (before[-1] in _REPLACED_BEFORE or before[-2:] == ["instead", "of"])
+    ) or (bool(after) and (after[0].startswith(_CANCELLED_AFTER) or after == ["не", "будет"]))
+
+
+_REPLACED_BEFORE = frozenset({"вместо", "нельзя", "отменили", "отменяем", "отменяю"})
+_CANCELLED_AFTER = ("отмен", "отпада", "cancel")
+
+
 def _food_hit(text: ScannedText) -> Hit[str] | None:
     hits = [
         hit
         for hit in live_hits(FOOD_WORDS, text)
         if not (hit.key == _DESSERT and text.next_word(hit) in ("wine", "wines"))
     ]
+    kept = [hit for hit in hits if not _set_aside(text, hit)]
+    if kept and len(kept) < len(hits):  # «вместо пиццы суши»: the dish that stays
+        hits = kept
     if len(hits) > 1 and text.previous_word(hits[0]) in _COURSE_PREPOSITIONS:
         # «на десерт что-нибудь к шоколаду»: the course names when, the dish after it what
         paired = [

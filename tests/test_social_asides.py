@@ -1,0 +1,42 @@
+"""An aside between two requests — a receipt («принято к сведению»), thanks for being rescued
+(«вы нас выручили, просто спасли»), a question about the bot's own taste («а сам-то ты вино
+любишь?») — is small talk; the same words beside a wish are still the wish (issue 40)."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.language.kinds import MessageKind
+from core.language.reading import read
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Принял, спасибо.",
+        "ваш совет принят к сведению",
+        "ок, взял на заметку",
+        "записала, благодарю!",
+        "ух, ты меня прям спас",
+        "вы нас буквально спасли",
+        "а ты-то сам вино пьёшь?",
+        "вы сами когда-нибудь пробовали вино?",
+        "тебе самому нравится вино?",
+    ],
+)
+def test_an_aside_to_the_bot_is_small_talk(text: str) -> None:
+    assert read(text).kind is MessageKind.smalltalk
+
+
+@pytest.mark.parametrize(
+    ("text", "dish"),
+    [("принято, а теперь что-нибудь к утке", "утка"), ("вы пьёте вино с рыбой?", "рыба")],
+)
+def test_an_aside_beside_a_wish_keeps_the_wish(text: str, dish: str) -> None:
+    reading = read(text)
+    assert reading.kind is not MessageKind.smalltalk
+    assert reading.query.filters.food_pairing == dish
+
+
+def test_a_custom_is_not_a_receipt() -> None:
+    assert read("вино принято подавать охлаждённым?").kind is MessageKind.wine_question
