@@ -12,75 +12,20 @@ from dataclasses import dataclass, field
 from core.domain import WineFilters
 from core.language.giving_up import dropped_conditions
 from core.language.negation import negated_filters
-from core.language.price_bands import too_cheap
-from core.language.price_steps import price_steps_as_words
+from core.language.price_steps import (
+    has_cue as _has,
+)
+from core.language.price_steps import (
+    price_share,
+    price_steps_as_words,
+    steps_cheaper,
+    steps_dearer,
+)
 from core.language.request import parse_query
 
 _WORD = re.compile(r"[a-zа-яё]+")
 
 # Stems: a word starting with one of these (after ё→е) carries the change.
-_CHEAPER = (
-    "дешев",
-    "подешев",
-    "бюджетн",
-    "недорог",
-    "подешёв",
-    "попроще по цен",
-    "дороговат",
-    "слишком дорог",
-    "экономн",
-    "кусает",
-    "полцены",
-    "не потян",
-    "не по карман",
-    "не готов столько",
-    "столько не готов",
-    "поскромн",
-    "скромнее",
-    "более скромн",
-    "подоступн",
-    "доступнее",
-    "более доступн",
-    "менее дорог",
-    "не так дорог",
-    "не такое дорог",
-    "cheap",
-    "less expensive",
-    "too expensive",
-    "pricey",
-    "too much",
-    "a bit much",
-    "more affordable",
-    "lower price",
-)
-_DEARER = (
-    "дорож",
-    "подорож",
-    "дороже",
-    "премиальн",
-    "поинтересн",
-    "получше",
-    "посерьезн",
-    "посолидн",
-    "поприличн",
-    "поблагородн",
-    "уровнем выше",
-    "уровнем повыше",
-    "классом выше",
-    "классом повыше",
-    "из дорогих",
-    "элитн",
-    "топов",
-    "статусн",
-    "pricier",
-    "fancier",
-    "a step up",
-    "go up a level",
-    "upgrade",
-    "something nicer",
-    "more premium",
-)
-_DEARER_PHRASES = ("more expensive", "подороже", "по дороже", "лучше качеств", "upmarket")
 _DRIER = ("посуше", "суше", "драй", "drier", "dryer", "less sweet", "менее слад", "не такое слад")
 _SWEETER = ("послаще", "слаще", "sweeter", "more sweet", "сладенькое", "менее сух", "less dry")
 _LIGHTER = ("полегче", "легче", "лёгче", "lighter", "менее плотн", "попроще по тел")
@@ -177,11 +122,6 @@ def _fold(text: str) -> str:
     return " ".join(_WORD.findall(text.lower().replace("ё", "е")))
 
 
-def _has(folded: str, cues: tuple[str, ...]) -> bool:
-    padded = f" {folded}"
-    return any(f" {cue.replace('ё', 'е')}" in padded for cue in cues)
-
-
 # «будем есть пасту», «у нас паста будет», «это на свадьбу, в подарок», «we're having lamb»:
 # the meal or the occasion of the wine being chosen, added to the request in force
 _STORY = re.compile(
@@ -195,14 +135,6 @@ _STORY = re.compile(
     r"|(?:^|\s)к (?:нему|ней|ним|этому|этой|этим)(?:\s|$)"
     r"|(?:^|\s)(?:есть|кушать|готовить|жарить|подавать|запекать) (?:будем|будут|буду)(?:\s|$)"
     r"|^(?:а |и )?(?:еще |ещё )?будет\s"
-)
-# «не, дорого», «а попроще?»: the price of what was shown, said as a complaint or a wish
-# («дорогое» asks for dear wine; «попроще по телу» is lighter)
-_TOO_DEAR = re.compile(r"(?:^|\s)(?:дорого|попроще(?! по (?:тел|вкус|стил)))(?:\s|$)")
-# «можно и дорого», «пусть дорого», «не страшно, если дорого», «дорого-богато»: dear is welcome
-_DEAR_WELCOME = re.compile(
-    r"(?:можно|пусть|хоть|готов\w*|не страшно|не жалко|неважно|не важно|ничего)(?: и| если| что)?"
-    r"(?: даже)? дорого|дорого богато"
 )
 # «не дороже тысячи», «не дешевле 500»: a bound on the price, not «dearer» or «cheaper».
 _PRICE_BOUND = re.compile(r"(?:^|\s)не (?:дороже|дешевле|больше|меньше)\b")
@@ -236,29 +168,6 @@ _DEAREST = re.compile(
 )
 
 
-# «вдвое дешевле», «в 3 раза дешевле», «за полцены», «half the price»
-_SHARE = re.compile(
-    r"(?<![a-zа-я])(?:(?:вдвое|в два раза|в 2 раза)(?P<two> дешевле)|(?P<half>за полцены|полцены"
-    r"|half the price|half price)|(?:втрое|в три раза|в 3 раза)(?P<three> дешевле))"
-)
-
-
-def _price_share(folded: str) -> float | None:
-    match = _SHARE.search(folded)
-    if match is None:
-        return None
-    return 1 / 3 if match.group("three") else 0.5
-
-
-def _too_dear(folded: str) -> bool:
-    """«не, дорого», «а попроще?»: not «можно и дорого» or a wish for dearer wine."""
-    return (
-        bool(_TOO_DEAR.search(folded))
-        and not _DEAR_WELCOME.search(folded)
-        and not (_has(folded, _DEARER) or _has(folded, _DEARER_PHRASES))
-    )
-
-
 def _tells_story(text: str) -> bool:
     """The meal or occasion told, with no style of wine named («у нас паста будет»; not «у
     нас паста, нужно белое»: a request of its own)."""
@@ -283,12 +192,9 @@ def read_followup(text: str) -> FollowUp:
         negated.get("sweetness") == "sweet" and not stepped and not _SWEET_DEGREE.search(folded)
     )
     return FollowUp(
-        cheaper=(_has(folded, _CHEAPER) or _too_dear(folded))
-        and not extreme
-        and not too_cheap(folded),
-        price_share=_price_share(folded),
-        dearer=(_has(folded, _DEARER) or _has(folded, _DEARER_PHRASES) or too_cheap(folded))
-        and not extreme,
+        cheaper=steps_cheaper(folded) and not extreme,
+        price_share=price_share(folded),
+        dearer=steps_dearer(folded) and not extreme,
         drier=drier,
         sweeter=sweeter,
         lighter=_has(folded, _LIGHTER),

@@ -1,12 +1,14 @@
-"""A step of the price told by the price itself: «более высокой стоимости», «с меньшей ценой»,
-«выше по цене», «пониже в цене», «ценовой категории повыше» — «dearer» or «cheaper» in the
-words of the price, not of the wine — said again as «дороже» / «дешевле» for the follow-up
-reader. The text comes folded and without its numbers; a «не» before it («не выше по цене») is
-a bound, not a step."""
+"""A step of the price from the wines shown: «подешевле», «не, дорого», «кусается», «вдвое
+дешевле» (cheaper, and by what share); «подороже», «посолиднее», «слишком дёшево» (dearer). A
+step told by the price itself («более высокой стоимости», «с меньшей ценой», «пониже в цене»)
+is said again as «дороже» / «дешевле» first. The text comes folded and without its numbers; a
+«не» before it («не выше по цене») is a bound, not a step."""
 
 from __future__ import annotations
 
 import re
+
+from core.language.price_bands import too_cheap
 
 _PRICE_NOUN = r"(?:цен\w*|стоимост\w*|ценов\w+ (?:сегмент|категори|уров|класс)\w*)"
 _HIGHER = r"(?:(?:более |чуть |немного )?(?:высок|больш|высш)\w*|выше|повыше)"
@@ -31,3 +33,116 @@ def price_steps_as_words(folded: str) -> str:
     """«позиции более высокой стоимости» -> «позиции дороже»; «экономичнее» -> «дешевле»."""
     stepped = _HIGHER_PRICE.sub(" дороже ", folded)
     return _THRIFTIER.sub(" дешевле ", _LOWER_PRICE.sub(" дешевле ", stepped))
+
+
+_CHEAPER = (
+    "дешев",
+    "подешев",
+    "бюджетн",
+    "недорог",
+    "подешёв",
+    "попроще по цен",
+    "дороговат",
+    "слишком дорог",
+    "экономн",
+    "кусает",
+    "полцены",
+    "не потян",
+    "не по карман",
+    "не готов столько",
+    "столько не готов",
+    "поскромн",
+    "скромнее",
+    "более скромн",
+    "подоступн",
+    "доступнее",
+    "более доступн",
+    "менее дорог",
+    "не так дорог",
+    "не такое дорог",
+    "cheap",
+    "less expensive",
+    "too expensive",
+    "pricey",
+    "too much",
+    "a bit much",
+    "more affordable",
+    "lower price",
+)
+_DEARER = (
+    "дорож",
+    "подорож",
+    "дороже",
+    "премиальн",
+    "поинтересн",
+    "получше",
+    "посерьезн",
+    "посолидн",
+    "поприличн",
+    "поблагородн",
+    "уровнем выше",
+    "уровнем повыше",
+    "классом выше",
+    "классом повыше",
+    "из дорогих",
+    "элитн",
+    "топов",
+    "статусн",
+    "pricier",
+    "fancier",
+    "a step up",
+    "go up a level",
+    "upgrade",
+    "something nicer",
+    "more premium",
+)
+_DEARER_PHRASES = ("more expensive", "подороже", "по дороже", "лучше качеств", "upmarket")
+
+# «не, дорого», «а попроще?»: the price of what was shown, said as a complaint or a wish
+# («дорогое» asks for dear wine; «попроще по телу» is lighter)
+_TOO_DEAR = re.compile(r"(?:^|\s)(?:дорого|попроще(?! по (?:тел|вкус|стил)))(?:\s|$)")
+# «можно и дорого», «пусть дорого», «не страшно, если дорого», «дорого-богато»: dear is welcome
+_DEAR_WELCOME = re.compile(
+    r"(?:можно|пусть|хоть|готов\w*|не страшно|не жалко|неважно|не важно|ничего)(?: и| если| что)?"
+    r"(?: даже)? дорого|дорого богато"
+)
+
+# «вдвое дешевле», «в 3 раза дешевле», «за полцены», «half the price»
+_SHARE = re.compile(
+    r"(?<![a-zа-я])(?:(?:вдвое|в два раза|в 2 раза)(?P<two> дешевле)|(?P<half>за полцены|полцены"
+    r"|half the price|half price)|(?:втрое|в три раза|в 3 раза)(?P<three> дешевле))"
+)
+
+
+def price_share(folded: str) -> float | None:
+    """«вдвое дешевле», «за полцены»: the share of the price shown asked for, or None."""
+    match = _SHARE.search(folded)
+    if match is None:
+        return None
+    return 1 / 3 if match.group("three") else 0.5
+
+
+def _too_dear(folded: str) -> bool:
+    """«не, дорого», «а попроще?»: not «можно и дорого» or a wish for dearer wine."""
+    return (
+        bool(_TOO_DEAR.search(folded))
+        and not _DEAR_WELCOME.search(folded)
+        and not (has_cue(folded, _DEARER) or has_cue(folded, _DEARER_PHRASES))
+    )
+
+
+def has_cue(folded: str, cues: tuple[str, ...]) -> bool:
+    """Does a word of the folded text begin with one of `cues` (stems or phrases)?"""
+    padded = f" {folded}"
+    return any(f" {cue.replace('ё', 'е')}" in padded for cue in cues)
+
+
+def steps_cheaper(folded: str) -> bool:
+    """«подешевле», «не, дорого», «кусается»: cheaper than the wines shown (not «слишком
+    дёшево», which wishes dearer)."""
+    return (has_cue(folded, _CHEAPER) or _too_dear(folded)) and not too_cheap(folded)
+
+
+def steps_dearer(folded: str) -> bool:
+    """«подороже», «посолиднее», «слишком дёшево»: dearer than the wines shown."""
+    return has_cue(folded, _DEARER) or has_cue(folded, _DEARER_PHRASES) or too_cheap(folded)
