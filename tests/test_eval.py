@@ -26,9 +26,9 @@ DEV_CLAIMS_FALSE_KEPT = 0
 DEV_CLAIMS_TRUE_KEPT = 0.99  # measured 514/515 with claims_7
 # The agent path answers through the eval's own fake model (bench/eval/reader.py), which reads
 # less than the product does: its figure guards the tool handling, not the language. Measured
-# 83.1 % with dialogs_6, whose dialogs that fake model reads worst (the five files before it:
-# 85.3 %).
-AGENT_FLOOR = 0.83
+# 82.96 % (1621/1954) with dialogs_6 and dialogs_7, the files that fake model reads worst (the
+# five files before them: 85.3 %).
+AGENT_FLOOR = 0.825
 
 
 def test_every_set_has_both_parts_and_is_large() -> None:
