@@ -63,7 +63,7 @@ class _FoldTable(dict[int, str]):
 _FOLD_TABLE = _FoldTable()
 
 
-@lru_cache(maxsize=4096)  # a sentence is folded by each reader of it
+@lru_cache(maxsize=1024)  # a sentence is folded by each reader of it
 def fold(text: str) -> str:
     """Fold ``text`` character by character, so positions in the result match the original."""
     return text.translate(_FOLD_TABLE)
