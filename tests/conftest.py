@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import functools
 import os
+import shutil
 import tempfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -23,6 +25,9 @@ from services.app.runtime import Runtime, open_runtime
 
 TEST_EMBEDDING_DIM = 64
 _DATA_DIR = Path(tempfile.mkdtemp(prefix="sommelier-tests-"))
+# Each test process's PostgreSQL cluster (about 200 MB) goes when the process ends: exit handlers
+# run last-registered first, so the embedded server, started later, has stopped by then.
+atexit.register(shutil.rmtree, _DATA_DIR, True)
 
 # Nothing from the developer's shell or .env may leak into the tests.
 for _name in list(os.environ):
