@@ -12,8 +12,10 @@ async def test_a_name_the_shop_lacks_is_said_to_be_missing(seeded: Runtime) -> N
         missing = await chat.turns.answer(495, "а Opus One у вас есть?")
         present = await chat.turns.answer(496, "а Sassicaia у вас есть?")
         english = await chat.turns.answer(497, "Hello! Red wine for a steak, please")
+        aside = await chat.turns.answer(498, "посоветуй красное для Instagram поста")
     assert missing.intro.startswith("Такого вина в каталоге нет.") and missing.wines
     assert "Opus" not in missing.intro  # the person's words are not repeated back
     assert "в каталоге нет" not in present.intro
     assert [w.name for w in present.wines] == ["Sassicaia"]
     assert "в каталоге нет" not in english.intro and english.wines
+    assert "в каталоге нет" not in aside.intro and aside.wines  # a Latin word, not a wine asked

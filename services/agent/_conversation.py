@@ -37,6 +37,13 @@ from services.agent._request_state import RequestState, ShownWine
 
 _STYLE_FIELDS = frozenset({"sweetness", "grape_variety"})
 _CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
+# Where a wine is asked for by its name: the words just before it, or just after it.
+_ASKS_BEFORE = re.compile(
+    r"(?:есть|нет|хочу|хотим|ищу|ищем|нужн\w*|посоветуй\w*|от|у вас|в наличии|бутылк\w*|вин[оау])"
+    r"(?:\s+(?!(?:для|к|ко|на|в|во|из|с|со|по|о|об|про|под|за)\b)\w+){0,2}\s*$",
+    re.IGNORECASE,
+)
+_ASKS_AFTER = re.compile(r"\s*(?:у вас\s+)?(?:есть|в наличии|найдется|найдётся)", re.IGNORECASE)
 _WINE_MARKER = re.compile(r"\[WINE:([0-9a-fA-F-]{36})\]")
 
 
@@ -139,12 +146,16 @@ def read_turn(
 
 
 def _missing_name(text: str, index: CatalogIndex) -> str:
-    """The wine a Russian message asks for by name when the catalog has none of that name.
-    In an English message a capitalised word opening a sentence («Hello», «Red») is no name."""
+    """The wine a Russian message asks for by name when the catalog has none of that name: a
+    name where a wine is asked for («есть Torres?», «хочу Opus One», «Opus One у вас есть?»),
+    not any Latin word («я из Moscow»). In an English message a capitalised word opening a
+    sentence («Hello», «Red») is no name."""
     name = asked_wine_name(text)
     if not name or not _CYRILLIC.search(text.replace(name, " ")):
         return ""
-    return name if not index.match(name)[0] else ""
+    before, _, after = text.partition(name)
+    asked_for = _ASKS_BEFORE.search(before) or _ASKS_AFTER.match(after) or not before.strip(" а,")
+    return name if asked_for and not index.match(name)[0] else ""
 
 
 def _style_of(shown: Sequence[ShownWine]) -> WineFilters:
