@@ -6,7 +6,7 @@ import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import ARRAY, Row, any_, bindparam, func, select
+from sqlalchemy import ARRAY, Row, Select, any_, bindparam, func, select
 
 from core.domain import WineFilters
 from repositories.models import Wine
@@ -28,12 +28,8 @@ class WineSearch(FilteredWines):
         order: SearchOrder = "price_desc",
     ) -> list[Wine]:
         """Wines matching `filters`, in `order`."""
-        check_limit(limit, offset)
-        conds = await self._conditions(validate_filters(filters))
-        if conds is None:
-            return []
-        stmt = self._order(select(Wine).where(ON_SALE, *conds), order).limit(limit).offset(offset)
-        return list((await self.session.scalars(stmt)).all())
+        stmt = await self._matching(select(Wine), filters, limit, offset, order)
+        return [] if stmt is None else list((await self.session.scalars(stmt)).all())
 
     async def search_columns(
         self,
@@ -45,12 +41,24 @@ class WineSearch(FilteredWines):
         """`search` as rows of these model attributes only, each under the attribute's name. A
         wide pool read as ORM objects cost more CPU than the rest of the turn's statements
         together (the objects, and a loader for every column left out)."""
-        check_limit(limit, 0)
+        stmt = await self._matching(select(*columns), filters, limit, 0, order)
+        return [] if stmt is None else list((await self.session.execute(stmt)).all())
+
+    async def _matching(
+        self,
+        what: Select[Any],
+        filters: WineFilters | Mapping[str, Any] | None,
+        limit: int,
+        offset: int,
+        order: SearchOrder,
+    ) -> Select[Any] | None:
+        """`what` of the wines on sale matching `filters`, one page in `order`; None when a
+        text filter matches nothing."""
+        check_limit(limit, offset)
         conds = await self._conditions(validate_filters(filters))
         if conds is None:
-            return []
-        stmt = self._order(select(*columns).where(ON_SALE, *conds), order).limit(limit)
-        return list((await self.session.execute(stmt)).all())
+            return None
+        return self._order(what.where(ON_SALE, *conds), order).limit(limit).offset(offset)
 
     async def count_matching(self, filters: WineFilters | Mapping[str, Any] | None = None) -> int:
         conds = await self._conditions(validate_filters(filters))
