@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from core.language.folding import fold
+from core.language.worded_numbers import ORDINAL_STEMS
 
 # Words that point at the wines just shown: «чем они отличаются?», «что к ним приготовить?»,
 # «возьму оба», «what do they go with?».
@@ -19,8 +20,6 @@ _ORDINAL = re.compile(
     r"(?<![a-zа-я])(?:(?P<ru>перв|втор|трет|последн)(?:ое|ый|ая|ой|ую|ее|ий|яя|юю|ье|ья|ью|ьей)"
     r"|(?:the )?(?P<en>first|second|third|last)(?: one| wine)?)(?![a-zа-я])"
 )
-_ORDINAL_PLACES = {"перв": 1, "втор": 2, "трет": 3, "последн": -1}
-_ORDINAL_PLACES |= {"first": 1, "second": 2, "third": 3, "last": -1}
 # What such a message asks of them: a dish, the difference, which to take.
 _ASKS_OF_SHOWN = re.compile(
     r"(?<![a-zа-я])(?:к (?:ним|нему|чему)|из еды|приготов|подать|подава|go with|pair|отлича"
@@ -39,7 +38,7 @@ def points_at_shown(text: str) -> int | None:
     if not _ASKS_OF_SHOWN.search(folded):
         return None
     if ordinal := _ORDINAL.search(folded):
-        return _ORDINAL_PLACES[ordinal.group("ru") or ordinal.group("en")]
+        return ORDINAL_STEMS[ordinal.group("ru") or ordinal.group("en")]
     if _POINTS_AT_SHOWN.search(folded):
         return 0
     return None

@@ -15,6 +15,7 @@ import re
 from functools import lru_cache
 
 from core.language.folding import fold
+from core.language.worded_numbers import ORDINAL_STEMS
 
 UNCONFIRMED_KINDS = (
     "ageing",
@@ -220,7 +221,6 @@ _SIDE = re.compile(
     rf"(?<![а-яёa-z])({'|'.join(f'(?P<{side}>{cue})' for side, cue in _SIDES.items())})\w*\s+"
     r"(?:\w+\s+)?(?:склон|берег|побереж|сторон|част|холм|террас|участк|slope|bank|side)"
 )
-_ORDINALS = {"перв": 1, "втор": 2, "трет": 3, "четверт": 4, "пят": 5, "first": 1, "second": 2}
 # «пятое гран крю классе», «входит во вторые крю»: a rank of a classification.
 _RANKED = re.compile(
     r"(?<![а-яa-z])(перв|втор|трет|четверт|пят|first|second)"
@@ -315,7 +315,7 @@ def cue_claims(text: str) -> frozenset[tuple[str, str]]:
         if present and not anchors.isdisjoint(present):
             found |= {(kind, name + mark(m.start())) for m in cue.finditer(folded)}
     for match in _RANKED.finditer(folded):
-        found.add(("rank", f"{_ORDINALS[match.group(1)]}{mark(match.start())}"))
+        found.add(("rank", f"{ORDINAL_STEMS[match.group(1)]}{mark(match.start())}"))
     for start, said in _standings(folded):
         found.add(("standing", said + mark(start)))
     for match in _COMPARISON.finditer(folded):

@@ -30,6 +30,10 @@ _TENS_ORDINALS = words(
 _HUNDREDS_ORDINALS = words(
     "сотый двухсотый трехсотый четырехсотый пятисотый шестисотый семисотый восьмисотый девятисотый"
 )
+# The first few places by the stem of their word, as a place among things or in a rank
+# («второе» of the wines shown, «пятое гран крю»); -1 the last.
+ORDINAL_STEMS = {"перв": 1, "втор": 2, "трет": 3, "четверт": 4, "пят": 5, "последн": -1}
+ORDINAL_STEMS |= {"first": 1, "second": 2, "third": 3, "last": -1}
 _CARDINALS = {word: number for number, word in enumerate(_WORDS_0_19)}
 _CARDINALS |= {word: (position + 2) * 10 for position, word in enumerate(_TENS)}
 _CARDINALS |= {word: (position + 1) * 100 for position, word in enumerate(_HUNDREDS)}
