@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from core.recommendation import Recommendation
 from core.settings import Settings
 from fakes.openai_server import FakeOpenAIServer
 from repositories.models import Wine
@@ -139,6 +140,11 @@ def why_for(wine_id: object) -> str:
     to bear out (a bare handle of digits reads as a number; 0 of 3,000 random handles in this
     form read as anything)."""
     return f"Причина для id-{handle(wine_id)}-0: отличный выбор."
+
+
+async def rows_shown(runtime: Runtime, rec: Recommendation) -> list[Wine]:
+    """The catalog rows of the wines an answer shows."""
+    return list((await wines_by_id(runtime, [w.id for w in rec.wines])).values())
 
 
 async def wines_by_id(runtime: Runtime, ids: Iterable[uuid.UUID | str]) -> dict[str, Wine]:

@@ -8,7 +8,7 @@ import pytest
 
 from core.language.reading import read
 from services.app.runtime import Runtime
-from tests.agent_fixtures import wines_by_id
+from tests.agent_fixtures import rows_shown
 from tests.test_conversation import offline_chat
 
 
@@ -64,6 +64,6 @@ async def test_dearer_within_a_cap_below_the_dearest_shown_stays_above_the_cheap
 async def test_pasta_brings_the_wines_paired_with_a_pasta_of_any_sauce(seeded: Runtime) -> None:
     async with offline_chat(seeded) as chat:
         rec = await chat.turns.answer(502, "красное к пасте от 2000")
-    wines = (await wines_by_id(seeded, [w.id for w in rec.wines])).values()
+    wines = await rows_shown(seeded, rec)
     assert wines and all(w.price_rub >= 2000 for w in wines)
     assert all(any("паст" in p for p in w.food_pairings) for w in wines)

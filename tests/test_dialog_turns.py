@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from core.recommendation import Recommendation
 from services.app.runtime import Runtime
-from tests.agent_fixtures import wines_by_id
+from tests.agent_fixtures import rows_shown
 from tests.test_conversation import offline_chat
 
 
 async def _pairs_with(runtime: Runtime, rec: Recommendation, *dishes: str) -> bool:
-    wines = (await wines_by_id(runtime, [w.id for w in rec.wines])).values()
+    wines = await rows_shown(runtime, rec)
     return all(any(d in p for d in dishes for p in w.food_pairings) for w in wines)
 
 
@@ -42,7 +42,7 @@ async def test_a_grape_ruled_out_names_no_wine_by_its_second_word(seeded: Runtim
     async with offline_chat(seeded) as chat:
         await chat.turns.answer(405, "красное к говядине на ужин")
         rec = await chat.turns.answer(405, "только без каберне совиньон")
-    wines = (await wines_by_id(seeded, [w.id for w in rec.wines])).values()
+    wines = await rows_shown(seeded, rec)
     assert wines and all(w.wine_type.value == "red" for w in wines)
     assert all("каберне совиньон" not in w.grape_varieties for w in wines)
 
@@ -53,7 +53,7 @@ async def test_each_country_ruled_out_stays_out_and_a_name_after_a_dash_is_asked
     async with offline_chat(seeded) as chat:
         await chat.turns.answer(406, "нужно сухое игристое")
         rec = await chat.turns.answer(406, "не французское и не итальянское — может, кава?")
-    wines = (await wines_by_id(seeded, [w.id for w in rec.wines])).values()
+    wines = await rows_shown(seeded, rec)
     assert wines and all(w.country == "Испания" for w in wines)
 
 
@@ -70,7 +70,7 @@ async def test_asking_whether_such_a_wine_exists_mid_conversation_shows_one(
     async with offline_chat(seeded) as chat:
         await chat.turns.answer(408, "красное к утке, пино нуар")
         rec = await chat.turns.answer(408, "а шампанское из пино нуара бывает?")
-    wines = (await wines_by_id(seeded, [w.id for w in rec.wines])).values()
+    wines = await rows_shown(seeded, rec)
     assert wines and all(w.wine_type.value == "sparkling" for w in wines)
     assert all("пино нуар" in w.grape_varieties for w in wines)
 
@@ -129,7 +129,7 @@ async def test_a_catalog_name_in_latin_letters_alone_is_asked_for(seeded: Runtim
 async def test_a_region_said_twice_names_no_one_wine_of_it(seeded: Runtime) -> None:
     async with offline_chat(seeded) as chat:
         rec = await chat.turns.answer(415, "любим Крым — какое крымское сухое посоветуете?")
-    wines = (await wines_by_id(seeded, [w.id for w in rec.wines])).values()
+    wines = await rows_shown(seeded, rec)
     assert wines and all(w.region == "Крым" and w.sweetness.value == "dry" for w in wines)
 
 

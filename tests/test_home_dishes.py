@@ -9,7 +9,7 @@ from core.language.kinds import MessageKind
 from core.language.reading import read
 from core.recommendation import Recommendation
 from services.app.runtime import Runtime
-from tests.agent_fixtures import wines_by_id
+from tests.agent_fixtures import rows_shown
 from tests.test_conversation import offline_chat
 
 
@@ -49,6 +49,6 @@ async def test_the_meal_of_the_wine_just_asked_for_keeps_its_colour(seeded: Runt
     async with offline_chat(seeded) as chat:
         await chat.turns.answer(472, "белое сухое посоветуй")
         rec = await chat.turns.answer(472, "к нему будет курица")
-    wines = (await wines_by_id(seeded, [w.id for w in rec.wines])).values()
+    wines = await rows_shown(seeded, rec)
     assert wines and all(w.wine_type.value == "white" for w in wines)
     assert all(any("кур" in p for p in w.food_pairings) for w in wines)
