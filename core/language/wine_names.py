@@ -34,6 +34,30 @@ def asked_wine_name(text: str) -> str | None:
     return None
 
 
+_CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
+# Where a wine is asked for by its name: the words just before it, or just after it.
+_ASKS_BEFORE = re.compile(
+    r"(?:есть|нет|хочу|хотим|ищу|ищем|нужн\w*|посоветуй\w*|от|у вас|в наличии|бутылк\w*|вин[оау])"
+    r"(?:\s+(?!(?:для|к|ко|на|в|во|из|с|со|по|о|об|про|под|за)\b)\w+){0,2}\s*$",
+    re.IGNORECASE,
+)
+_ASKS_AFTER = re.compile(r"\s*(?:у вас\s+)?(?:есть|в наличии|найдется|найдётся)", re.IGNORECASE)
+
+
+def asked_for_by_name(text: str) -> str | None:
+    """The name a Russian message asks for a wine by, where a wine is asked for («есть
+    Torres?», «хочу Opus One», «Opus One у вас есть?»), not any Latin word in it («я из
+    Moscow», «для Instagram поста»). In an English message a capitalised word opening a
+    sentence («Hello», «Red») is no name."""
+    name = asked_wine_name(text)
+    if not name or not _CYRILLIC.search(text.replace(name, " ")):
+        return None
+    before, _, after = text.partition(name)
+    if _ASKS_BEFORE.search(before) or _ASKS_AFTER.match(after) or not before.strip(" а,"):
+        return name
+    return None
+
+
 def _style_only(candidate: str) -> bool:
     """A grape, country or region named on its own (one or two words) is a style."""
     if len(candidate.split()) > 2:

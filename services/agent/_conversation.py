@@ -27,7 +27,7 @@ from core.language.knowledge import entry_by_id
 from core.language.price_bands import PriceBand, band_bounds
 from core.language.reading import Reading, about_shown, read
 from core.language.request import ParsedQuery, sweet_at_large
-from core.language.wine_names import asked_wine_name
+from core.language.wine_names import asked_for_by_name
 from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent._catalog_index import catalog_index
@@ -36,14 +36,6 @@ from services.agent._request_merge import merge
 from services.agent._request_state import RequestState, ShownWine
 
 _STYLE_FIELDS = frozenset({"sweetness", "grape_variety"})
-_CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
-# Where a wine is asked for by its name: the words just before it, or just after it.
-_ASKS_BEFORE = re.compile(
-    r"(?:есть|нет|хочу|хотим|ищу|ищем|нужн\w*|посоветуй\w*|от|у вас|в наличии|бутылк\w*|вин[оау])"
-    r"(?:\s+(?!(?:для|к|ко|на|в|во|из|с|со|по|о|об|про|под|за)\b)\w+){0,2}\s*$",
-    re.IGNORECASE,
-)
-_ASKS_AFTER = re.compile(r"\s*(?:у вас\s+)?(?:есть|в наличии|найдется|найдётся)", re.IGNORECASE)
 _WINE_MARKER = re.compile(r"\[WINE:([0-9a-fA-F-]{36})\]")
 
 
@@ -146,16 +138,9 @@ def read_turn(
 
 
 def _missing_name(text: str, index: CatalogIndex) -> str:
-    """The wine a Russian message asks for by name when the catalog has none of that name: a
-    name where a wine is asked for («есть Torres?», «хочу Opus One», «Opus One у вас есть?»),
-    not any Latin word («я из Moscow»). In an English message a capitalised word opening a
-    sentence («Hello», «Red») is no name."""
-    name = asked_wine_name(text)
-    if not name or not _CYRILLIC.search(text.replace(name, " ")):
-        return ""
-    before, _, after = text.partition(name)
-    asked_for = _ASKS_BEFORE.search(before) or _ASKS_AFTER.match(after) or not before.strip(" а,")
-    return name if asked_for and not index.match(name)[0] else ""
+    """The wine the message asks for by a name the catalog has none of."""
+    name = asked_for_by_name(text)
+    return name if name and not index.match(name)[0] else ""
 
 
 def _style_of(shown: Sequence[ShownWine]) -> WineFilters:
