@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from core.language.folding import fold, word_set
-from core.language.lemmas import is_comparative, words_of
+from core.language.lemmas import Word, is_comparative, words_of
 
 _B = r"(?<![a-zа-я])"
 _E = r"(?![a-zа-я])"
@@ -151,12 +151,15 @@ _ADDRESS = word_set(
 )
 
 
+def _social_lemma(word: Word) -> str:
+    """The lemma a social word is known by; none for a comparative, which says something
+    («подороже» is no «дорогой», «получше» no «хорошо»)."""
+    return "" if is_comparative(word.text) else word.lemma
+
+
 def _addresses(clause: str) -> bool:
     found = words_of(clause)
-    # «подороже» is no «дорогой»: a comparative is never a way to call someone
-    return bool(found) and all(
-        w.text in _ADDRESS or (w.lemma in _ADDRESS and not is_comparative(w.text)) for w in found
-    )
+    return bool(found) and all(w.text in _ADDRESS or _social_lemma(w) in _ADDRESS for w in found)
 
 
 @dataclass(frozen=True)
@@ -176,8 +179,7 @@ def _kinds_in(clause: str) -> tuple[list[str], bool]:
             left = pattern.sub(" ", left)
     only_social = True
     for word in words_of(left):
-        # «подороже» is no «дорогой», «получше» no «хорошо»: a comparative says something
-        lemma = "" if is_comparative(word.text) else word.lemma
+        lemma = _social_lemma(word)
         kind = next(
             (k for k, forms in _LEMMAS.items() if word.text in forms or lemma in forms), None
         )
