@@ -195,7 +195,7 @@ def build_catalog_tools(
             wines: list[CatalogWine] = []
             held = held_to_request(args.filters())
             for filters in dict.fromkeys((held, args.filters())):
-                if filters is not held and await repo.search(requested(), limit=1):
+                if filters is not held and await repo.search_columns(requested(), (Wine.id,), 1):
                     break  # the request can be met: «nothing fits» is the honest answer
                 order = price_order()
                 pool = await repo.search_columns(filters, BRIEF_COLUMNS, wanted, order=order)
