@@ -16,6 +16,7 @@ from typing import Any
 from core.domain import Sweetness, WineType
 from core.language.claim_cues import UNCONFIRMED_KINDS, borne_out, cue_claims
 from core.language.claim_grapes import foods_of, pairs_with
+from core.language.claim_words import forget_groups_read, own_claims_of_kind, reads_kind
 from core.language.claims import Claim, numbers_in, read_claims
 from core.language.folding import fold
 from core.language.lemmas import lemma
@@ -213,7 +214,26 @@ def _own(facts: Facts, claim: Claim) -> bool:
     if isinstance(claim.value, (int, Decimal)) and claim.kind != "price":
         value = Decimal(claim.value).normalize()
         return value in facts.numbers or value in _year_gaps(facts.numbers, facts.vintage)
-    return not claim.exact and Claim(claim.kind, claim.value, main=claim.main) in facts.own
+    if claim.exact:
+        return False
+    if claim.kind in ("name", "producer") and not _written_in(str(claim.value), facts.own_text):
+        return False  # reading the own words' names cannot find a name they do not write
+    said = Claim(claim.kind, claim.value, main=claim.main)
+    if reads_kind(claim.kind):  # only the group of readers that finds this kind
+        return said in own_claims_of_kind(facts.own_text, claim.kind)
+    return said in facts.own
+
+
+def _written_in(name: str, text: str) -> bool:
+    """Does each word of `name` begin as some word of `text` does (a name read from the text
+    may be a word's dictionary form: «донской» of «донские»)?"""
+    folded = _folded(text)
+    return all(fold(word)[:4] in folded for word in name.split())
+
+
+@lru_cache(maxsize=4096)
+def _folded(text: str) -> str:
+    return fold(text)
 
 
 @lru_cache(maxsize=4096)
@@ -327,7 +347,8 @@ def facts_of(
 
 def forget_wine_facts() -> None:
     """Forget every row read so far (a benchmark reads each answer cold)."""
-    for cached in (facts_of, _own_claims, _own_numbers, _own_cues, _year_gaps):
+    for cached in (facts_of, _own_claims, _own_numbers, _own_cues, _year_gaps, _folded):
         cached.cache_clear()
     for cached in (name_sounds, word_sounds):
         cached.cache_clear()
+    forget_groups_read()

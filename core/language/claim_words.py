@@ -1,0 +1,266 @@
+"""Claims a sentence makes in words, not numbers: where a wine is from, its colour, body and
+sweetness, how it was made, and the names it gives. core/language/claims.py reads a whole
+sentence with these; the grounded-prose check also asks a wine's own words for one kind alone
+(`own_claims_of_kind`), since most of what a model writes is settled by the catalog row.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import lru_cache
+
+from core.domain import WineType
+from core.language.claim import Claim
+from core.language.claim_grapes import food_claims, grape_claims, said_hits
+from core.language.folding import stem, word_set
+from core.language.grapes import GRAPE_ALIASES
+from core.language.names import (
+    is_place_or_grape,
+    method_terms,
+    place_adjectives,
+    proper_names,
+    unknown_terms,
+)
+from core.language.places import CASE_SENSITIVE_ALIASES, COUNTRY_ALIASES, REGION_ALIASES
+from core.language.scanning import ScannedText, live_hits
+from core.language.vocabulary import (
+    BARE_DESSERT,
+    BODY_WORDS,
+    COLOUR_TYPES,
+    SWEETNESS_WORDS,
+    WINE_TYPE_WORDS,
+)
+from core.language.world import NEW_WORLD, OLD_WORLD, countries_of_group
+
+_WINE_NOUNS = frozenset(
+    {"вино", "вина", "вин", "вину", "вином", "вине", "винам", "винами", "винах", "wine", "wines"}
+)
+# Russian adjective endings that agree with «вино» (neuter singular): «красное», «сухого».
+_NEUTER = ("ое", "ого", "ому", "ым", "ом")
+_ADJECTIVE = re.compile(r"(?:ое|ого|ому|ым|ом|ые|ых|ыми|ий|ая|ую|ой|ие|их|ими|ий|яя|ее)$")
+_DESSERT = stem(BARE_DESSERT)
+
+_NAME_WORD = r"[A-ZÀ-ÖØ-ÞА-ЯЁ][\w'’&\-]*"
+_LINK_WORD = r"(?:de|del|della|di|da|do|dos|du|des|la|le|les|y|et|&|von|van|der|и)"
+_NAME = rf"«?({_NAME_WORD}(?:\s+(?:{_NAME_WORD}|{_LINK_WORD}(?=\s+[A-ZÀ-ÖØ-ÞА-ЯЁ])))*)»?"
+_PRODUCER = re.compile(
+    r"(?i:производител[ьяюем]\w*|производства|виноделн\w+|винодел\w*|хозяйств[оау]\w*"
+    r"|(?<![а-яё])дом[ауе]?|шато|домен\w*|домейн\w*|семь[ияю])"
+    rf"(?:\s*[—:-])?\s+(?:[а-яё]+\s+){{0,2}}{_NAME}"
+    r"|(?<![\w])(?:от|by|from|(?i:ch[aâ]teau|domaine|bodegas?|tenuta|weingut|quinta))\s+"
+    rf"(«?[A-ZÀ-ÖØ-Þ][\w'’&\-]*(?:\s+(?:[A-ZÀ-ÖØ-Þ][\w'’&\-]*|{_LINK_WORD}(?=\s+[A-Z])))*)»?"
+)
+
+
+# Words that title a producer and are no part of its name: «Винодельней Ведерников».
+_PRODUCER_TITLE = re.compile(
+    r"(?i)(?:производител|винодел|хозяйств|дом|шато|домен|домейн|семь|семейств|компани|бодег"
+    r"|château|chateau|domaine|bodega|tenuta|weingut|quinta)"
+)
+
+
+def _vouched_by(name: str, producer: str) -> bool:
+    """Is a name the producer already read, or that producer with a title («Семья Бленди»)?
+    «Бленди» does not vouch for «Джон Бленди»: a first name is a claim of its own."""
+    if name in producer:
+        return True
+    rest = name.replace(producer, " ").split() if producer in name else ["?"]
+    return all(_PRODUCER_TITLE.match(word) for word in rest)
+
+
+_FORTIFIED = re.compile(
+    r"(?:добавл\w*|добавк\w*|вносят|останавлива\w*|прерыва\w*)\s+(?:\w+\s+){0,3}"
+    r"(?:винн\w+\s+)?спирт|спиртован|крепят\b|fortified with"
+)
+
+
+_BUBBLES = re.compile(r"пузыр|перляж|мусс\b|шипуч|газирован|bubbl|fizz")
+
+
+# Things a place names the origin of, not the wine's: «во французском дубе», «бургундских
+# бочках», «бордоских сортов». Such a place is held to the wine's own words, not its row.
+_THINGS = tuple(
+    stem(word)
+    for word in word_set(
+        "бочка бочках бочки бочек бочонок дуб дубе дуба дубом баррик барриках клон клоны стиль "
+        "стиле манере метод методу традиции школы сортов сорта кухни кухня пробка пробкой "
+        # «в Крымском районе» of a wine from Kuban: a district named after a place, not it
+        "район районе района oak "
+        "barrels barrel casks style clones"
+    )
+)
+
+
+def _qualifies_thing(text: ScannedText, start: int, end: int) -> bool:
+    """Is a place said of a thing after it («во французском дубе») or before it, across a
+    list of such places («дуб французский и американский»)?"""
+    for token in text.tokens[end : end + 4]:  # «французского и американского дуба»
+        if token.stem.startswith(_THINGS):
+            return True
+        if token.text not in ("и", "или") and not _ADJECTIVE.search(token.text):
+            break
+    for token in reversed(text.tokens[max(0, start - 4) : start]):
+        if token.stem.startswith(_THINGS):
+            return True
+        if token.text not in ("и", "или") and not _ADJECTIVE.search(token.text):
+            return False
+    return False
+
+
+def _said_of_wine(text: ScannedText, start: int, end: int) -> bool:
+    """Is a colour or sweetness word about the wine («красное», «сухие вина»), not «красные
+    ягоды» or «сухой лист»? Neuter singular forms agree with «вино»; other forms count when a
+    word for wine follows."""
+    word = text.tokens[end - 1].text
+    if not _ADJECTIVE.search(word) or (word.endswith(_NEUTER) and not word.isascii()):
+        return True
+    following = text.tokens[end : end + 3]
+    if any(token.text in _WINE_NOUNS or token.stem in _STYLE_NOUNS for token in following):
+        return True
+    return bool(following) and _match_grape(text, end)
+
+
+# Nouns a colour or sweetness word is said of: «сладкий херес», «сухой рислинг».
+_STYLE_NOUNS = frozenset(
+    stem(w)
+    for w in word_set(
+        "херес портвейн мадера марсала вермут шампанское игристое розе кава просекко амароне "
+        "бароло барбареско кьянти риоха шабли сотерн токай москато ламбруско асти портвейн"
+    )
+)
+
+
+def _match_grape(text: ScannedText, start: int) -> bool:
+    return any(hit.start == start for hit in live_hits(GRAPE_ALIASES, text))
+
+
+def place_claims(message: ScannedText) -> list[Claim]:
+    """Countries and regions said of the wine, or of a thing («во французском дубе»)."""
+    claims = []
+    for hit, denied in said_hits(COUNTRY_ALIASES, message):
+        allowed = CASE_SENSITIVE_ALIASES.get(hit.key)
+        if allowed is None or message.span(hit) in allowed:
+            kind = "thing_origin" if _qualifies_thing(message, hit.start, hit.end) else "country"
+            claims.append(Claim(kind, hit.value, negated=denied))
+    claims += [
+        Claim(
+            "thing_origin" if _qualifies_thing(message, hit.start, hit.end) else "region",
+            hit.value,
+            negated=denied,
+        )
+        for hit, denied in said_hits(REGION_ALIASES, message)
+    ]
+    return claims
+
+
+def style_claims(message: ScannedText) -> list[Claim]:
+    """Colour, body and sweetness said of the wine, not of a dish («красное мясо»)."""
+    claims = []
+    for hit, denied in said_hits(WINE_TYPE_WORDS, message):
+        if hit.key == _DESSERT and message.next_word(hit) not in ("wine", "wines"):
+            continue  # «к десерту»: food
+        if hit.value in COLOUR_TYPES and message.food_follows(hit):
+            continue  # «красное мясо», «белая рыба»
+        if _said_of_wine(message, hit.start, hit.end):
+            claims.append(Claim("colour", hit.value, negated=denied))
+    for hit, denied in said_hits(BODY_WORDS, message):
+        if not message.food_follows(hit) and _said_of_wine(message, hit.start, hit.end):
+            claims.append(Claim("body", hit.value, negated=denied))
+    for hit, denied in said_hits(SWEETNESS_WORDS, message):
+        if message.previous_word(hit) in ("на", "под", "к", "ко"):
+            continue  # «к сладкому»: dessert
+        if _said_of_wine(message, hit.start, hit.end):
+            claims.append(Claim("sweetness", hit.value, negated=denied))
+    return claims
+
+
+def world_claims(text: str) -> list[Claim]:
+    """«вино Нового Света»."""
+    if (group := countries_of_group(text)) in (NEW_WORLD, OLD_WORLD):
+        return [Claim("world", "new" if group == NEW_WORLD else "old")]
+    return []
+
+
+def made_claims(folded: str) -> list[Claim]:
+    """A style told by how the wine is made: fortified, sparkling."""
+    claims = []
+    if _FORTIFIED.search(folded):  # «брожение останавливают спиртом»: said to be fortified
+        claims.append(Claim("colour", WineType.fortified))
+    if _BUBBLES.search(folded):  # «с тонкими пузырьками»: said to sparkle
+        claims.append(Claim("colour", WineType.sparkling))
+    return claims
+
+
+def name_claims(text: str, message: ScannedText) -> list[Claim]:
+    """Producers and names: after a producer's title, by their shape, and terms the
+    dictionary does not know."""
+    claims = []
+    producers: list[str] = []
+    for match in _PRODUCER.finditer(text):
+        name = (match.group(1) or match.group(2) or "").strip(" .,;:»")
+        if len(name) >= 3 and not is_place_or_grape(name):
+            claims.append(Claim("producer", name))
+            producers.append(name)
+    terms = place_adjectives(message) + unknown_terms(message) + method_terms(text)
+    claims += [Claim("name", name) for name in terms]
+    for name in proper_names(text):
+        if not any(_vouched_by(name, producer) for producer in producers):
+            claims.append(Claim("name", name))
+    return claims
+
+
+def _places(message: ScannedText) -> list[Claim]:
+    return place_claims(message) + world_claims(message.original)
+
+
+def _styles(message: ScannedText) -> list[Claim]:
+    return style_claims(message) + made_claims(message.folded)
+
+
+# Which reader finds a kind of claim (each reads the kinds of its group); a kind not here
+# needs the whole text read (core/language/claims.read_claims).
+_READERS: dict[str, Callable[[ScannedText], list[Claim]]] = {
+    "grape": grape_claims,
+    "food": food_claims,
+    "places": _places,
+    "styles": _styles,
+    "names": lambda message: name_claims(message.original, message),
+}
+_GROUP_OF = {
+    "grape": "grape",
+    "food": "food",
+    "country": "places",
+    "region": "places",
+    "thing_origin": "places",
+    "world": "places",
+    "colour": "styles",
+    "body": "styles",
+    "sweetness": "styles",
+    "producer": "names",
+    "name": "names",
+}
+
+
+def reads_kind(kind: str) -> bool:
+    return kind in _GROUP_OF
+
+
+def own_claims_of_kind(text: str, kind: str) -> frozenset[Claim]:
+    """The claims of `kind`'s group that `text` makes (`reads_kind(kind)` must hold)."""
+    return read_group(text, _GROUP_OF[kind])
+
+
+@lru_cache(maxsize=4096)  # a catalog's rows come back answer after answer
+def read_group(text: str, group: str) -> frozenset[Claim]:
+    return frozenset(_READERS[group](_scanned(text)))
+
+
+@lru_cache(maxsize=1024)  # a wine's words, scanned once for every group asked of them
+def _scanned(text: str) -> ScannedText:
+    return ScannedText.of(text)
+
+
+def forget_groups_read() -> None:
+    read_group.cache_clear()
+    _scanned.cache_clear()
