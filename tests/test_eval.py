@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # that reads worse than this fails. They are floors against regressions, not the bar
 # (kinds 95 %, dialogs 95 %, no false claim), which the test parts do not all reach yet.
 TEST_FLOORS = {"dialogs_offline": 0.90, "claims_false_kept": 2}
-DEV_DIALOGS_OFFLINE = 0.954  # measured 1867/1954 with dialogs_7
+DEV_DIALOGS_OFFLINE = 0.958  # measured 1873/1954 with dialogs_7
 DEV_CLAIMS_FALSE_KEPT = 0
 DEV_CLAIMS_TRUE_KEPT = 0.99  # measured 514/515 with claims_7
 # The agent path answers through the eval's own fake model (bench/eval/reader.py), which reads

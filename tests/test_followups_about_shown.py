@@ -22,6 +22,9 @@ from tests.test_conversation import _ask, offline_chat
         ("which of them would you pick?", 0),
         ("второе звучит неплохо, к чему его подать?", 2),
         ("the last one sounds nice, what does it go with?", -1),
+        ("второе какое по крепости?", 2),
+        ("а у третьего какой урожай?", 3),
+        ("первое откуда вообще?", 1),
         ("красное к стейку до 2000", None),
         ("второе место на конкурсе", None),
         ("они у меня любят сухое", None),
@@ -56,3 +59,13 @@ async def test_a_new_condition_about_them_is_a_request(seeded: Runtime) -> None:
         white = await _ask(chat, 303, "а к ним есть что-то белое?")
     assert white.wines and all(w.wine_type == "white" for w in white.wines)
     assert not {w.id for w in first.wines} & {w.id for w in white.wines}
+
+
+async def test_the_nth_wine_of_the_last_list_after_one_was_shown(seeded: Runtime) -> None:
+    async with offline_chat(seeded) as chat:
+        listed = await _ask(chat, 304, "красное к стейку до 3000")
+        first = await _ask(chat, 304, "первое откуда вообще?")
+        third = await _ask(chat, 304, "а третье из какой страны?")
+    assert len(listed.wines) == 3
+    assert [w.id for w in first.wines] == [listed.wines[0].id]
+    assert [w.id for w in third.wines] == [listed.wines[2].id]

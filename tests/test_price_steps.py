@@ -34,3 +34,31 @@ def test_a_lower_price_is_a_step_down(text: str) -> None:
 def test_a_bound_on_the_price_is_no_step() -> None:
     step = read_followup("только не выше по цене")
     assert not step.dearer and not step.cheaper
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "может, повысим планку?",
+        "готов заплатить побольше",
+        "ладно, раскошелюсь",
+        "хочется шикануть",
+        "поднимите уровень, пожалуйста",
+    ],
+)
+def test_a_bar_raised_or_money_spent_is_a_step_up(text: str) -> None:
+    step = read_followup(text)
+    assert step.dearer and not step.cheaper
+
+
+@pytest.mark.parametrize(
+    "text", ["давай снизим планку", "хочу потратить поменьше", "надо бы сэкономить"]
+)
+def test_a_bar_lowered_or_money_saved_is_a_step_down(text: str) -> None:
+    step = read_followup(text)
+    assert step.cheaper and not step.dearer
+
+
+def test_a_raised_glass_is_no_step() -> None:
+    step = read_followup("поднимем бокалы за именинника")
+    assert not step.dearer and not step.cheaper

@@ -40,3 +40,21 @@ def test_an_aside_beside_a_wish_keeps_the_wish(text: str, dish: str) -> None:
 
 def test_a_custom_is_not_a_receipt() -> None:
     assert read("вино принято подавать охлаждённым?").kind is MessageKind.wine_question
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "благодарю, смотрится здорово!",
+        "хах, забавно",
+        "ясно, схожу посоветуюсь",
+        "ок, пойду подумаю ещё",
+        "звучит именно то, что надо",
+    ],
+)
+def test_a_reaction_or_a_pause_is_small_talk(text: str) -> None:
+    assert read(text).kind is MessageKind.smalltalk
+
+
+def test_a_look_asked_for_is_a_wish() -> None:
+    assert read("хочу что-то, что смотрится празднично").kind is not MessageKind.smalltalk

@@ -17,7 +17,7 @@ _POINTS_AT_SHOWN = re.compile(
     r"|they|both|either of|из них|из этих|of (?:those|these|them))(?![a-zа-я])"
 )
 _ORDINAL = re.compile(
-    r"(?<![a-zа-я])(?:(?P<ru>перв|втор|трет|последн)(?:ое|ый|ая|ой|ую|ее|ий|яя|юю|ье|ья|ью|ьей)"
+    r"(?<![a-zа-я])(?:(?P<ru>перв|втор|трет|последн)(?:ое|ый|ая|ой|ую|ее|ий|яя|юю|ье|ья|ью|ьей|ого|ому|ым|ом|его|ему|ьего|ьему|ьим|ьем)"
     r"|(?:the )?(?P<en>first|second|third|last)(?: one| wine)?)(?![a-zа-я])"
 )
 # What such a message asks of them: a dish, the difference, which to take.
@@ -26,7 +26,10 @@ _ASKS_OF_SHOWN = re.compile(
     r"|разниц|differ|выбрать|взять|брать|лучше|choose|pick|recommend|посовет|сколько|how much"
     r"|цена|price|звучит|sounds"
     # what it is like: «второе подробнее», «первое что за вино?», «tell me about the first one»
-    r"|(?:по)?подробн|расскаж|опиш|что за|на вкус|tell me|more about|describe|what is it like)"
+    r"|(?:по)?подробн|расскаж|опиш|что за|на вкус|tell me|more about|describe|what is it like"
+    # what one of them is: «первое какое по крепости?», «у второго какой год?», «третье откуда?»
+    r"|как\w+ (?:по|у)|крепост|градус|урожа|откуда|из како|сорт|выдерж|strong|alcohol|vintage"
+    r"|where (?:is it )?from)"
 )
 
 

@@ -92,7 +92,12 @@ _HUNDREDS = (
     r"(?P<hund>" + "|".join(_HUNDRED_WORDS) + r")(?:\s+(?P<tens>" + "|".join(_TEN_WORDS) + r"))?"
 )
 # Slang sums: «за полторашку» is 1500, «пятихатка» 500.
-_SLANG_SUMS: dict[str, Decimal] = {"полторашк": Decimal(1500), "пятихат": Decimal(500)}
+_SLANG_SUMS: dict[str, Decimal] = {
+    "полторашк": Decimal(1500),
+    "пятихат": Decimal(500),
+    "двушк": Decimal(2000),
+    "трешк": Decimal(3000),
+}
 _SLANG_RE = re.compile(r"(?<![a-zа-я])(?P<stem>" + "|".join(_SLANG_SUMS) + r")[а-я]*")
 _WORD_AMOUNT_RE = re.compile(
     r"(?<![a-zа-я])(?:(?P<num>" + "|".join(_NUMBER_WORDS) + r")(?P<half>\s+с половиной)?\s+)?"
@@ -106,10 +111,10 @@ _HUNDREDS_RE = re.compile(
     r"(?:\s?(?P<cur>" + _CURRENCY + r")(?![a-zа-я]))?"
 )
 
-# «до двух», «не дороже полутора», «в пределах трёх»: in a wine shop a bare number word after a
+# «до двух», «за полторы», «в пределах трёх»: in a wine shop a bare number word after a
 # price bound counts thousands (not «до двух человек», «до трёх часов»).
 _BARE_AFTER_BOUND_RE = re.compile(
-    r"(?<![a-zа-я])(?:до|дороже|больше|пределах|рамках|максимум)\s+"
+    r"(?<![a-zа-я])(?:до|за|дороже|больше|пределах|рамках|максимум)\s+"
     r"(?P<num>полутора|полторы|двух|трех|четырех|пяти|две|три|пять)(?![a-zа-я])"
     r"(?P<half>\s+с\s+половиной)?+"
     r"(?!\s+(?:бутыл|челов|гост|лет|год|штук|персон|бокал|час|дн|недел|месяц|раз"

@@ -138,6 +138,11 @@ def query_words(text: str, ignore: Iterable[str] = ()) -> list[str]:
     return found
 
 
+# Russian infinitives: a word the dictionary lacks in this shape is a verb of slang
+# («задонатить», «апнуть»), not a wine's name written by ear.
+_VERB_ENDINGS = ("ить", "ать", "ять", "еть", "уть", "ться", "тись")
+
+
 class CatalogIndex:
     """The catalog's words → wine ids, built once per catalog version (fast on 100k wines)."""
 
@@ -202,6 +207,8 @@ class CatalogIndex:
         """The catalog terms a name written by ear stands for: a word of five letters or more
         that no dictionary knows, close to a term (rapidfuzz) that begins with the same sound."""
         if len(word) < _HEARD_MIN or (not word.isascii() and analyse(word)[1]):
+            return []
+        if not word.isascii() and word.endswith(_VERB_ENDINGS):  # «задонатить»: slang, no name
             return []
         found: list[str] = []
         for form in forms:

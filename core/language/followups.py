@@ -26,8 +26,38 @@ from core.language.request import parse_query
 _WORD = re.compile(r"[a-zа-яё]+")
 
 # Stems: a word starting with one of these (after ё→е) carries the change.
-_DRIER = ("посуше", "суше", "драй", "drier", "dryer", "less sweet", "менее слад", "не такое слад")
-_SWEETER = ("послаще", "слаще", "sweeter", "more sweet", "сладенькое", "менее сух", "less dry")
+# «слишком сладко», «приторно», «кисловато»: a complaint about the wines shown steps away
+_DRIER = (
+    "посуше",
+    "суше",
+    "драй",
+    "drier",
+    "dryer",
+    "less sweet",
+    "too sweet",
+    "менее слад",
+    "не такое слад",
+    "слишком слад",
+    "сладковат",
+    "притор",
+    "менее притор",
+    "покислее",
+)
+_SWEETER = (
+    "послаще",
+    "слаще",
+    "sweeter",
+    "more sweet",
+    "сладенькое",
+    "менее сух",
+    "less dry",
+    "too dry",
+    "too sour",
+    "слишком сух",
+    "слишком кисл",
+    "кисловат",
+    "менее кисл",
+)
 _LIGHTER = ("полегче", "легче", "лёгче", "lighter", "менее плотн", "попроще по тел")
 _FULLER = ("помощнее", "мощнее", "плотнее", "насыщеннее", "покрепче", "fuller", "bolder", "richer")
 _MORE = (

@@ -254,11 +254,12 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
     )
     # A change («подешевле», «посуше») refines when said briefly; in a longer question («если
     # крышка винтовая, значит вино дешевое?») it is part of the question.
-    changes = followup.changes and (len(words) <= 6 or opens) and not defines
+    if_step = followup.changes and bool(cue.IF_STEP.search(folded))
+    changes = followup.changes and (len(words) <= 6 or opens or if_step) and not defines
     refines = changes or available or (opens and not cue.TO_THE_BOT.search(folded))
     if cue.AMONG_SHOWN.search(folded):
         return MessageReading(MessageKind.request, text=text)
-    if refines and (not interrogative or cue.ABOUT_OPENER.search(folded)):
+    if refines and (not interrogative or if_step or cue.ABOUT_OPENER.search(folded)):
         # «а белое?», «подешевле», «только не шардоне», «есть мадера?»: a request goes on —
         # with the answer to a question asked beside it («Токай — это …? Что у вас есть?»).
         part = _knowledge_part(text)

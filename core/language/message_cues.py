@@ -109,6 +109,12 @@ OPENER = _rx(
     r"^(а|и|тогда|или|только|лучше|and|or|what about|how about|actually|also|instead)\s",
     r"^(make it|а как насчет|как насчет|а что насчет|а если)\b",
 )
+# «а если подороже взять, что будет?», «если задонатить побольше, что будет дороже»: a step
+# from the wines shown, asked as what would follow from it.
+IF_STEP = _rx(
+    _B + r"если\s(?:(?!вин|оно\s|он\s|она\s)[а-яё]+[\s,]+){0,5}"
+    r"(?:по)?(?:дороже|дешевле|суше|слаще|легче|плотнее)(?![a-zа-я])",
+)
 # «what about carmenere?», «а как насчет Испании?»: a refinement, though a question in form.
 ABOUT_OPENER = _rx(
     r"^\W*(and )?(what about|how about|what else|anything else)\b",

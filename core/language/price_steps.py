@@ -137,12 +137,35 @@ def has_cue(folded: str, cues: tuple[str, ...]) -> bool:
     return any(f" {cue.replace('ё', 'е')}" in padded for cue in cues)
 
 
+# The bar or the stakes raised or lowered, money spent more or less: «поднимем планку»,
+# «потратить побольше», «могу раскошелиться»; «опустим планку», «хочу сэкономить».
+_BAR = r"(?:\s+\w+)?\s+(?:планк|планочк|ставк|уровен|уровн)"
+_RAISED = re.compile(
+    rf"(?<![a-zа-я])(?:подн[яи]\w*|подым\w*|повыс\w*|повыш\w*|задер\w*|задр\w*){_BAR}"
+    r"|(?<![a-zа-я])(?:потрат\w*|потрачу|выложить|отдать|заплатить)\s+(?:и\s+)?(?:по)?больше"
+    r"|(?<![a-zа-я])(?:по)?больше\s+(?:потрат|выложить|заплат)|раскошел|шикан"
+    r"|не экономи|без экономии|гулять так гулять"
+)
+_LOWERED = re.compile(
+    rf"(?<![a-zа-я])(?:опуст\w*|опуск\w*|сниз\w*|сниж\w*|пониз\w*|пониж\w*|урез\w*){_BAR}"
+    r"|(?<![a-zа-я])(?:потрат\w*|потрачу|заплатить|отдать)\s+(?:по)?меньше"
+    r"|(?<![a-zа-я])(?:по)?меньше\s+(?:потрат|заплат)|сэконом"
+)
+
+
 def steps_cheaper(folded: str) -> bool:
-    """«подешевле», «не, дорого», «кусается»: cheaper than the wines shown (not «слишком
-    дёшево», which wishes dearer)."""
-    return (has_cue(folded, _CHEAPER) or _too_dear(folded)) and not too_cheap(folded)
+    """«подешевле», «не, дорого», «кусается», «опустим планку»: cheaper than the wines shown
+    (not «слишком дёшево», which wishes dearer)."""
+    cheaper = has_cue(folded, _CHEAPER) or _too_dear(folded) or bool(_LOWERED.search(folded))
+    return cheaper and not too_cheap(folded)
 
 
 def steps_dearer(folded: str) -> bool:
-    """«подороже», «посолиднее», «слишком дёшево»: dearer than the wines shown."""
-    return has_cue(folded, _DEARER) or has_cue(folded, _DEARER_PHRASES) or too_cheap(folded)
+    """«подороже», «посолиднее», «слишком дёшево», «поднимем планку»: dearer than the wines
+    shown."""
+    return (
+        has_cue(folded, _DEARER)
+        or has_cue(folded, _DEARER_PHRASES)
+        or too_cheap(folded)
+        or bool(_RAISED.search(folded))
+    )

@@ -16,7 +16,7 @@ from typing import TypeVar
 
 from core.domain import Sweetness, WineFilters, WineType
 from core.language.folding import stem
-from core.language.foods import FOOD_WORDS
+from core.language.foods import FOOD_CATEGORIES, FOOD_WORDS
 from core.language.grapes import GRAPE_ALIASES
 from core.language.places import (
     CASE_SENSITIVE_ALIASES,
@@ -169,6 +169,8 @@ def _food_hit(text: ScannedText) -> Hit[str] | None:
         ]
         if paired:
             return paired[0]
+    if len(hits) > 1 and hits[1].value in FOOD_CATEGORIES.get(hits[0].value, ()):
+        return hits[1]  # «сыр с плесенью»: the kind of the dish said after it
     return hits[0] if hits else None
 
 

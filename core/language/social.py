@@ -73,8 +73,9 @@ _PHRASES: dict[str, re.Pattern[str]] = {
         r"|you saved (me|us))" + _E
     ),
     "ack": re.compile(
-        _B + r"((я |надо |нужно )?подумаю( еще)?|(надо|дай|дайте) (мне )?подумать"
-        r"|посмотрю (еще|потом)|то,? что (нужно|надо|доктор прописал)|ничего себе"
+        _B + r"((я |надо |нужно |пойду |схожу )?подумаю( еще)?|(надо|дай|дайте) (мне )?подумать"
+        r"|(пойду |схожу )?посоветуюсь( с \w+)?"
+        r"|посмотрю (еще|потом)|(как |именно )?то,? что (нужно|надо|доктор прописал)|ничего себе"
         r"|ну (ты|вы) (даешь|даете)"
         r"|позже (напишу|вернусь)|вернусь (позже|потом)|i'?ll think|let me think"
         r"|звучит (вкусно|классно|интересно|заманчиво|отлично|здорово|неплохо)"
@@ -115,7 +116,8 @@ _LEMMAS: dict[str, frozenset[str]] = {
         "отлично супер класс круто здорово клево прикольно замечательно чудесно great "
         "cool nice awesome perfect got gotcha ахах ахаха хаха хахаха хех лол lol haha ммм "
         "вау wow ого огого норм нормально неплохо интересно интересненько мда хм хмм ясненько "
-        "обалдеть офигеть"
+        "обалдеть офигеть ха хах хахах хе хехе хих хихи забавно любопытно логично разумно годно "
+        "огонь кайф шикарно великолепно восхитительно потрясающе красота подумать"
     ),
 }
 _KIND_ORDER = (
@@ -139,7 +141,9 @@ _FILLER = word_set(
     "bro man sir кстати btw by the way буду знать учту запомню понял поняла понять ясный "
     "бро братан брат братишка чувак дружбан старина "
     "вы мне нам мы я "
-    "голубчик голубушка милый милая родной сынок дочка деточка mate buddy friend guys"
+    "голубчик голубушка милый милая родной сынок дочка деточка mate buddy friend guys "
+    # verbs of seeming and going: «выглядит отлично», «пойду подумаю» say nothing more
+    "выглядеть смотреться звучать казаться пойти look looks sound sounds"
 )
 
 
@@ -192,6 +196,7 @@ def _kinds_in(clause: str) -> tuple[list[str], bool]:
 
 
 _CLAUSE = re.compile(r"[^.!?;,\n…)(]+")
+_THAT_WHICH = re.compile(r"(?<![а-яёa-z])то,\s*что(?![а-яёa-z])", re.IGNORECASE)
 _OPENING_GREETING = re.compile(
     r"^\W*(привет\w*|здравствуй\w*|здрась?те|добр(ый|ое|ого) (день|вечер|утро)|доброе утро"
     r"|hello|hi|hey|хай|салют)" + _E + r"[\s,!.]*",
@@ -201,7 +206,9 @@ _OPENING_GREETING = re.compile(
 
 def split_social(text: str) -> SocialSplit:
     """The social kinds of `text` and the text without its social clauses."""
-    spans = [(m.start(), m.end()) for m in _CLAUSE.finditer(text) if m.group().strip()]
+    # «то, что нужно» is one clause: the comma goes (a space of the same length keeps places)
+    joined = _THAT_WHICH.sub(lambda m: m.group().replace(",", " "), text)
+    spans = [(m.start(), m.end()) for m in _CLAUSE.finditer(joined) if m.group().strip()]
     kinds: list[str] = []
     # A clause of filler words alone («а такое же,», «ну,») comes off only on the way to a
     # social one («ну, спасибо»): otherwise it belongs to the message proper.

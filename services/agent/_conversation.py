@@ -69,6 +69,8 @@ def read_turn(
         parsed = ParsedQuery(_like(_style_of(state.last_shown), parsed.filters, followup), {})
     if followup.among_shown and state.last_shown:  # «а из них сухое какое?»
         shown_ids = tuple(w.id for w in state.last_shown)
+        if followup.shown_pick and abs(followup.shown_pick) > len(shown_ids):
+            shown_ids = tuple(w.id for w in state.listed) or shown_ids  # «а третье?» after one
         if followup.shown_pick and abs(followup.shown_pick) <= len(shown_ids):  # «первое»
             place = followup.shown_pick
             shown_ids = (shown_ids[place - 1 if place > 0 else place],)
@@ -90,7 +92,9 @@ def read_turn(
     if similar:
         base = replace(base, named_ids=(), named_words=(), named_now=False)
     if fresh:
-        base = RequestState(shown=state.shown, last_shown=state.last_shown, turns=state.turns)
+        base = RequestState(
+            shown=state.shown, last_shown=state.last_shown, listed=state.listed, turns=state.turns
+        )
         if asked.same_budget:  # «also a red wine, same budget»
             kept = {k: getattr(state.filters, k) for k in ("price_min", "price_max")}
             base = replace(base, filters=base.filters.model_copy(update=kept))
@@ -281,7 +285,10 @@ async def read_conversation(
         if ids:
             shown = tuple(_shown(known[i]) for i in ids if i in known)
             state = replace(
-                state, shown=tuple(dict.fromkeys((*state.shown, *ids))), last_shown=shown
+                state,
+                shown=tuple(dict.fromkeys((*state.shown, *ids))),
+                last_shown=shown,
+                listed=shown if len(shown) > 1 else state.listed,
             )
     reading = _read_in(state, text, index)
     if reading.is_request:

@@ -13,7 +13,7 @@ from decimal import Decimal
 from typing import Any
 
 from core.domain import WineFilters
-from core.language.foods import names_dish
+from core.language.foods import FOOD_CATEGORIES, FOOD_WORDS, names_dish, stem_key
 from core.language.vocabulary import STYLE_TYPES
 from repositories.wine_filters import SearchOrder
 from services.agent._request_state import RequestState
@@ -72,6 +72,18 @@ def price_order() -> SearchOrder:
     return "price_asc" if state is not None and state.extreme == "cheapest" else "price_desc"
 
 
+def welcome_untyped(wine: Any, filters: WineFilters) -> bool:
+    """May a request that named no type get this wine? A still one, yes; a sparkling, dessert
+    or fortified one only when it is paired with the very dish asked for (a port with blue
+    cheese, a Sauternes with dessert), not with a dish of its kind («к сыру»)."""
+    if wine.wine_type not in STYLE_TYPES:
+        return True
+    dish = filters.food_pairing
+    if dish is None or dish in FOOD_CATEGORIES:
+        return False
+    return any(FOOD_WORDS.get(stem_key(p)) == dish for p in wine.food_pairings)
+
+
 def in_request_order(wines: list[Any], filters: WineFilters) -> list[Any]:
     """The wines as the request would rank them: «самое дешёвое» from the cheapest; with no
     type asked, only the still wines when there are any («пино нуар» is the red, as
@@ -83,7 +95,7 @@ def in_request_order(wines: list[Any], filters: WineFilters) -> list[Any]:
     if state.extreme:
         wines = sorted(wines, key=lambda w: w.price_rub, reverse=state.extreme == "dearest")
     if filters.wine_type is None:  # fewer wines rather than a sparkling or a port to fill
-        wines = [w for w in wines if w.wine_type not in STYLE_TYPES] or wines
+        wines = [w for w in wines if welcome_untyped(w, filters)] or wines
     dish = filters.food_pairing
     if dish is None:
         return wines

@@ -43,6 +43,7 @@ class RequestState:
     mood: str = ""  # the words of a request nothing structured was read from
     shown: tuple[uuid.UUID, ...] = ()  # every wine shown in the conversation
     last_shown: tuple[ShownWine, ...] = ()
+    listed: tuple[ShownWine, ...] = ()  # the last answer of several wines («а третье?» after one)
     refined: tuple[str, ...] = ()  # the changes this turn asked for (cheaper, drier, …)
     extreme: str = ""  # this turn asks for the "cheapest" or "dearest" that fits
     asked_now: tuple[str, ...] = ()  # filters this message set: the last to relax

@@ -26,6 +26,7 @@ from core.shop_picks import NO_PICKS, ShopPicks
 from core.taste import price_ceiling, taste_score
 from repositories.models import Wine
 from repositories.wines import WineRepository
+from services.agent._request_in_force import welcome_untyped
 from services.agent._request_state import RequestState
 from services.agent._shop_picks import shop_picks
 
@@ -75,7 +76,7 @@ def choose(
     fits). `picks`: the shop's rules, when every wine given meets the whole request."""
     if filters.wine_type is not None:
         return _choose(wines, filters, cheapest, dearest, picks)
-    still = [w for w in wines if w.wine_type not in STYLE_TYPES]
+    still = [w for w in wines if welcome_untyped(w, filters)]
     if still:  # fewer cards rather than a sparkling or a port to fill them
         return _choose(still, filters, cheapest, dearest, picks)
     return _choose(wines, filters, cheapest, dearest, picks)
@@ -235,16 +236,31 @@ def _asked_bound(state: RequestState, direction: str) -> bool:
 
 async def _nothing_further(repo: WineRepository, state: RequestState, direction: str) -> Selection:
     """«Подешевле» (or «полегче», «посуше»…), and nothing further that way fits everything
-    else: the wines that go furthest that way and still fit (never by dropping the dish or
-    the colour, and never back the other way past what was shown)."""
+    else: the wines that go furthest that way and still fit (never by dropping the colour,
+    and never back the other way past what was shown). Only «подороже» gives up the dish: a
+    dearer wine of the same style is what was asked, the same wines again are not."""
+    if direction == "дороже" and state.filters.food_pairing is not None:
+        # «а посолиднее?» after the dearest wines for the dish: dearer ones of the same style
+        # for another dish, and the intro says the dish was given up
+        loose = state.filters.model_copy(update={"food_pairing": None})
+        seen = set(state.shown)
+        fresh = [w for w in await _pool(repo, state, loose) if w.id not in seen]
+        if fresh:
+            return Selection(choose(fresh, loose), "filters", ["food_pairing"])
     bounds, rank = _DIRECTIONS[direction]
+    limit = max(rank(w) for w in state.last_shown)  # none worse that way than those shown
     filters = state.filters.model_copy(update=dict.fromkeys(bounds))
-    pool = await _pool(repo, state, filters)
-    shown = state.last_shown
-    limit = max(rank(w) for w in shown)  # no wine worse that way than the ones shown
-    pool = [w for w in pool if rank(w) <= limit]
-    furthest = sorted(pool, key=lambda w: (rank(w), w.slug))[:MAX_WINES]
+    furthest = _furthest(await _pool(repo, state, filters), rank, limit)
+    if not furthest and direction == "дороже" and state.filters.food_pairing is not None:
+        # the wines shown were found for another dish already: the dearest of the style
+        loose = filters.model_copy(update={"food_pairing": None})
+        furthest = _furthest(await _pool(repo, state, loose), rank, limit)
     return Selection(furthest, "filters", nothing_further=direction, repeated=bool(furthest))
+
+
+def _furthest(pool: list[Wine], rank: Any, limit: Any) -> list[Wine]:
+    fitting = [w for w in pool if rank(w) <= limit]
+    return sorted(fitting, key=lambda w: (rank(w), w.slug))[:MAX_WINES]
 
 
 def _without_names(state: RequestState) -> RequestState:
