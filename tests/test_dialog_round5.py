@@ -121,3 +121,32 @@ async def test_dearer_than_the_dearest_for_the_dish_gives_the_dish_up_and_says_s
     # nothing dearer still: the dearest of the style again, not picks of any kind
     assert again and all(w.wine_type is WineType.sparkling for w in again)
     assert max(w.price_rub for w in again) == max(w.price_rub for w in shown)
+
+
+async def test_not_brut_keeps_the_sparkling_and_leaves_the_dryness(seeded: Runtime) -> None:
+    async with offline_chat(seeded) as chat:
+        await chat.turns.answer(475, "игристое на праздник")
+        then = await chat.turns.answer(475, "только не брют, что-нибудь послаще")
+    shown = await rows_shown(seeded, then)
+    assert shown
+    assert all(w.wine_type is WineType.sparkling for w in shown)
+    assert all(w.sweetness.value != "dry" for w in shown)
+
+
+async def test_a_sweetness_given_up_for_another_keeps_the_other(seeded: Runtime) -> None:
+    async with offline_chat(seeded) as chat:
+        await chat.turns.answer(476, "белое сухое к рыбе")
+        then = await chat.turns.answer(476, "можно и не сухое, лучше полусладкое")
+    shown = await rows_shown(seeded, then)
+    assert shown
+    assert all(w.sweetness.value == "semi_sweet" for w in shown)
+
+
+@pytest.mark.parametrize("text", ["а белого полусладкого нет?", "испанского красного совсем нет?"])
+def test_a_wine_asked_for_by_its_absence_is_a_request(text: str) -> None:
+    assert read(text).is_request
+
+
+@pytest.mark.parametrize("text", ["осадка в вине нет?", "в брюте сахара нет?"])
+def test_an_absence_in_a_wine_is_a_question(text: str) -> None:
+    assert not read(text).is_request

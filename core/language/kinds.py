@@ -221,7 +221,9 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
         return MessageReading(
             MessageKind.wine_question, match.entry if match else None, health=True, text=text
         )
-    available = bool(cue.AVAILABLE.search(folded))
+    # «полусухого красного нет?», «шабли нет?»: whether the shop has a wine it names
+    absent = bool(cue.ABSENT.search(folded)) and not f.is_empty()
+    available = bool(cue.AVAILABLE.search(folded)) or absent
     requested = (bool(cue.REQUEST.search(folded)) or available) and not cue.KNOWING.search(folded)
     # Each decision below asks the knowledge base only when its cheaper conditions hold.
     known = _Known(proper.question, wine_named)

@@ -145,6 +145,12 @@ AVAILABLE = _rx(
     # «что есть из Испании?», «шо есть к рыбе»
     _B + r"(что|шо|што|чё|че) (у вас )?есть (из|в|к|ко|под|для|по|на)\s",
 )
+# «полусухого красного нет?», «а шабли у вас нет?»: a wine asked for by its absence (the
+# reader checks that the words name one).
+# Not «в брюте сахара нет?»: what is in a wine.
+ABSENT = _rx(
+    r"^\W*(?:а |и )?(?:(?!(?:в|во|у|на)\s)[\w-]+\s+){1,3}(?:у вас\s+)?(?:совсем\s+)?нет\W*$"
+)
 # About the wines just shown: «а из них сухое какое?», «сколько такое стоит?».
 AMONG_SHOWN = _rx(
     _B + r"(из них|из этих|из показанных|среди них|of (those|these|them)|among (them|those)"

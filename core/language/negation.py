@@ -26,8 +26,13 @@ def negated_filters(text: str) -> dict[str, object]:
         if group := countries_of_group(said):
             found.setdefault("countries", group)
             said = without_group(said)
-        parsed = parse_query(said).filters
+        query = parse_query(said)
+        parsed = query.filters
+        # «не брют»: not dry; the sparkling it implies is still wanted
+        implied = query.matched.get("wine_type") == query.matched.get("sweetness") is not None
         for name, value in parsed.model_dump(exclude_none=True).items():
+            if name == "wine_type" and implied:
+                continue
             if name == "country":
                 countries.append(str(value))
             elif name in ("wine_type", "sweetness", "grape_variety", "region"):

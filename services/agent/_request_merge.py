@@ -136,6 +136,8 @@ def merge(
         excluded = [(n, v) for n, v in excluded if not (n == name and v in chosen)]
         values.pop(name, None)
     for name in followup.dropped:  # «не обязательно французское»
+        if name in asked:
+            continue  # «можно не сухое, а полусладкое»: given up for the one said instead
         values.pop(name, None)
         if name == "country":
             countries = ()
