@@ -21,9 +21,9 @@ from core.language.vocabulary import FALSE_FRIENDS
 
 V = TypeVar("V")
 
-_EXACT = re.compile(
-    r"(?:чист\w*|моносорт\w*|стопроцентн\w*|только из|целиком из|исключительно из|100\s*%)\s+$"
-)
+_EXACT = re.compile(r"(?:чист\w*|моносорт\w*|стопроцентн\w*|целиком из|100\s*%)\s+$")
+# «только шардоне» is the one grape; «только каберне и мерло» names the blend, not each alone
+_ONLY = re.compile(r"(?<!не )(?:только|лишь|исключительно)(?: из)?\s+$")
 _MAIN = re.compile(
     r"(?:преобладани\w*|преобладает|преимущественно|в основном|главным образом"
     r"|доминир\w*|большей частью|больш\w+ част\w*|высок\w+ (?:содержани|дол)\w*"
@@ -91,7 +91,7 @@ def grape_claims(text: ScannedText) -> list[Claim]:
             Claim(
                 "grape",
                 hit.value,
-                exact=bool(_EXACT.search(before)),
+                exact=bool(_EXACT.search(before) or (len(said) == 1 and _ONLY.search(before))),
                 main=bool(_MAIN.search(before)),
                 negated=denied,
             )

@@ -72,7 +72,7 @@ def proper_names(text: str) -> list[str]:
         name = name.strip(" .,;:!?")
         if (
             (len(name) >= 3 or (len(name) == 2 and not analyse(fold(name))[1]))  # «как у Юэ»
-            and not is_place_or_grape(name)
+            and _names_more_than_places(name)
             and not countries_of_group(name)
             and name not in names
         ):
@@ -211,6 +211,21 @@ _VOCABULARY = (
     SWEETNESS_WORDS,
     BODY_WORDS,
 )
+
+
+def _names_more_than_places(name: str) -> bool:
+    """Does a name say more than the places and grapes in it: «Кими Мальборо Винъярдс» names a
+    maker beside Marlborough; «Южной Австралии» and «Долины Напа» name only places (a word
+    of the language beside them adds no name)?"""
+    scanned = ScannedText.of(name)
+    covered = _covered(scanned, (GRAPE_ALIASES, COUNTRY_ALIASES, REGION_ALIASES))
+    if not covered:
+        return True
+    return any(
+        not analyse(token.text)[1] and token.stem not in _wine_terms()  # «Апелласьон Мендоса»
+        for position, token in enumerate(scanned.tokens)
+        if position not in covered
+    )
 
 
 def is_place_or_grape(name: str) -> bool:
