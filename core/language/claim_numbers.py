@@ -15,6 +15,7 @@ as true when the wine's row or own words give a year it can be.
 from __future__ import annotations
 
 import re
+from datetime import date
 from decimal import Decimal
 
 from core.language.claim import Claim
@@ -122,11 +123,26 @@ def worded_number_claims(text: str, number_kind: str, taken: list[tuple[int, int
 
 
 def short_year_claims(folded: str) -> list[tuple[tuple[int, int], Claim]]:
-    """«шираз 23-го»: short years written in digits, with their spans."""
-    return [
+    """«шираз 23-го»: short years written in digits, with their spans; «прошлогоднего
+    урожая»: a vintage told from this year."""
+    found = [
         (match.span(), Claim("short_year", int(match.group(1))))
         for match in SHORT_YEAR_DIGITS.finditer(folded)
     ]
+    for match in _RELATIVE_VINTAGE.finditer(folded):
+        said = match.group()
+        back = 2 if "позапрошл" in said else 1 if "прошл" in said else 0
+        found.append((match.span(), Claim("vintage", date.today().year - back)))
+    return found
+
+
+# «прошлогоднего урожая», «винтаж позапрошлого года», «урожай этого года»
+_RELATIVE_VINTAGE = re.compile(
+    r"(?<![а-я])(?:позапрошл\w*|прошл\w*|этого|нынешн\w*|текущ\w*)"
+    r"(?:\s+год\w*)?\s+(?:урожа\w*|винтаж\w*|сбор\w*)"
+    r"|(?<![а-я])(?:урожа\w*|винтаж\w*)\s+(?:позапрошл\w*|прошл\w*|этого|нынешн\w*|текущ\w*)"
+    r"\s+год\w*"
+)
 
 
 _ROMAN_DIGITS = {"I": 1, "V": 5, "X": 10, "L": 50}

@@ -71,6 +71,9 @@ _CODE_LETTER = re.compile(r"[a-z_]")
 _PERCENT = re.compile(r"(\d+(?:[.,]\d+)?)\s*(?:%|процент\w*|градус\w*|°|об\.)")
 _VOLUME = re.compile(r"(\d+(?:[.,]\d+)?)\s*(л|литр\w*|мл|ml|l|cl)(?![a-zа-я])")
 _MAGNUM = re.compile(r"магнум|magnum")
+_BOTTLE_SIZE = re.compile(
+    r"(?:бутылк\w*|объем\w*|bottle)\s+(?:в\s+|of\s+)?([0-3][.,]\d{1,3})(?![\d%])"
+)
 _ALCOHOL_CUE = re.compile(r"алкогол|крепост|спирт|abv|об\.|градус|°")
 
 
@@ -132,6 +135,10 @@ def read_claims(text: str) -> tuple[Claim, ...]:
         litres = value / 1000 if match.group(2) == "мл" or match.group(2) == "ml" else value
         litres = litres / 100 if match.group(2) == "cl" else litres
         claims.append(Claim("volume", litres.normalize()))
+    for match in _BOTTLE_SIZE.finditer(folded):  # «в бутылке 0,375»: litres, unit unsaid
+        if not _overlaps(match.span(1), taken) and (value := _decimal(match.group(1))):
+            taken.append(match.span(1))
+            claims.append(Claim("volume", value.normalize()))
     if _MAGNUM.search(folded):
         claims.append(Claim("volume", Decimal("1.5")))
     cues = sorted(cue_claims(text))
