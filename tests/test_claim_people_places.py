@@ -73,3 +73,17 @@ def test_a_sentence_stands_only_when_the_wine_bears_out_every_name(
     sentence: str, true: bool
 ) -> None:
     assert kept(sentence) is true
+
+
+@pytest.mark.parametrize(
+    ("sentence", "true"),
+    [
+        ("Делают его итальянцы, и это чувствуется.", True),
+        ("Его делают французы.", False),
+        ("Работа бургундцев из маленького хозяйства.", False),
+        ("Вино от грузин с Алазани.", False),
+        ("Молодец, а не вино!", True),
+    ],
+)
+def test_a_place_said_by_its_people(sentence: str, true: bool) -> None:
+    assert kept(sentence) is true

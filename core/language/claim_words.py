@@ -13,7 +13,7 @@ from functools import lru_cache
 from core.domain import WineType
 from core.language.claim import Claim
 from core.language.claim_grapes import food_claims, grape_claims, said_hits
-from core.language.folding import stem, word_set
+from core.language.folding import stem, stem_key, word_set
 from core.language.grapes import GRAPE_ALIASES
 from core.language.names import (
     is_place_or_grape,
@@ -151,6 +151,40 @@ def place_claims(message: ScannedText) -> list[Claim]:
         )
         for hit, denied in said_hits(REGION_ALIASES, message)
     ]
+    return claims + _people_of_places(message)
+
+
+# «итальянцы», «бургундцев», «чилийцами»: the people of a place, by the place's adjective
+# («итальян» + «ский»); a few are said otherwise («французы», «немцы», «грузины»).
+_DEMONYM = re.compile(r"^([а-яё]{3,}?)(?:ец|цы|цев|цам|цами|цах|ца|цу|цем)$")
+_DEMONYM_ADJECTIVES = {
+    "француз": "французский",
+    "немц": "немецкий",
+    "немец": "немецкий",
+    "грузин": "грузинский",
+    "австриец": "австрийский",
+    "австрийц": "австрийский",
+}
+_IRREGULAR_DEMONYM = re.compile(
+    r"^(француз|немц|немец|грузин|австрийц|австриец)(?:ы|ов|ам|ами|ах|а|у|ом)?$"
+)
+
+
+def _people_of_places(message: ScannedText) -> list[Claim]:
+    """«Делают его бургундцы»: a place said by the people of it, a claim like «бургундское»."""
+    claims = []
+    for token in message.tokens:
+        if (irregular := _IRREGULAR_DEMONYM.match(token.text)) is not None:
+            adjective = _DEMONYM_ADJECTIVES[irregular.group(1)]
+        elif (regular := _DEMONYM.match(token.text)) is not None:
+            adjective = regular.group(1) + "ский"
+        else:
+            continue
+        key = stem_key(adjective)  # the exact adjective: no typo read into a place
+        if (country := COUNTRY_ALIASES.get(key)) is not None:
+            claims.append(Claim("country", country))
+        elif (region := REGION_ALIASES.get(key)) is not None:
+            claims.append(Claim("region", region))
     return claims
 
 
