@@ -74,3 +74,36 @@ def test_a_made_up_maker_with_a_true_place_inside_is_false(sentence: str) -> Non
 @pytest.mark.parametrize("sentence", ["Апелласьон Мальборо.", "Из Долины Уаирау, Мальборо."])
 def test_a_place_with_a_title_stands(sentence: str) -> None:
     assert stands(_single(), sentence)
+
+
+def _sparkling(name: str, own: str) -> Facts:
+    return facts_of(
+        name,
+        "Maison Lumière",
+        "Франция",
+        ("Шампань", "Champagne AOC"),
+        ("шардоне", "пино нуар"),
+        WineType.sparkling,
+        Sweetness.dry,
+        own,
+    )
+
+
+def test_a_sparkling_wine_is_rose_only_when_its_words_say_so() -> None:
+    white = _sparkling("Lumière Brut", "Брют из Шампани с нотами бриоши.")
+    pink = _sparkling("Lumière Brut Rosé", "Розовый брют из Шампани с нотами малины.")
+    assert stands(white, "Белое игристое с тонкой перляжью.")
+    assert not stands(white, "Розовое шампанское с ягодным ароматом.")
+    assert stands(pink, "Розовое шампанское с ягодным ароматом.")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "true"),
+    [
+        ("Соломенно-жёлтое вино с зеленоватым отливом.", True),
+        ("В бокале рубиновое, почти чёрное.", False),
+        ("Аромат жёлтых слив и айвы.", True),
+    ],
+)
+def test_a_colour_told_by_the_look_of_the_wine(sentence: str, true: bool) -> None:
+    assert stands(_single(), sentence) is true

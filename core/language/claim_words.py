@@ -206,6 +206,27 @@ def style_claims(message: ScannedText) -> list[Claim]:
             continue  # «к сладкому»: dessert
         if _said_of_wine(message, hit.start, hit.end):
             claims.append(Claim("sweetness", hit.value, negated=denied))
+    return claims + _appearance_claims(message)
+
+
+# The colour of the wine in the glass: «соломенно-жёлтое», «рубиновое», «цвета лососины».
+_APPEARANCE = (
+    (("соломенн", "золотист", "желт", "лимонно", "зеленоват"), WineType.white),
+    (("рубинов", "пурпурн", "гранатов", "темно-красн", "фиолетов"), WineType.red),
+    (("лососев", "бледно-розов", "розоват", "луковичн"), WineType.rose),
+)
+_IN_THE_GLASS = re.compile(r"цвет|оттен|отлив|окрас|в бокале")
+
+
+def _appearance_claims(message: ScannedText) -> list[Claim]:
+    """A colour said by how the wine looks, of the wine («соломенно-жёлтое вино») or with a
+    word for its colour («с фиолетовым отливом»), not of a fruit («жёлтые сливы»)."""
+    claims = []
+    in_the_glass = bool(_IN_THE_GLASS.search(message.folded))
+    for position, token in enumerate(message.tokens):
+        kind = next((k for stems, k in _APPEARANCE if token.text.startswith(stems)), None)
+        if kind is not None and (in_the_glass or _said_of_wine(message, position, position + 1)):
+            claims.append(Claim("colour", kind))
     return claims
 
 

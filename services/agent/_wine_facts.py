@@ -38,6 +38,13 @@ _WITHIN = {"Напа": "Калифорния"}
 # Dates that name no full year: a short year, a decade, a century.
 _DATES = frozenset({"short_year", "decade", "century"})
 _KIN_STYLES = {frozenset({WineType.dessert, WineType.fortified})}
+# The words that give a sparkling or fortified wine's colour when it is not white.
+_COLOUR_WORDS = {
+    WineType.rose: re.compile(r"розов|rose|rosado|rosato|пинк|pink"),
+    WineType.red: re.compile(
+        r"красн|rouge|rosso|tinto|ламбруск|lambrusco|руби|ruby|tawny|тони|порт"
+    ),
+}
 
 
 @dataclass(frozen=True)
@@ -181,7 +188,11 @@ class Facts:
         if value == self.wine_type or frozenset({value, self.wine_type}) in _KIN_STYLES:
             return Verdict.OK
         if self.wine_type in STYLE_TYPES and value not in STYLE_TYPES:
-            return Verdict.OK  # a sparkling or fortified wine has a colour the row does not keep
+            # a sparkling or fortified wine has a colour the row does not keep: white, or the
+            # one its own words give («Brut Rosé», «красное игристое»)
+            if value == WineType.white or _COLOUR_WORDS[value].search(fold(self.name_text)):
+                return Verdict.OK
+            return Verdict.UNCONFIRMED
         return Verdict.FALSE
 
 
