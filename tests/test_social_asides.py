@@ -58,3 +58,18 @@ def test_a_reaction_or_a_pause_is_small_talk(text: str) -> None:
 
 def test_a_look_asked_for_is_a_wish() -> None:
     assert read("хочу что-то, что смотрится празднично").kind is not MessageKind.smalltalk
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "а сам что больше любишь, красное или белое?",
+        "тебе какое больше нравится: игристое или розовое?",
+    ],
+)
+def test_the_bots_own_taste_between_two_styles_is_small_talk(text: str) -> None:
+    assert read(text).kind is MessageKind.smalltalk
+
+
+def test_a_style_chosen_with_a_request_beside_the_bot_is_a_request() -> None:
+    assert read("ты кто? посоветуй красное или белое к утке").kind is MessageKind.request

@@ -149,6 +149,11 @@ def read_kind(text: str, split: SocialSplit, proper: Proper) -> MessageReading:
         return MessageReading(MessageKind.manipulation, manipulation=manipulation)
     if not split.rest:
         return _smalltalk(split.kinds)
+    rest = fold(split.rest)
+    # «что любишь больше, красное или белое?»: the bot's own taste, between two styles
+    between = " или " in rest and len(words_of(rest)) <= 5 and not cue.REQUEST.search(rest)
+    if "about" in split.kinds and between:
+        return _smalltalk(split.kinds)
     reading = _read_proper(split.rest, proper)
     if reading.kind is MessageKind.smalltalk and split.kinds:
         return _smalltalk(split.kinds)

@@ -39,6 +39,7 @@ _PHRASES: dict[str, re.Pattern[str]] = {
         r"|(ты|вы)(-то)? ([\w-]+ ){0,3}(пробовал\w*|пь[её]шь|пь[её]те|пил[аи]?|люб(ишь|ите))"
         r"( (\w+ )?вин\w*)?"
         r"|(тебе|вам) (само\w* )?(нравится|нравятся) вин\w*"
+        r"|(тебе|вам) (сам\w* )?(что|как\w+)( \w+)? (нравится|нравятся)"
         r"|do you (drink|like wine|ever drink))" + _E
     ),
     "help": re.compile(
@@ -140,7 +141,7 @@ _FILLER = word_set(
     "снова всё-таки тогда пожалуйста плиз please so much very a lot you again dear "
     "bro man sir кстати btw by the way буду знать учту запомню понял поняла понять ясный "
     "бро братан брат братишка чувак дружбан старина "
-    "вы мне нам мы я "
+    "вы мне нам мы я больше сильнее всего "
     "голубчик голубушка милый милая родной сынок дочка деточка mate buddy friend guys "
     # verbs of seeming and going: «выглядит отлично», «пойду подумаю» say nothing more
     "выглядеть смотреться звучать казаться пойти look looks sound sounds"
@@ -195,7 +196,7 @@ def _kinds_in(clause: str) -> tuple[list[str], bool]:
     return sorted(dict.fromkeys(kinds), key=_KIND_ORDER.index), only_social
 
 
-_CLAUSE = re.compile(r"[^.!?;,\n…)(]+")
+_CLAUSE = re.compile(r"[^.!?;:,\n…)(]+")
 _THAT_WHICH = re.compile(r"(?<![а-яёa-z])то,\s*что(?![а-яёa-z])", re.IGNORECASE)
 _OPENING_GREETING = re.compile(
     r"^\W*(привет\w*|здравствуй\w*|здрась?те|добр(ый|ое|ого) (день|вечер|утро)|доброе утро"
