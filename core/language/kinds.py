@@ -108,23 +108,6 @@ def _smalltalk(kinds: tuple[str, ...]) -> MessageReading:
     return MessageReading(MessageKind.smalltalk, social=social)
 
 
-def _knowledge_part(text: str) -> str:
-    """The clauses of a request that ask something rather than ask for wine: «Чем брют
-    отличается от экстра брюта? И покажите пару брютов» → «Чем брют отличается от экстра
-    брюта?»."""
-    clauses = re.split(r"(?<=[?.!])\s+|\s+(?:и|а|но|and)\s+(?=\w+\s)", text)
-    asking = [
-        clause
-        for clause in clauses
-        if (
-            cue.QUESTION.search(fold(clause)) or ("?" in clause and cue.COPULA.search(fold(clause)))
-        )
-        and not cue.REQUEST.search(fold(clause))
-        and not cue.AVAILABLE.search(fold(clause))
-    ]
-    return " ".join(asking) or text
-
-
 @dataclass(frozen=True)
 class Proper:
     """What the reading of the message proper (without its social words) already knows."""
@@ -269,7 +252,7 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
     if refines and (not interrogative or if_step or cue.ABOUT_OPENER.search(folded)):
         # «а белое?», «подешевле», «только не шардоне», «есть мадера?»: a request goes on —
         # with the answer to a question asked beside it («Токай — это …? Что у вас есть?»).
-        part = _knowledge_part(text)
+        part = cue.knowledge_part(text)
         both = match_knowledge(part) if part != text else None
         return MessageReading(MessageKind.request, both.entry if both else None, text=text)
     if (
@@ -313,7 +296,7 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
         entry = known.entry
         return MessageReading(MessageKind.wine_question, entry, asks_which=asks_which, text=text)
     if requested or proper.price_band is not None or _priced_or_paired(parsed.filters):
-        part = _knowledge_part(text)
+        part = cue.knowledge_part(text)
         if part != text or cue.EXPLAIN.search(folded):
             # «что такое танины и какое вино с мягкими танинами посоветуешь?»: both.
             both = match_knowledge(part) if part != text else proper.question.match()

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from core.language.folding import fold
+
 
 def _rx(*parts: str) -> re.Pattern[str]:
     return re.compile("|".join(parts))
@@ -229,3 +231,18 @@ DESCRIBED = _rx(
     r"^\W*(\w+(ое|ий|ый|ая|ые|ую) )?(вин\w*|игрист\w*|красн\w*|бел\w*|розов\w*|wine)"
     r" (с|со|из|без|для|на|к|ко|под|with|from|for)\s"
 )
+
+
+def knowledge_part(text: str) -> str:
+    """The clauses of a request that ask something rather than ask for wine: «Чем брют
+    отличается от экстра брюта? И покажите пару брютов» → «Чем брют отличается от экстра
+    брюта?»."""
+    clauses = re.split(r"(?<=[?.!])\s+|\s+(?:и|а|но|and)\s+(?=\w+\s)", text)
+    asking = [
+        clause
+        for clause in clauses
+        if (QUESTION.search(fold(clause)) or ("?" in clause and COPULA.search(fold(clause))))
+        and not REQUEST.search(fold(clause))
+        and not AVAILABLE.search(fold(clause))
+    ]
+    return " ".join(asking) or text
