@@ -16,7 +16,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from core.errors import DatabaseUnavailableError
 from repositories.coordination import RateCounter, UpdateLedger
-from repositories.database import core_connections, driver_execute, driver_fetchrow
+from repositories.database import core_connections
+from repositories.statements import driver_execute, driver_fetchrow
 from repositories.users import UserRepository, read_access
 from services.app.database import Database, DatabaseSessions
 from services.app.runtime import Runtime
@@ -133,7 +134,7 @@ async def test_a_statement_cancelled_midway_takes_its_connection_out_of_the_pool
     database: Database, clean_db: Runtime
 ) -> None:
     async with database.statements() as conn:
-        driver = conn.sync_connection.connection.driver_connection  # type: ignore[union-attr]
+        driver = conn.driver  # type: ignore[union-attr]
         slow = asyncio.create_task(driver_fetchrow(conn, "SELECT pg_sleep(5)"))
         await asyncio.sleep(0.3)
         slow.cancel()
