@@ -205,24 +205,20 @@ async def send_recommendation(
     last_card = len(rec.wines) + 1
     parts = _parts(bot, chat_id, rec)
     limits = paced_by(bot) if delivery is not None else None  # no ledger: nothing to fold
-    try:
-        for number, send in enumerate(parts, start=1):
-            if number <= done:
-                continue
-            await send()
-            if number == 2:
-                failpoint("card_sent_unrecorded")  # Telegram has the first card, the ledger not
-            if delivery is not None:
-                # The next part's permit is taken with this part's mark: one statement, not two.
-                ahead = (limits, bot.id, chat_id) if limits and number < len(parts) else None
-                await delivery.mark_sent(number, ahead)
-            if number == 1:
-                failpoint("after_intro")
-            elif number == last_card:
-                failpoint("after_cards")
-    finally:
-        if limits is not None:
-            limits.drop_permit_ahead()  # an empty closing used none: no later message may
+    for number, send in enumerate(parts, start=1):
+        if number <= done:
+            continue
+        await send()
+        if number == 2:
+            failpoint("card_sent_unrecorded")  # Telegram has the first card, the ledger not
+        if delivery is not None:
+            # The next part's permit is taken with this part's mark: one statement, not two.
+            ahead = (limits, bot.id, chat_id) if limits and number < len(parts) else None
+            await delivery.mark_sent(number, ahead)
+        if number == 1:
+            failpoint("after_intro")
+        elif number == last_card:
+            failpoint("after_cards")
 
 
 def _parts(bot: Bot, chat_id: int, rec: Recommendation) -> list[Callable[[], Awaitable[None]]]:

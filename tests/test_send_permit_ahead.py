@@ -73,15 +73,3 @@ async def test_an_update_taken_over_records_nothing_and_takes_no_slot(clean_db: 
     row = await ledger_row(clean_db, UPDATE)
     assert row is not None and row["sent_parts"] == 0
     assert await _chat_slot(clean_db) is None
-
-
-async def test_a_permit_no_message_used_serves_no_later_one(clean_db: Runtime) -> None:
-    await _leased_to(clean_db, "replica-a")
-    limits = _limits(clean_db)
-    assert await limits.after_part(BOT, CHAT, PartsSent(UPDATE, 4, "replica-a"))
-    slot = await _chat_slot(clean_db)
-    limits.drop_permit_ahead()  # the answer ended: its empty closing sent nothing
-    started = time.monotonic()
-    await limits.before_send(BOT, CHAT)  # a later message asks for its own slot, and waits
-    assert time.monotonic() - started > 0.5
-    assert await _chat_slot(clean_db) != slot

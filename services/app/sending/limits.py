@@ -88,7 +88,7 @@ class SendLimits:
             asked = time.monotonic()
             try:
                 if (ahead := _taken_ahead(bot_id, chat_id, asked)) is not None:
-                    verdict, wait = ahead[0], max(ahead[1], chat_ahead, bot_ahead)
+                    verdict, wait = ahead
                 else:
                     async with self._statements() as s:
                         verdict, wait = await take_permit(
@@ -138,12 +138,6 @@ class SendLimits:
             return False
         _TAKEN_AHEAD.set((bot_id, chat_id, *permit, asked))
         return True
-
-    @staticmethod
-    def drop_permit_ahead() -> None:
-        """The answer is over: a permit `after_part` took that no message used (its part had
-        nothing to send, or failed before asking) serves no later message of this task."""
-        _TAKEN_AHEAD.set(None)
 
     def answered(self, chat_id: int) -> None:
         """Telegram has answered a message to this chat (whatever it said)."""
