@@ -204,7 +204,7 @@ async def send_recommendation(
     done = delivery.sent_parts if delivery is not None else 0
     last_card = len(rec.wines) + 1
     parts = _parts(bot, chat_id, rec)
-    limits = paced_by(bot) if delivery is not None else None  # no ledger: nothing to fold
+    limits = paced_by(bot)
     for number, send in enumerate(parts, start=1):
         if number <= done:
             continue
