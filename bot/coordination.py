@@ -40,7 +40,6 @@ from bot.delivery_plan import delivery_plan
 from core.errors import DatabaseUnavailableError, LeaseLostError
 from core.recommendation import Recommendation
 from services.app.ops.ledger import Intake, LeasedUpdate, Ledger
-from services.app.sending.limits import PartsSent, SendLimits
 from services.app.turns.turns import WithTurn
 
 log = logging.getLogger(__name__)
@@ -49,10 +48,7 @@ POLL_SECONDS = 0.05
 LEASE = timedelta(seconds=30)
 PROCESS_TIMEOUT = timedelta(seconds=5)
 
-__all__ = ["Coordinator", "Delivery", "Intake", "LeasedUpdate", "NextMessage", "plan_with_turn"]
-
-#: The next message of an answer: its permit is taken with the mark of the part before it.
-NextMessage = tuple[SendLimits, int, int]  # (the limits, bot id, chat id)
+__all__ = ["Coordinator", "Delivery", "Intake", "LeasedUpdate", "plan_with_turn"]
 
 
 def process_name() -> str:
@@ -187,21 +183,14 @@ class Delivery:
         self.plan = delivery_plan(rec)
         return self.plan
 
-    async def mark_sent(self, parts: int, next_message: NextMessage | None = None) -> None:
-        """Record that the first `parts` parts of the answer went out; with `next_message`,
-        take that message's permit in the same statement (`SendLimits.after_part`). Best
-        effort: with the database away the answer still goes out whole (a process taking it
-        over later might resend a part, which beats leaving the rest unsent now). Raises
-        LeaseLostError when another process has taken the update over: the rest is its to
-        send."""
+    async def mark_sent(self, parts: int) -> None:
+        """Record that the first `parts` parts of the answer went out. Best effort: with the
+        database away the answer still goes out whole (a process taking it over later might
+        resend a part, which beats leaving the rest unsent now). Raises LeaseLostError when
+        another process has taken the update over: the rest is its to send."""
         self.sent_parts = parts
         try:
-            if next_message is None:
-                held = await self.coordinator.mark_sent(self.update_id, parts)
-            else:
-                sent = PartsSent(self.update_id, parts, self.coordinator.owner)
-                limits, bot_id, chat_id = next_message
-                held = await limits.after_part(bot_id, chat_id, sent)
+            held = await self.coordinator.mark_sent(self.update_id, parts)
         except DatabaseUnavailableError:
             log.warning("update %s: part %d sent but not recorded", self.update_id, parts)
             return

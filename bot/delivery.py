@@ -36,7 +36,6 @@ from bot.delivery_plan import planned_answer
 from bot.keyboards import alert_offer, wine_card_json
 from bot.rendering import render_card
 from bot.telegram_html import escape, html_to_plain, plan_card_messages, split_text
-from bot.telegram_session import paced_by
 from core.failpoints import failpoint
 from core.recommendation import Recommendation, RecommendedWine
 from services.app.ops.metrics import TELEGRAM_ERRORS
@@ -203,18 +202,14 @@ async def send_recommendation(
         delivery = None  # nothing planned (stored) for this update: nothing to resume
     done = delivery.sent_parts if delivery is not None else 0
     last_card = len(rec.wines) + 1
-    parts = _parts(bot, chat_id, rec)
-    limits = paced_by(bot)
-    for number, send in enumerate(parts, start=1):
+    for number, send in enumerate(_parts(bot, chat_id, rec), start=1):
         if number <= done:
             continue
         await send()
         if number == 2:
             failpoint("card_sent_unrecorded")  # Telegram has the first card, the ledger not
         if delivery is not None:
-            # The next part's permit is taken with this part's mark: one statement, not two.
-            ahead = (limits, bot.id, chat_id) if limits and number < len(parts) else None
-            await delivery.mark_sent(number, ahead)
+            await delivery.mark_sent(number)
         if number == 1:
             failpoint("after_intro")
         elif number == last_card:

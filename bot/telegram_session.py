@@ -42,13 +42,6 @@ def paced_chat(method: TelegramMethod[Any]) -> int | None:
     return _chat_of(method)
 
 
-def paced_by(bot: Bot) -> SendLimits | None:
-    """The limits this bot's messages keep, when it keeps any."""
-    session = bot.session
-    limits = session.limits if isinstance(session, JsonBodySession) else None
-    return limits if limits is not None and limits.enabled else None
-
-
 def _chat_of(method: TelegramMethod[Any]) -> int | None:
     chat_id = getattr(method, "chat_id", None)
     return chat_id if isinstance(chat_id, int) and not isinstance(chat_id, bool) else None

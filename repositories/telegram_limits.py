@@ -26,9 +26,6 @@ class Pace:
         return self.private_seconds if chat_id > 0 else self.group_seconds
 
 
-_PERMIT = "SELECT verdict, wait FROM telegram_send_permit($1, $2, $3, $4, $5, $6, $7, $8)"
-
-
 async def take_permit(
     executor: Executor,
     bot_id: int,
@@ -43,58 +40,7 @@ async def take_permit(
     by its own count."""
     row = await driver_fetchrow(
         executor,
-        _PERMIT,
-        *_permit_args(bot_id, chat_id, alert, pace, chat_not_before, bot_not_before),
-    )
-    assert row is not None
-    return str(row[0]), float(row[1])
-
-
-@dataclass(frozen=True)
-class PartsSent:
-    """The first `parts` parts of an update's answer went out, recorded only while `owner`
-    holds the update (the ledger's mark: `UpdateLedger.mark_sent`)."""
-
-    update_id: int
-    parts: int
-    owner: str
-
-
-async def take_permit_after(
-    executor: Executor,
-    sent: PartsSent,
-    bot_id: int,
-    chat_id: int,
-    alert: bool,
-    pace: Pace,
-    chat_not_before: float = 0.0,
-    bot_not_before: float = 0.0,
-) -> tuple[str, float] | None:
-    """`sent` recorded and the permit of the answer's next message taken (`take_permit`), in
-    one statement. None: the update is no longer `sent.owner`'s — nothing recorded, and no
-    permit taken."""
-    row = await driver_fetchrow(
-        executor,
-        "WITH mark AS (UPDATE telegram_updates SET sent_parts = $10"
-        " WHERE update_id = $9 AND lease_owner = $11 RETURNING 1) "
-        f"{_PERMIT} WHERE EXISTS (SELECT 1 FROM mark)",
-        *_permit_args(bot_id, chat_id, alert, pace, chat_not_before, bot_not_before),
-        sent.update_id,
-        sent.parts,
-        sent.owner,
-    )
-    return None if row is None else (str(row[0]), float(row[1]))
-
-
-def _permit_args(
-    bot_id: int,
-    chat_id: int,
-    alert: bool,
-    pace: Pace,
-    chat_not_before: float,
-    bot_not_before: float,
-) -> tuple[object, ...]:
-    return (
+        "SELECT verdict, wait FROM telegram_send_permit($1, $2, $3, $4, $5, $6, $7, $8)",
         bot_id,
         chat_id,
         alert,
@@ -104,6 +50,8 @@ def _permit_args(
         chat_not_before,
         bot_not_before,
     )
+    assert row is not None
+    return str(row[0]), float(row[1])
 
 
 async def hold_bot(executor: Executor, bot_id: int, seconds: float) -> None:

@@ -16,14 +16,7 @@ from enum import Enum
 
 from core.errors import ChatBusyError, DatabaseUnavailableError, RecipientBlockedError
 from core.settings import Settings
-from repositories.telegram_limits import (
-    Pace,
-    PartsSent,
-    hold_bot,
-    mark_blocked,
-    take_permit,
-    take_permit_after,
-)
+from repositories.telegram_limits import Pace, hold_bot, mark_blocked, take_permit
 from services.app.database import Database, commit
 from services.app.sending.local_pace import LocalPace
 
@@ -40,12 +33,6 @@ class Priority(Enum):
 
 
 SENDING_PRIORITY: ContextVar[Priority] = ContextVar("sending_priority", default=Priority.ANSWER)
-#: A permit taken with the mark of the answer's part before it (`SendLimits.after_part`):
-#: (bot, chat, verdict, wait, asked at). This task's next message to that chat takes it
-#: instead of asking again.
-_TAKEN_AHEAD: ContextVar[tuple[int, int, str, float, float] | None] = ContextVar(
-    "permit_taken_ahead", default=None
-)
 
 
 @contextlib.contextmanager
@@ -87,14 +74,11 @@ class SendLimits:
             chat_ahead, bot_ahead = self._local.chat_ready_in(chat_id), self._local.bot_ready_in()
             asked = time.monotonic()
             try:
-                if (ahead := _taken_ahead(bot_id, chat_id, asked)) is not None:
-                    verdict, wait = ahead
-                else:
-                    async with self._statements() as s:
-                        verdict, wait = await take_permit(
-                            s, bot_id, chat_id, alert, self._pace, chat_ahead, bot_ahead
-                        )
-                        await commit(s)
+                async with self._statements() as s:
+                    verdict, wait = await take_permit(
+                        s, bot_id, chat_id, alert, self._pace, chat_ahead, bot_ahead
+                    )
+                    await commit(s)
             except DatabaseUnavailableError:
                 if not self._database_warned:
                     log.warning("database unavailable: this process paces its messages alone")
@@ -119,25 +103,6 @@ class SendLimits:
             if verdict == "chat" and alert:
                 raise ChatBusyError(chat_id, wait)
             await asyncio.sleep(max(wait, MIN_WAIT_SECONDS))
-
-    async def after_part(self, bot_id: int, chat_id: int, sent: PartsSent) -> bool:
-        """Record `sent` (the ledger's mark of an answer's parts) and take the permit of the
-        answer's next message to `chat_id`, in one statement: the mark is written when it
-        would be alone, right after its part went out, and the next message does not ask
-        again (`before_send`). False: the update is no longer `sent.owner`'s (nothing
-        recorded). DatabaseUnavailableError as for the mark alone."""
-        alert = SENDING_PRIORITY.get() is Priority.ALERT
-        chat_ahead, bot_ahead = self._local.chat_ready_in(chat_id), self._local.bot_ready_in()
-        asked = time.monotonic()
-        async with self._statements() as s:
-            permit = await take_permit_after(
-                s, sent, bot_id, chat_id, alert, self._pace, chat_ahead, bot_ahead
-            )
-            await commit(s)
-        if permit is None:
-            return False
-        _TAKEN_AHEAD.set((bot_id, chat_id, *permit, asked))
-        return True
 
     def answered(self, chat_id: int) -> None:
         """Telegram has answered a message to this chat (whatever it said)."""
@@ -177,15 +142,3 @@ class SendLimits:
                 await commit(s)
             if news:
                 log.info("user %s blocked the bot: no alerts until they write", chat_id)
-
-
-def _taken_ahead(bot_id: int, chat_id: int, now: float) -> tuple[str, float] | None:
-    """The permit `after_part` took for this message (its wait counted from now), or None."""
-    ahead = _TAKEN_AHEAD.get()
-    if ahead is None:
-        return None
-    _TAKEN_AHEAD.set(None)
-    for_bot, for_chat, verdict, wait, asked = ahead
-    if (for_bot, for_chat) != (bot_id, chat_id):
-        return None
-    return verdict, max(0.0, asked + wait - now)
