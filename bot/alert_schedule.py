@@ -9,7 +9,7 @@ import asyncio
 import contextlib
 import logging
 
-from bot.keyboards import wine_card
+from bot.keyboards import wine_card_json
 from bot.rendering import render_card
 from bot.telegram_html import escape, split_text
 from core.domain import format_price
@@ -31,7 +31,7 @@ def render_alert(alert: DueAlert) -> OutgoingMessage:
     else:
         head = T.alert_back
     html = split_text(f"{head}\n\n{render_card(alert.wine)}")[0]  # one message, always
-    keyboard = wine_card(alert.wine.id, url=alert.wine.url).model_dump(exclude_none=True)
+    keyboard = wine_card_json(alert.wine.id, url=alert.wine.url)
     return OutgoingMessage(alert.user_id, html, keyboard)
 
 

@@ -6,7 +6,7 @@ import asyncio
 import functools
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from aiogram import Bot
 from aiogram.client.session.middlewares.base import (
@@ -29,11 +29,11 @@ from aiogram.methods import (
     TelegramMethod,
 )
 from aiogram.methods.base import TelegramType
-from aiogram.types import MessageId
+from aiogram.types import InlineKeyboardMarkup, MessageId
 
 from bot.coordination import Delivery
 from bot.delivery_plan import planned_answer
-from bot.keyboards import alert_offer, wine_card
+from bot.keyboards import alert_offer, wine_card_json
 from bot.rendering import render_card
 from bot.telegram_html import escape, html_to_plain, plan_card_messages, split_text
 from core.failpoints import failpoint
@@ -53,6 +53,15 @@ class SendAnswerPart(SendMessage):
     rest of the request (bench/runs/2026-11-28-turn-cost-cpu.md)."""
 
     __returning__ = MessageId  # type: ignore[assignment]
+
+
+class SendCardPart(SendAnswerPart):
+    """The message of a card that carries its keyboard, the keyboard already as the Bot API's
+    JSON (`wine_card_json`): sent as it is (`JsonBodySession.json_body`), never built into
+    aiogram's models to be dumped again."""
+
+    reply_markup: dict[str, Any] | None = None  # type: ignore[assignment]
+    plain_json: ClassVar[frozenset[str]] = frozenset({"reply_markup"})
 
 
 def method_name(method: TelegramMethod[Any]) -> str:
@@ -165,12 +174,15 @@ async def send_text(bot: Bot, chat_id: int, text: str, **kwargs: Any) -> None:
 
 async def send_card(bot: Bot, chat_id: int, wine: RecommendedWine) -> None:
     card_html = render_card(wine)
-    keyboard = wine_card(wine.id, url=wine.url)
+    keyboard = wine_card_json(wine.id, url=wine.url)
     caption, rest = plan_card_messages(card_html, has_photo=bool(wine.image_url))
     if caption is not None and wine.image_url:
         try:
             await bot.send_photo(
-                chat_id, wine.image_url, caption=caption, reply_markup=None if rest else keyboard
+                chat_id,
+                wine.image_url,
+                caption=caption,
+                reply_markup=None if rest else InlineKeyboardMarkup.model_validate(keyboard),
             )
         except TelegramBadRequest as exc:
             # A dead image link must not lose the card: send it as text instead.
@@ -178,9 +190,7 @@ async def send_card(bot: Bot, chat_id: int, wine: RecommendedWine) -> None:
             rest = split_text(card_html)
     for index, part in enumerate(rest):
         last = index == len(rest) - 1
-        await bot(
-            SendAnswerPart(chat_id=chat_id, text=part, reply_markup=keyboard if last else None)
-        )
+        await bot(SendCardPart(chat_id=chat_id, text=part, reply_markup=keyboard if last else None))
 
 
 async def send_recommendation(

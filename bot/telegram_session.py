@@ -55,9 +55,13 @@ class JsonBodySession(AiohttpSession):
         """The request as JSON, or None when it uploads a file (those need a form)."""
         files: dict[str, InputFile] = {}
         body: dict[str, Any] = {}
+        plain = getattr(method, "plain_json", ())  # fields given as the Bot API's JSON already
         # None is left out at every depth either way (`prepare_value`): dumped without it, a
         # keyboard's unused button fields are not walked at all.
         for key, value in method.model_dump(warnings=False, exclude_none=True).items():
+            if key in plain:
+                body[key] = value
+                continue
             prepared = self.prepare_value(value, bot=bot, files=files, _dumps_json=False)
             # The form leaves out the same empty values (aiogram's build_form_data).
             if prepared is None or prepared == "":

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
-from repositories.database import Executor, driver_execute, driver_fetchall, driver_fetchrow
+from repositories.statements import Executor, driver_execute, driver_fetchall, driver_fetchrow
 
 # A person who blocked the bot is not written to: their subscriptions wait (they may unblock).
 _REACHABLE = "NOT EXISTS (SELECT 1 FROM users u WHERE u.id = s.user_id AND NOT u.is_active)"

@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlalchemy import text
 
-from repositories.database import Executor, driver_execute, driver_fetchrow
+from repositories.statements import Executor, driver_execute, driver_fetchrow
 
 
 @dataclass(frozen=True)

@@ -8,21 +8,17 @@ with pgvector 0.8.5), pinned to PostgreSQL 16: the same major version as the Doc
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import warnings
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-import asyncpg
 from sqlalchemy import event, text
 from sqlalchemy.engine import URL, Result, make_url
 from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.ext.asyncio import (
-    AsyncConnection,
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
@@ -31,10 +27,9 @@ from sqlalchemy.ext.asyncio import (
 
 from core.errors import DatabaseUnavailableError
 from core.settings import Settings
+from repositories.statements import PooledStatements
 
 log = logging.getLogger(__name__)
-
-_Result = TypeVar("_Result")
 
 EMBEDDED_DATABASE = "sommelier"
 EMBEDDED_POSTGRES_MAJOR = 16
@@ -231,131 +226,22 @@ def autocommit_sessions(
     )
 
 
-#: Every statement in repositories/ runs through one of these alike: an ORM session (a turn's
-#: transaction, a test's) or a Core connection (no ORM objects: less CPU per statement).
-Executor = AsyncSession | AsyncConnection
-
-
 def core_connections(
     sessions: async_sessionmaker[AsyncSession],
-) -> Callable[[], AsyncConnection] | None:
-    """Core connections on the same pool, each statement committed on its own, for work with
-    no ORM objects: a Core statement costs about a quarter less CPU than the same statement
-    through an ORM session (units of one statement: the update ledger, rate counters, a turn's
-    read and store). None for a factory bound per table."""
+) -> Callable[[], PooledStatements] | None:
+    """Connections of the same pool lent for units whose every statement commits on its own
+    and makes no ORM objects (the update ledger, rate counters, a turn's read and store):
+    see `repositories.statements`. None for a factory bound per table."""
     bind = sessions.kw.get("bind")
     if not isinstance(bind, AsyncEngine):
         return None
-    return bind.execution_options(isolation_level="AUTOCOMMIT").connect
+    autocommit = bind.execution_options(isolation_level="AUTOCOMMIT")
+    return lambda: PooledStatements(autocommit)
 
 
 def row_dicts(result: Result[Any]) -> list[dict[str, Any]]:
     """Every row of a statement's result as a dict of its column names."""
     return [dict(row) for row in result.mappings().all()]
-
-
-async def driver_execute(executor: Executor, sql: str, *args: Any) -> int:
-    """One statement written for the driver ($1, $2 …), passed to it as written: no SQL
-    construct to build, cache-key and compile. On the executor's connection, in whatever
-    transaction it is in. A statement that commits on its own (a connection of
-    `core_connections`) goes to asyncpg itself: SQLAlchemy's execution around it cost more
-    CPU than the statement. Its errors come out as SQLAlchemy's, as for every statement.
-    Returns the rows it touched."""
-    driver = _autocommit_driver(executor)
-    if driver is not None:
-        status = await _on_driver(executor, driver.execute, sql, args)
-        count = status.rpartition(" ")[2]
-        return int(count) if count.isdigit() else -1
-    result = await (await _connection_of(executor)).exec_driver_sql(sql, args)
-    return int(result.rowcount)
-
-
-async def driver_fetchrow(executor: Executor, sql: str, *args: Any) -> tuple[Any, ...] | None:
-    """`driver_execute`'s reading twin: the first row, or None."""
-    driver = _autocommit_driver(executor)
-    if driver is not None:
-        record = await _on_driver(executor, driver.fetchrow, sql, args)
-        return tuple(record) if record is not None else None
-    first = (await (await _connection_of(executor)).exec_driver_sql(sql, args)).first()
-    return tuple(first) if first is not None else None
-
-
-async def driver_fetchall(executor: Executor, sql: str, *args: Any) -> list[tuple[Any, ...]]:
-    """`driver_execute`'s reading twin for every row."""
-    driver = _autocommit_driver(executor)
-    if driver is not None:
-        return [tuple(record) for record in await _on_driver(executor, driver.fetch, sql, args)]
-    result = await (await _connection_of(executor)).exec_driver_sql(sql, args)
-    return [tuple(row) for row in result.all()]
-
-
-#: What the dialect translates (SQLAlchemy's `_asyncpg_error_translate`): errors the server
-#: reported, and the client's own (a connection lost, a protocol in an unexpected state).
-DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError)
-#: The client's own: the connection's state is unknown afterwards.
-_CONNECTION_ERRORS = (asyncpg.InterfaceError, asyncpg.InternalClientError)
-
-
-async def _connection_of(executor: Executor) -> AsyncConnection:
-    return executor if isinstance(executor, AsyncConnection) else await executor.connection()
-
-
-def _autocommit_driver(executor: Executor) -> asyncpg.Connection | None:
-    """The asyncpg connection under a Core connection whose statements commit on their own
-    (no transaction of SQLAlchemy's to stay inside), or None."""
-    if not isinstance(executor, AsyncConnection) or executor.sync_connection is None:
-        return None
-    if executor.sync_connection.get_execution_options().get("isolation_level") != "AUTOCOMMIT":
-        return None
-    driver = executor.sync_connection.connection.driver_connection
-    return driver if isinstance(driver, asyncpg.Connection) else None
-
-
-async def _on_driver(
-    executor: Executor, call: Callable[..., Awaitable[_Result]], sql: str, args: tuple[Any, ...]
-) -> _Result:
-    """`call` (a method of the asyncpg connection under `executor`) run on the statement,
-    failing as the statement would through SQLAlchemy."""
-    try:
-        return await call(sql, *args)
-    except (*DRIVER_ERRORS, asyncio.CancelledError) as exc:
-        raise await _as_sqlalchemy_would(executor, sql, args, exc) from exc
-
-
-async def _as_sqlalchemy_would(
-    executor: AsyncConnection, sql: str, args: tuple[Any, ...], exc: BaseException
-) -> BaseException:
-    """A statement given to asyncpg fails as it would through SQLAlchemy: asyncpg's errors
-    as SQLAlchemy's (IntegrityError, InterfaceError …), and a statement cancelled midway or
-    failed by the client itself leaves its connection out of the pool (its state is
-    unknown)."""
-    if isinstance(exc, (asyncio.CancelledError, *_CONNECTION_ERRORS)):
-        with contextlib.suppress(Exception):
-            await executor.invalidate()
-    if isinstance(exc, asyncio.CancelledError):
-        return exc
-    return _as_sqlalchemy_error(executor, sql, args, exc)
-
-
-def _as_sqlalchemy_error(
-    executor: AsyncConnection, sql: str, args: tuple[Any, ...], exc: Exception
-) -> Exception:
-    dialect = executor.dialect
-    dbapi = dialect.loaded_dbapi
-    translate = dbapi._asyncpg_error_translate
-    translated: Exception = exc
-    for kind in type(exc).__mro__:
-        if kind in translate:
-            translated = translate[kind](exc.args[0] if exc.args else str(exc), exc)
-            break
-    return DBAPIError.instance(
-        sql,
-        args,
-        translated,
-        dbapi.Error,
-        hide_parameters=executor.sync_engine.hide_parameters,
-        dialect=dialect,
-    )
 
 
 async def in_transaction(session: AsyncSession) -> None:

@@ -10,8 +10,8 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from repositories.database import Executor, driver_execute
 from repositories.models import AnswerFact, CatalogSync
+from repositories.statements import Executor, driver_execute
 
 # Every column but the time of writing, with the Python-side default of each (NULL for most):
 # one statement for every fact, written for the driver (nothing to build and compile per answer).

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from repositories.database import Executor, driver_execute, driver_fetchall, driver_fetchrow
+from repositories.statements import Executor, driver_execute, driver_fetchall, driver_fetchrow
 
 
 @dataclass(frozen=True)

@@ -26,9 +26,9 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from core.domain import SWEETNESS_RU, WINE_TYPE_RU, Sweetness, WineType
 from core.recommendation import Recommendation
-from repositories.database import Executor, driver_fetchrow
 from repositories.facts import FACT_COLUMNS, fact_insert, fact_params
 from repositories.models import User
+from repositories.statements import Executor, driver_fetchrow
 
 HISTORY_LIMIT = 200
 

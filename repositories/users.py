@@ -11,8 +11,8 @@ from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from repositories.database import Executor, driver_fetchrow
 from repositories.models import Answer, Conversation, Feedback, Message, User, Wine
+from repositories.statements import Executor, driver_fetchrow
 
 
 async def read_access(executor: Executor, user_id: int) -> tuple[bool, bool] | None:

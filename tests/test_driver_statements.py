@@ -7,6 +7,7 @@ connection whose statement was cut off never serves again."""
 from __future__ import annotations
 
 import asyncio
+import time
 from datetime import timedelta
 
 import pytest
@@ -16,10 +17,12 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from core.errors import DatabaseUnavailableError
 from repositories.coordination import RateCounter, UpdateLedger
-from repositories.database import core_connections, driver_execute, driver_fetchrow
+from repositories.database import core_connections, make_engine, make_session_factory
+from repositories.statements import driver_execute, driver_fetchrow
 from repositories.users import UserRepository, read_access
 from services.app.database import Database, DatabaseSessions
 from services.app.runtime import Runtime
+from tests.conftest import make_settings
 from tests.test_crash_recovery import ledger_row
 
 
@@ -133,7 +136,7 @@ async def test_a_statement_cancelled_midway_takes_its_connection_out_of_the_pool
     database: Database, clean_db: Runtime
 ) -> None:
     async with database.statements() as conn:
-        driver = conn.sync_connection.connection.driver_connection  # type: ignore[union-attr]
+        driver = conn.driver  # type: ignore[union-attr]
         slow = asyncio.create_task(driver_fetchrow(conn, "SELECT pg_sleep(5)"))
         await asyncio.sleep(0.3)
         slow.cancel()
@@ -145,3 +148,22 @@ async def test_a_statement_cancelled_midway_takes_its_connection_out_of_the_pool
         assert await driver_fetchrow(conn, "SELECT 1") == (1,)
     async with clean_db.engine.connect() as check:
         assert (await check.execute(text("SELECT 1"))).scalar() == 1
+
+
+async def test_a_loan_keeps_the_pools_size_and_timeout(clean_db: Runtime) -> None:
+    settings = make_settings(db_pool_size=1, db_timeout_seconds=0.5)  # two connections
+    engine = make_engine(clean_db.location, settings)
+    try:
+        database = Database(make_session_factory(engine))
+        async with database.statements() as first, database.statements() as second:
+            assert first.driver is not second.driver  # type: ignore[union-attr]
+            started = time.monotonic()
+            with pytest.raises(DatabaseUnavailableError):
+                async with database.statements():
+                    pass
+            assert time.monotonic() - started >= 0.4  # it waited for one to come back
+        async with database.statements() as again:  # both came back
+            assert await driver_fetchrow(again, "SELECT 1") == (1,)
+        assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+    finally:
+        await engine.dispose()

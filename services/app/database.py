@@ -4,7 +4,8 @@ driver, pool or socket errors mean "the database is away".
 
 `Database` is built once (services/app/container.py) and handed to every service; each unit of
 work picks the kind it needs — an ORM session in a transaction, one statement without
-BEGIN/COMMIT, or a Core connection (no ORM objects: less CPU per statement).
+BEGIN/COMMIT, or a pooled connection for statements that commit on their own (no ORM objects
+and no SQLAlchemy connection: the least CPU per statement).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionm
 
 from core.errors import DatabaseUnavailableError
 from repositories.database import autocommit_sessions, core_connections
+from repositories.statements import PooledStatements
 
 DATABASE_ERRORS = (
     OperationalError,
@@ -32,12 +34,12 @@ DATABASE_ERRORS = (
 
 
 SessionFactory = Callable[[], AbstractAsyncContextManager[AsyncSession]]
-Unit = TypeVar("Unit", AsyncSession, AsyncConnection)
+Unit = TypeVar("Unit", AsyncSession, AsyncConnection, PooledStatements)
 
 
 class DatabaseSessions(Generic[Unit]):
-    """Call it like an `async_sessionmaker`: `async with sessions() as s: ...`. It opens Core
-    connections (`engine.connect`) alike."""
+    """Call it like an `async_sessionmaker`: `async with sessions() as s: ...`. It lends the
+    pool's connections for statements (`PooledStatements`) alike."""
 
     def __init__(self, factory: Callable[[], Unit]) -> None:
         self.factory = factory
@@ -72,7 +74,9 @@ class Database:
     - `sessions`: ORM sessions; work that must stand or fall together commits at its end.
     - `single`: ORM sessions whose every statement commits on its own (reads, one-statement
       writes: no BEGIN and COMMIT around them).
-    - `statements`: Core connections, each statement committed on its own.
+    - `statements`: the pool's connections lent for statements that each commit on their own
+      (`repositories.statements.PooledStatements`: no ORM, no SQLAlchemy connection unless a
+      statement built with SQLAlchemy asks for one).
 
     A factory bound per table (tests) has no engine of its own: its sessions serve for all three.
     `raw` is the plain factory, for code that opens sessions itself (the agent's tools).
@@ -83,7 +87,7 @@ class Database:
         self.sessions: DatabaseSessions[AsyncSession] = DatabaseSessions(raw)
         self.single: DatabaseSessions[AsyncSession] = DatabaseSessions(autocommit_sessions(raw))
         statements = core_connections(raw)
-        self.statements: DatabaseSessions[AsyncSession] | DatabaseSessions[AsyncConnection] = (
+        self.statements: DatabaseSessions[AsyncSession] | DatabaseSessions[PooledStatements] = (
             DatabaseSessions(statements) if statements else self.single
         )
 
@@ -97,9 +101,9 @@ class Database:
         return True
 
 
-async def commit(unit: AsyncSession | AsyncConnection) -> None:
+async def commit(unit: AsyncSession | AsyncConnection | PooledStatements) -> None:
     """Commit what a unit of work began. A unit whose statements went to the driver directly
-    (`repositories.database.driver_execute` on `statements`) began nothing: its statements
+    (`repositories.statements.driver_execute` on `statements`) began nothing: its statements
     are committed already, and a call into SQLAlchemy's commit would cost more than them."""
     if unit.in_transaction():
         await unit.commit()
