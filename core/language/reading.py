@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from core.domain import WineType
 from core.language.about_shown import points_at_shown
 from core.language.catalog_terms import CatalogIndex
+from core.language.claims import read_claims
 from core.language.followups import (
     FollowUp,
     asks_similar,
@@ -211,3 +212,5 @@ def prepare() -> None:
     """Build what reading a message needs once (the dictionary, the knowledge index: the slow
     part of a first question), so that a serving process does it at start rather than then."""
     read("что такое танины и какое красное вино к стейку до 2000 посоветуешь?")
+    # and the claims reader's tables: the terms of the trade, names by their sound
+    read_claims("Его делает Vega Sicilia из Риохи, урожай 2019 года, с долей мукузани.")
