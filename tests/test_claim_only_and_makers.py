@@ -107,3 +107,19 @@ def test_a_sparkling_wine_is_rose_only_when_its_words_say_so() -> None:
 )
 def test_a_colour_told_by_the_look_of_the_wine(sentence: str, true: bool) -> None:
     assert stands(_single(), sentence) is true
+
+
+def test_a_maker_named_in_common_words_is_held_to_the_words() -> None:
+    wine = facts_of(
+        "Мускат белый Красного Камня",
+        "Массандра",
+        "Россия",
+        ("Крым",),
+        ("мускат белый",),
+        WineType.dessert,
+        Sweetness.sweet,
+        "Легендарный мускат с виноградника Красный Камень у подножия Ай-Петри.",
+    )
+    assert stands(wine, "Виноград с участка «Красный камень».")
+    assert not stands(wine, "Изготовитель — ООО «Винный дом».")
+    assert not stands(wine, "Многократный призёр крымских конкурсов.")

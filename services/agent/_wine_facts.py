@@ -18,7 +18,7 @@ from core.language.claim_cues import UNCONFIRMED_KINDS, borne_out, cue_claims
 from core.language.claim_grapes import foods_of, pairs_with
 from core.language.claim_words import forget_groups_read, own_claims_of_kind, reads_kind
 from core.language.claims import Claim, numbers_in, read_claims
-from core.language.folding import fold
+from core.language.folding import fold, stem
 from core.language.lemmas import lemma
 from core.language.request import country_from_text, grape_from_text, region_from_text
 from core.language.vocabulary import BODY_BOUNDS, STYLE_TYPES
@@ -162,6 +162,10 @@ class Facts:
                 return Verdict.OK if fold(name) in fold(self.name_text).split() else Verdict.FALSE
             claimed = name_sounds(name)
             if not claimed:  # «от Château», «винодельня Дом»: no name to check
+                # …but «ООО «Винный дом»»: a name of common words, held to the words as said
+                words = name.split()
+                if len(words) >= 2 and not _stems(name) <= _stems(self.name_text):
+                    return Verdict.FALSE
                 return Verdict.OK
             words_held = [sounds_like(sounds, self.names) for sounds in word_sounds(name)]
             # «Chianti Classico» of a plain Chianti, «братья Иларио и Леопольдо Руффино» of
@@ -233,6 +237,14 @@ def _own(facts: Facts, claim: Claim) -> bool:
     if reads_kind(claim.kind):  # only the group of readers that finds this kind
         return said in own_claims_of_kind(facts.own_text, claim.kind)
     return said in facts.own
+
+
+_WORDS = re.compile(r"[a-zа-яё0-9]+")
+
+
+@lru_cache(maxsize=4096)
+def _stems(text: str) -> frozenset[str]:
+    return frozenset(stem(word) for word in _WORDS.findall(fold(text)) if len(word) > 2)
 
 
 def _written_in(name: str, text: str) -> bool:
@@ -358,7 +370,7 @@ def facts_of(
 
 def forget_wine_facts() -> None:
     """Forget every row read so far (a benchmark reads each answer cold)."""
-    for cached in (facts_of, _own_claims, _own_numbers, _own_cues, _year_gaps, _folded):
+    for cached in (facts_of, _own_claims, _own_numbers, _own_cues, _year_gaps, _folded, _stems):
         cached.cache_clear()
     for cached in (name_sounds, word_sounds):
         cached.cache_clear()
