@@ -13,9 +13,7 @@ from core.domain import WineFilters
 from core.language.giving_up import dropped_conditions
 from core.language.negation import negated_filters
 from core.language.price_steps import (
-    has_cue as _has,
-)
-from core.language.price_steps import (
+    has_cue,
     price_share,
     price_steps_as_words,
     steps_cheaper,
@@ -214,8 +212,8 @@ def read_followup(text: str) -> FollowUp:
     extreme = "dearest" if not extreme and _DEAREST.search(folded) else extreme
     words = folded.split()
     negated = negated_filters(text)
-    stepped = _has(folded, _DRIER)
-    sweeter = _has(folded, _SWEETER)
+    stepped = has_cue(folded, _DRIER)
+    sweeter = has_cue(folded, _SWEETER)
     # «не кислое, ну сладенькое»: a wish for sweeter is never ruled out by the «не» before it
     drier = stepped or (negated.get("sweetness") in ("sweet", "semi_sweet") and not sweeter)
     not_sweet = (
@@ -227,9 +225,9 @@ def read_followup(text: str) -> FollowUp:
         dearer=steps_dearer(folded) and not extreme,
         drier=drier,
         sweeter=sweeter,
-        lighter=_has(folded, _LIGHTER),
-        fuller=_has(folded, _FULLER),
-        more=_has(folded, _MORE),
+        lighter=has_cue(folded, _LIGHTER),
+        fuller=has_cue(folded, _FULLER),
+        more=has_cue(folded, _MORE),
         refines=bool(words) and (words[0] in _OPENERS or len(words) <= 3 or _tells_story(text)),
         negated={
             k: v

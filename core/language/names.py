@@ -105,7 +105,7 @@ def place_adjectives(scanned: ScannedText) -> list[str]:
     ]  # «классический», «королевский»: words of the language
     if not candidates:
         return []
-    covered = _covered(scanned, (GRAPE_ALIASES, COUNTRY_ALIASES, REGION_ALIASES))
+    covered = _covered(scanned, _PLACES_AND_GRAPES)
     found = []
     for position, match in candidates:
         stem = _ADJECTIVE_SUFFIX.sub("", _SIDE_PREFIX.sub("", match.group(1)))
@@ -202,6 +202,7 @@ def method_terms(text: str) -> list[str]:
     ]
 
 
+_PLACES_AND_GRAPES = (GRAPE_ALIASES, COUNTRY_ALIASES, REGION_ALIASES)
 _VOCABULARY = (
     GRAPE_ALIASES,
     COUNTRY_ALIASES,
@@ -218,7 +219,7 @@ def _names_more_than_places(name: str) -> bool:
     maker beside Marlborough; «Южной Австралии» and «Долины Напа» name only places (a word
     of the language beside them adds no name)?"""
     scanned = ScannedText.of(name)
-    covered = _covered(scanned, (GRAPE_ALIASES, COUNTRY_ALIASES, REGION_ALIASES))
+    covered = _covered(scanned, _PLACES_AND_GRAPES)
     if not covered:
         return True
     return any(
@@ -229,8 +230,4 @@ def _names_more_than_places(name: str) -> bool:
 
 
 def is_place_or_grape(name: str) -> bool:
-    claims_of_name = ScannedText.of(name)
-    return any(
-        live_hits(table, claims_of_name)
-        for table in (GRAPE_ALIASES, COUNTRY_ALIASES, REGION_ALIASES)
-    )
+    return bool(_covered(ScannedText.of(name), _PLACES_AND_GRAPES))

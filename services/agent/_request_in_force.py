@@ -13,7 +13,7 @@ from decimal import Decimal
 from typing import Any
 
 from core.domain import WineFilters
-from core.language.foods import FOOD_CATEGORIES, FOOD_WORDS, names_dish, stem_key
+from core.language.foods import FOOD_CATEGORIES, names_dish
 from core.language.vocabulary import STYLE_TYPES
 from repositories.wine_filters import SearchOrder
 from services.agent._request_state import RequestState
@@ -81,7 +81,7 @@ def welcome_untyped(wine: Any, filters: WineFilters) -> bool:
     dish = filters.food_pairing
     if dish is None or dish in FOOD_CATEGORIES:
         return False
-    return any(FOOD_WORDS.get(stem_key(p)) == dish for p in wine.food_pairings)
+    return any(names_dish(p, dish) for p in wine.food_pairings)
 
 
 def in_request_order(wines: list[Any], filters: WineFilters) -> list[Any]:

@@ -38,13 +38,6 @@ _WITHIN = {"Напа": "Калифорния"}
 # Dates that name no full year: a short year, a decade, a century.
 _DATES = frozenset({"short_year", "decade", "century"})
 _KIN_STYLES = {frozenset({WineType.dessert, WineType.fortified})}
-# The words that give a sparkling or fortified wine's colour when it is not white.
-_COLOUR_WORDS = {
-    WineType.rose: re.compile(r"розов|rose|rosado|rosato|пинк|pink"),
-    WineType.red: re.compile(
-        r"красн|rouge|rosso|tinto|ламбруск|lambrusco|руби|ruby|tawny|тони|порт"
-    ),
-}
 
 
 @dataclass(frozen=True)
@@ -193,10 +186,8 @@ class Facts:
             return Verdict.OK
         if self.wine_type in STYLE_TYPES and value not in STYLE_TYPES:
             # a sparkling or fortified wine has a colour the row does not keep: white, or the
-            # one its own words give («Brut Rosé», «красное игристое»)
-            if value == WineType.white or _COLOUR_WORDS[value].search(fold(self.name_text)):
-                return Verdict.OK
-            return Verdict.UNCONFIRMED
+            # one its own words give («Brut Rosé», «красное игристое»: `_own` reads them)
+            return Verdict.OK if value == WineType.white else Verdict.UNCONFIRMED
         return Verdict.FALSE
 
 
@@ -250,13 +241,8 @@ def _stems(text: str) -> frozenset[str]:
 def _written_in(name: str, text: str) -> bool:
     """Does each word of `name` begin as some word of `text` does (a name read from the text
     may be a word's dictionary form: «донской» of «донские»)?"""
-    folded = _folded(text)
+    folded = fold(text)
     return all(fold(word)[:4] in folded for word in name.split())
-
-
-@lru_cache(maxsize=4096)
-def _folded(text: str) -> str:
-    return fold(text)
 
 
 @lru_cache(maxsize=4096)
@@ -370,7 +356,7 @@ def facts_of(
 
 def forget_wine_facts() -> None:
     """Forget every row read so far (a benchmark reads each answer cold)."""
-    for cached in (facts_of, _own_claims, _own_numbers, _own_cues, _year_gaps, _folded, _stems):
+    for cached in (facts_of, _own_claims, _own_numbers, _own_cues, _year_gaps, _stems):
         cached.cache_clear()
     for cached in (name_sounds, word_sounds):
         cached.cache_clear()
