@@ -191,12 +191,8 @@ def wine_deep_link(bot_username: str, wine_id: uuid.UUID) -> str:
     return f"https://t.me/{bot_username}?start=wine_{wine_id.hex}"
 
 
-def share_button(wine_id: uuid.UUID) -> InlineKeyboardButton:
-    """Opens the chat picker with this wine ready to send as an inline result."""
-    return InlineKeyboardButton.model_validate(_share_button_json(wine_id.hex))
-
-
 def _share_button_json(wine: str) -> dict[str, Any]:
+    """Opens the chat picker with this wine ready to send as an inline result."""
     return {
         "text": T.share_button,
         "switch_inline_query_chosen_chat": {

@@ -52,19 +52,11 @@ class PooledStatements:
 
     async def __aenter__(self) -> PooledStatements:
         sync_engine = self._engine.sync_engine
-        dbapi = sync_engine.dialect.loaded_dbapi
         try:
             pooled = await greenlet_spawn(sync_engine.raw_connection)
-        except dbapi.Error as exc:  # as `engine.connect()` raises it
-            raise DBAPIError.instance(
-                None,
-                None,
-                exc,
-                dbapi.Error,
-                hide_parameters=sync_engine.hide_parameters,
-                dialect=sync_engine.dialect,
-                connection_invalidated=sync_engine.dialect.is_disconnect(exc, None, None),
-            ) from exc
+        except sync_engine.dialect.loaded_dbapi.Error as exc:
+            # raised as `engine.connect()` raises it (its own wrapper, its hooks)
+            Connection._handle_dbapi_exception_noconnection(exc, sync_engine.dialect, sync_engine)
         self._pooled = pooled
         self.driver = pooled.driver_connection
         return self
@@ -83,8 +75,8 @@ class PooledStatements:
         return self._engine.dialect
 
     @property
-    def hide_parameters(self) -> bool:
-        return self._engine.sync_engine.hide_parameters
+    def engine(self) -> AsyncEngine:
+        return self._engine
 
     async def invalidate(self) -> None:
         """Out of the pool: its state is unknown (a statement cut off, a client error)."""
@@ -176,18 +168,13 @@ async def _connection_of(executor: Executor) -> AsyncConnection:
 def _autocommit_driver(executor: Executor) -> asyncpg.Connection | None:
     """The asyncpg connection under an executor whose statements commit on their own (no
     transaction of SQLAlchemy's to stay inside), or None."""
-    if isinstance(executor, PooledStatements):
-        return None if executor.in_transaction() else executor.driver
-    if not isinstance(executor, AsyncConnection) or executor.sync_connection is None:
-        return None
-    if executor.sync_connection.get_execution_options().get("isolation_level") != "AUTOCOMMIT":
-        return None
-    driver = executor.sync_connection.connection.driver_connection
-    return driver if isinstance(driver, asyncpg.Connection) else None
+    if isinstance(executor, PooledStatements) and not executor.in_transaction():
+        return executor.driver
+    return None
 
 
 async def _on_driver(
-    executor: AsyncConnection | PooledStatements,
+    executor: PooledStatements,
     call: Callable[..., Awaitable[_Result]],
     sql: str,
     args: tuple[Any, ...],
@@ -201,7 +188,7 @@ async def _on_driver(
 
 
 async def _as_sqlalchemy_would(
-    executor: AsyncConnection | PooledStatements,
+    executor: PooledStatements,
     sql: str,
     args: tuple[Any, ...],
     exc: BaseException,
@@ -215,11 +202,7 @@ async def _as_sqlalchemy_would(
             await executor.invalidate()
     if isinstance(exc, asyncio.CancelledError):
         return exc
-    hide = (
-        executor.hide_parameters
-        if isinstance(executor, PooledStatements)
-        else executor.sync_engine.hide_parameters
-    )
+    hide = executor.engine.sync_engine.hide_parameters
     return _as_sqlalchemy_error(executor.dialect, hide, sql, args, exc)
 
 

@@ -17,7 +17,7 @@ from typing import Generic, TypeVar
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from core.errors import DatabaseUnavailableError
 from repositories.database import autocommit_sessions, core_connections
@@ -34,7 +34,7 @@ DATABASE_ERRORS = (
 
 
 SessionFactory = Callable[[], AbstractAsyncContextManager[AsyncSession]]
-Unit = TypeVar("Unit", AsyncSession, AsyncConnection, PooledStatements)
+Unit = TypeVar("Unit", AsyncSession, PooledStatements)
 
 
 class DatabaseSessions(Generic[Unit]):
@@ -101,7 +101,7 @@ class Database:
         return True
 
 
-async def commit(unit: AsyncSession | AsyncConnection | PooledStatements) -> None:
+async def commit(unit: AsyncSession | PooledStatements) -> None:
     """Commit what a unit of work began. A unit whose statements went to the driver directly
     (`repositories.statements.driver_execute` on `statements`) began nothing: its statements
     are committed already, and a call into SQLAlchemy's commit would cost more than them."""
