@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from core.domain import WineFilters
+from core.language.folding import word_set
 from core.language.giving_up import dropped_conditions
 from core.language.negation import negated_filters
 from core.language.price_steps import (
@@ -205,6 +206,26 @@ def _tells_story(text: str) -> bool:
     return said.wine_type is None and said.sweetness is None and said.grape_variety is None
 
 
+# «ок, а сухое?», «ладно, давай сухое до косаря», «не, кислит, полусухое есть?»: words that
+# answer what was shown before the change is said
+_LEAD_INS = word_set(
+    "ок окей ok okay ладно хорошо ну хм хмм ясно понятно понял поняла ага угу да так well hmm "
+    "alright yeah"
+)
+_CORRECTIONS = word_set("не нет давай давайте no nah nope")
+
+
+def _opens_as_refinement(words: list[str]) -> bool:
+    if not words:
+        return False
+    if len(words) <= 3:
+        return True
+    lead = 0
+    while lead < len(words) - 1 and words[lead] in _LEAD_INS:
+        lead += 1
+    return words[lead] in _OPENERS or words[lead] in _CORRECTIONS
+
+
 def read_followup(text: str) -> FollowUp:
     dropped = dropped_conditions(text)
     folded = price_steps_as_words(_PRICE_BOUND.sub(" ", _fold(text)))
@@ -228,7 +249,7 @@ def read_followup(text: str) -> FollowUp:
         lighter=has_cue(folded, _LIGHTER),
         fuller=has_cue(folded, _FULLER),
         more=has_cue(folded, _MORE),
-        refines=bool(words) and (words[0] in _OPENERS or len(words) <= 3 or _tells_story(text)),
+        refines=_opens_as_refinement(words) or _tells_story(text),
         negated={
             k: v
             for k, v in negated.items()
@@ -261,7 +282,7 @@ def is_new_request(filters: WineFilters, followup: FollowUp, word_count: int) ->
         update={"price_min": None, "price_max": None, "country": None, "region": None}
     )
     said = others.model_dump(exclude_none=True)
-    if said.keys() <= _STYLE_FIELDS and len(said) == 1 and word_count <= 4:
+    if said.keys() <= _STYLE_FIELDS and len(said) == 1 and word_count <= 6:
         return False  # «мне всё-таки сухой», «лучше полусладкое»: one trait of the same request
     if said:
         return True

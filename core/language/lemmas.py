@@ -11,6 +11,7 @@ message's words are mostly the same few thousand.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -117,6 +118,11 @@ _ENGLISH_PREDICATES = word_set(
 )
 
 
+# Folding writes «й» as «и» (people type either); the dictionary knows only the «й»: an «и»
+# after a vowel and before a consonant or the end is tried as «й» when the word is unknown.
+_LOST_SHORT_I = re.compile(r"(?<=[аеиоуыэюя])и(?=[бвгджзклмнпрстфхцчшщ]|$)")
+
+
 @lru_cache(maxsize=65536)
 def analyse(word: str) -> tuple[str, bool]:
     """(lemma, known) of one folded word. A word the dictionary does not know (a grape, a
@@ -128,7 +134,10 @@ def analyse(word: str) -> tuple[str, bool]:
         return _OVERRIDES[word], True
     morph = _analyzer()
     if not morph.word_is_known(word):  # type: ignore[attr-defined]
-        return stem(word), False
+        restored = _LOST_SHORT_I.sub("й", word)
+        if restored == word or not morph.word_is_known(restored):  # type: ignore[attr-defined]
+            return stem(word), False
+        word = restored  # «меньшеи», «сухои»: folding wrote «й» as «и»
     return fold(morph.parse(word)[0].normal_form), True  # type: ignore[attr-defined]
 
 

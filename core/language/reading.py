@@ -50,7 +50,7 @@ from core.language.request import (
     style_words,
 )
 from core.language.social import split_social
-from core.language.typos import split_glued
+from core.language.typos import split_glued, step_words_spelt
 from core.language.world import countries_of_group, without_group
 
 _COLOURS = (WineType.red, WineType.white, WineType.rose)
@@ -113,6 +113,7 @@ class Reading:
 def read(text: str, index: CatalogIndex | None = None) -> Reading:
     """The message read once; with the catalog's `index`, a request's names and dishes too."""
     text = split_glued(text)  # «белоесухое дотысячи», typed without the spaces
+    text = step_words_spelt(text)  # «а подишевле?»
     split = split_social(text)
     proper = split.rest or text
     countries = countries_of_group(proper)

@@ -126,3 +126,47 @@ def split_glued(text: str) -> str:
             parts += [text[last : match.start() + cut], " "]
             last = match.start() + cut
     return "".join(parts) + text[last:] if parts else text
+
+
+# The comparatives a follow-up is said in: «подишевле», «дешевлее», «подорожe» are these
+# misspelt. Only a word no dictionary or table knows is taken for one.
+_STEP_WORDS = (
+    "подешевле",
+    "дешевле",
+    "подороже",
+    "дороже",
+    "посуше",
+    "послаще",
+    "полегче",
+    "покрепче",
+    "помощнее",
+    "попроще",
+    "поплотнее",
+    "посолиднее",
+    "поинтереснее",
+    "побюджетнее",
+    "бюджетнее",
+)
+_STEP_CUTOFF = 85.0  # «подишевле» 89, «дешевлее» 93; «посолидней» is a dictionary word
+
+
+@lru_cache(maxsize=16384)
+def step_word_of(word: str) -> str | None:
+    """The comparative a misspelt word stands for, or None."""
+    if len(word) < MIN_LENGTH or word in _STEP_WORDS or _known(word):
+        return None
+    if corrected(word, stem(word)) is not None:
+        return None  # «сухле» is «сухое», not «суше»
+    candidates = [s for s in _STEP_WORDS if s[0] == word[0]]
+    found = process.extractOne(word, candidates, scorer=fuzz.ratio, score_cutoff=_STEP_CUTOFF)
+    return str(found[0]) if found else None
+
+
+def step_words_spelt(text: str) -> str:
+    """`text` with misspelt comparatives of a follow-up written right: «а подишевле?» → «а
+    подешевле?»."""
+
+    def spelt(match: re.Match[str]) -> str:
+        return step_word_of(fold(match.group())) or match.group()
+
+    return _WORD_RE.sub(spelt, text)

@@ -1,0 +1,116 @@
+"""Follow-ups of a sixth round of my own phrasings (issue 40; none taken from the language
+sets): a question whether the bot is a person is about the bot, not «живое вино»; «ок, а…»,
+«не, …», «ладно, давай…» before a change keep the request; a misspelt «подишевле» is still
+cheaper; «бюджет можно поднять» is dearer; «с меньшей стоимостью» names no wine by ear; one
+trait said in a few more words («что-то лёгкое, не слишком тяжёлое») keeps the colour."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.domain import Sweetness, WineType
+from core.language.followups import read_followup
+from core.language.lemmas import analyse
+from core.language.reading import read
+from services.app.runtime import Runtime
+from tests.agent_fixtures import rows_shown
+from tests.test_conversation import offline_chat
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "а ты бот или живой чел?",
+        "ты нейросеть что ли?",
+        "с кем я сейчас говорю?",
+        "я с роботом переписываюсь?",
+        "are you an AI?",
+    ],
+)
+def test_asking_whether_the_bot_is_a_person_is_small_talk_about_the_bot(text: str) -> None:
+    reading = read(text)
+    assert reading.kind.value == "smalltalk"
+    assert reading.message.social == "about"
+
+
+def test_natural_wine_is_still_a_wine_question() -> None:
+    assert read("а живое вино у вас бывает?").kind.value != "smalltalk"
+
+
+@pytest.mark.parametrize(
+    ("word", "lemma"), [("меньшеи", "малый"), ("сухои", "сухой"), ("китаиская", "китайский")]
+)
+def test_a_word_folded_without_its_short_i_is_still_a_dictionary_word(
+    word: str, lemma: str
+) -> None:
+    assert analyse(word) == (lemma, True)
+
+
+@pytest.mark.parametrize("text", ["а подишевле", "а дешевлее есть?", "падешевле можно?"])
+def test_a_misspelt_cheaper_is_cheaper(text: str) -> None:
+    assert read(text).followup.cheaper
+
+
+@pytest.mark.parametrize(
+    "text", ["хм, а есть что-то покруче? бюджет можно поднять", "давай увеличим бюджет"]
+)
+def test_a_budget_raised_is_dearer(text: str) -> None:
+    step = read_followup(text)
+    assert step.dearer and not step.cheaper
+
+
+@pytest.mark.parametrize("text", ["бюджет бы поменьше", "урежем бюджет"])
+def test_a_budget_cut_is_cheaper(text: str) -> None:
+    step = read_followup(text)
+    assert step.cheaper and not step.dearer
+
+
+@pytest.mark.parametrize(
+    "text", ["ок а сухое тогда до 1000", "ладно, давай сухое до косаря", "ну ок, а сухое есть"]
+)
+def test_a_change_after_a_word_of_assent_refines(text: str) -> None:
+    assert read_followup(text).refines
+
+
+async def test_a_bot_question_between_keeps_the_colour_for_the_next_change(
+    seeded: Runtime,
+) -> None:
+    async with offline_chat(seeded) as chat:
+        await chat.turns.answer(481, "красное полусладкое недорогое")
+        between = await chat.turns.answer(481, "а ты бот или живой человек?")
+        then = await chat.turns.answer(481, "ок а сухое тогда до 1500")
+    assert not between.wines
+    assert "бот" in (between.intro or "").lower()
+    shown = await rows_shown(seeded, then)
+    assert shown
+    assert all(w.wine_type is WineType.red and w.sweetness is Sweetness.dry for w in shown)
+    assert all(w.price_rub <= 1500 for w in shown)
+
+
+async def test_a_formal_cheaper_keeps_the_request(seeded: Runtime) -> None:
+    async with offline_chat(seeded) as chat:
+        first = await chat.turns.answer(482, "Требуется красное сухое вино из Италии.")
+        then = await chat.turns.answer(482, "Прошу варианты с меньшей стоимостью.")
+    before = await rows_shown(seeded, first)
+    shown = await rows_shown(seeded, then)
+    assert before and shown
+    assert all(w.wine_type is WineType.red and w.country == "Италия" for w in shown)
+    assert min(w.price_rub for w in shown) <= min(w.price_rub for w in before)
+
+
+async def test_a_sour_complaint_then_semi_dry_keeps_the_colour(seeded: Runtime) -> None:
+    async with offline_chat(seeded) as chat:
+        await chat.turns.answer(483, "белое сухое посоветуй")
+        then = await chat.turns.answer(483, "не, сухое кислит, полусухое есть?")
+    shown = await rows_shown(seeded, then)
+    assert shown
+    assert all(w.wine_type is WineType.white for w in shown)
+
+
+async def test_a_lighter_wish_in_a_few_words_keeps_the_colour(seeded: Runtime) -> None:
+    async with offline_chat(seeded) as chat:
+        await chat.turns.answer(484, "мне нужно красное сухое")
+        then = await chat.turns.answer(484, "что-то лёгкое, не слишком тяжёлое")
+    shown = await rows_shown(seeded, then)
+    assert shown
+    assert all(w.wine_type is WineType.red for w in shown)
