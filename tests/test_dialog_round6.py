@@ -114,3 +114,40 @@ async def test_a_lighter_wish_in_a_few_words_keeps_the_colour(seeded: Runtime) -
     shown = await rows_shown(seeded, then)
     assert shown
     assert all(w.wine_type is WineType.red for w in shown)
+
+
+@pytest.mark.parametrize("text", ["а что подешевле?", "какое посуше есть?", "which is cheaper?"])
+def test_a_step_asked_as_which_wine_is_a_request(text: str) -> None:
+    assert read(text).is_request
+
+
+@pytest.mark.parametrize("text", ["Что слаще: брют или экстра брют?", "почему шампанское дороже?"])
+def test_a_comparison_or_a_why_stays_a_question(text: str) -> None:
+    assert not read(text).is_request
+
+
+async def test_which_is_cheaper_for_the_same_dish_after_thanks_gets_wines(
+    seeded: Runtime,
+) -> None:
+    async with offline_chat(seeded) as chat:
+        await chat.turns.answer(485, "белое к рыбе")
+        await chat.turns.answer(485, "wow, thanks!")
+        then = await chat.turns.answer(485, "а что подешевле к ней же?")
+    shown = await rows_shown(seeded, then)
+    assert shown
+    assert all(w.wine_type is WineType.white for w in shown)
+
+
+async def test_too_sour_yet_not_cloying_is_between_dry_and_sweet(seeded: Runtime) -> None:
+    async with offline_chat(seeded) as chat:
+        await chat.turns.answer(486, "игристое брют")
+        then = await chat.turns.answer(486, "слишком кисло, а есть не брют, но и не приторное?")
+    shown = await rows_shown(seeded, then)
+    assert shown
+    assert all(w.wine_type is WineType.sparkling for w in shown)
+    assert all(w.sweetness in (Sweetness.semi_dry, Sweetness.semi_sweet) for w in shown)
+
+
+@pytest.mark.parametrize("text", ["норм, а если не жалеть денег?", "денег не жалко, покажи ещё"])
+def test_money_not_spared_is_dearer(text: str) -> None:
+    assert read_followup(text).dearer

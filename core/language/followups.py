@@ -235,9 +235,13 @@ def read_followup(text: str) -> FollowUp:
     negated = negated_filters(text)
     stepped = has_cue(folded, _DRIER)
     sweeter = has_cue(folded, _SWEETER)
+    # «слишком кисло, но не приторное»: sweeter than shown, short of sweet
+    between = stepped and sweeter
     # «не кислое, ну сладенькое»: a wish for sweeter is never ruled out by the «не» before it
-    drier = stepped or (negated.get("sweetness") in ("sweet", "semi_sweet") and not sweeter)
-    not_sweet = (
+    drier = (stepped and not between) or (
+        negated.get("sweetness") in ("sweet", "semi_sweet") and not sweeter
+    )
+    not_sweet = between or (
         negated.get("sweetness") == "sweet" and not stepped and not _SWEET_DEGREE.search(folded)
     )
     return FollowUp(

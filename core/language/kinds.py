@@ -249,7 +249,8 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
     refines = changes or available or (opens and not cue.TO_THE_BOT.search(folded))
     if cue.AMONG_SHOWN.search(folded):
         return MessageReading(MessageKind.request, text=text)
-    if refines and (not interrogative or if_step or cue.ABOUT_OPENER.search(folded)):
+    asks_step = followup.changes and bool(cue.WHAT_STEP.search(folded))
+    if refines and (not interrogative or if_step or asks_step or cue.ABOUT_OPENER.search(folded)):
         # «а белое?», «подешевле», «только не шардоне», «есть мадера?»: a request goes on —
         # with the answer to a question asked beside it («Токай — это …? Что у вас есть?»).
         part = cue.knowledge_part(text)

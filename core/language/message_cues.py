@@ -117,6 +117,13 @@ IF_STEP = _rx(
     _B + r"если\s(?:(?!вин|оно\s|он\s|она\s)[а-яё]+[\s,]+){0,5}"
     r"(?:по)?(?:дороже|дешевле|суше|слаще|легче|плотнее)(?![a-zа-я])",
 )
+# «а что подешевле?», «какое посуше есть?», «which is cheaper?»: a step asked as which wine
+# takes it, a refinement; not «почему шампанское дороже?».
+WHAT_STEP = _rx(
+    r"^\W*(?:а |и |ну )?(?:что|какое|какие|какой|какую|which|what)\s(?:(?:нибудь|то|есть|бы"
+    r"|у вас|из них|из этих|one|ones|is|s)\s)*(?:по)?(?:дешевле|дороже|суше|слаще|легче|плотнее"
+    r"|бюджетнее|проще|cheaper|pricier|drier|sweeter|lighter)(?![a-zа-я])(?!.*\s(?:или|or)\s)",
+)
 # «what about carmenere?», «а как насчет Испании?»: a refinement, though a question in form.
 ABOUT_OPENER = _rx(
     r"^\W*(and )?(what about|how about|what else|anything else)\b",
@@ -133,7 +140,8 @@ AVAILABLE = _rx(
     r"|есть у вас|у вас есть|имеется|в наличии"
     r"|найдется|найдётся|прода[её]тся|продаете|продаёте|в продаже|do you (have|sell|carry|stock)"
     r"|have you got|got any|what do you have)",
-    r"^\W*(а |и )?есть\s(?!(ли )?([\w-]+ )?" + NOT_THE_SHOP + r")",
+    # «а есть не брют?»; «слишком кисло, а есть не брют?» (a clause of its own)
+    r"(?:^\W*(а |и )?|[,.!?;:]\s*(а|и|ну) )есть\s(?!(ли )?([\w-]+ )?" + NOT_THE_SHOP + r")",
     # «шабли есть?», «мадера есть у вас?»; not «есть разница?»
     _B + r"есть(\s+(?!" + NOT_THE_SHOP + r")\w+){0,2}\W*$|" + _B + r"есть\s*\?",
     _B

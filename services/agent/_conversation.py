@@ -109,9 +109,11 @@ def read_turn(
         followup = replace(followup, drier=False, sweeter=False)  # said, not a step
     choices = {name: chosen for name, chosen in choices.items() if len(chosen) >= 2}
     if followup.not_sweet and parsed.filters.sweetness is None and "sweetness" not in choices:
-        # «только не сладкое»: dry or semi-dry, said rather than a step from the wines shown
-        choices["sweetness"] = frozenset({Sweetness.dry.value, Sweetness.semi_dry.value})
-        followup = replace(followup, drier=False)
+        # «только не сладкое»: dry or semi-dry, said rather than a step from the wines shown;
+        # «кисловато, но не приторное»: between the two, short of sweet
+        low = Sweetness.semi_sweet if followup.sweeter else Sweetness.dry
+        choices["sweetness"] = frozenset({low.value, Sweetness.semi_dry.value})
+        followup = replace(followup, drier=False, sweeter=False)
     stepped = followup.drier or followup.sweeter  # «less sweet»: a step, not a style asked
     if "sweetness" not in choices and not stepped and sweet_at_large(parsed, reading.proper):
         # «она любит сладкое»: a semi-sweet wine is sweet to her too
