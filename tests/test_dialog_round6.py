@@ -151,3 +151,25 @@ async def test_too_sour_yet_not_cloying_is_between_dry_and_sweet(seeded: Runtime
 @pytest.mark.parametrize("text", ["норм, а если не жалеть денег?", "денег не жалко, покажи ещё"])
 def test_money_not_spared_is_dearer(text: str) -> None:
     assert read_followup(text).dearer
+
+
+def test_an_indefinite_which_is_no_question() -> None:
+    reading = read("дорогие какие-то, а бюджетнее?")
+    assert reading.is_request
+    assert reading.followup.cheaper
+
+
+async def test_less_sweet_when_nothing_drier_fits_the_dish_gives_the_dish_up(
+    seeded: Runtime,
+) -> None:
+    async with offline_chat(seeded) as chat:
+        first = await chat.turns.answer(487, "сладкое белое к десерту")
+        then = await chat.turns.answer(487, "а менее сладкое?")
+    before = await rows_shown(seeded, first)
+    shown = await rows_shown(seeded, then)
+    assert before and shown
+    order = ["dry", "semi_dry", "semi_sweet", "sweet"]
+    sweetest_before = max(order.index(w.sweetness.value) for w in before)
+    assert all(w.wine_type is WineType.white for w in shown)
+    assert all(order.index(w.sweetness.value) < sweetest_before for w in shown)
+    assert "ослабил" in (then.intro or "")

@@ -164,7 +164,10 @@ async def _structured(
         return await _all_shown(repo, state, pool, shown, picks)
     direction = next((d for d in state.refined if d in _DIRECTIONS), None)
     if direction is not None and state.last_shown and not _asked_bound(state, direction):
-        return await _nothing_further(repo, state, direction)
+        further = await _nothing_further(repo, state, direction)
+        if further.wines:
+            return further
+        # nothing fits that way even without the bound: a condition is given up instead
     # Nothing in the catalog fits: give up the least important condition first, and what
     # this message asked for last (the intro names what was given up).
     # what this message asked for or said again («тоже до тысячи») is given up last
