@@ -173,3 +173,26 @@ async def test_less_sweet_when_nothing_drier_fits_the_dish_gives_the_dish_up(
     assert all(w.wine_type is WineType.white for w in shown)
     assert all(order.index(w.sweetness.value) < sweetest_before for w in shown)
     assert "ослабил" in (then.intro or "")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "не самое дешёвое хочу",
+        "с верхней полки что-нибудь",
+        "а высокого класса?",
+        "это простовато, хочу уровень повыше",
+        "ну это дешёвка какая-то",
+        "эти дешевые, не солидно",
+        "а вот прям хорошее, не экономя",
+        "хочется чего-то особенного",
+    ],
+)
+def test_dearer_said_without_a_price_word(text: str) -> None:
+    step = read_followup(text)
+    assert step.dearer and not step.cheaper and not step.extreme
+
+
+@pytest.mark.parametrize("text", ["вино к сыру, особенно к бри", "мне нужно что-то простое"])
+def test_words_near_the_dearer_ones_are_no_step(text: str) -> None:
+    assert not read_followup(text).dearer

@@ -188,7 +188,7 @@ _OTHER_GRAPE = re.compile(
 )
 # «самое дешёвое белое», «cheapest red»: the end of the price range, not «cheaper than those».
 _CHEAPEST = re.compile(
-    r"(?<![a-zа-я])(сам\w+ (дешев|бюджетн|недорог)\w*|дешевле всего|подешевле всего"
+    r"(?<![a-zа-я])(?<!не )(сам\w+ (дешев|бюджетн|недорог)\w*|дешевле всего|подешевле всего"
     r"|cheapest|least expensive|most affordable|lowest[- ]priced)"
 )
 _DEAREST = re.compile(

@@ -61,7 +61,8 @@ _BANDS: tuple[tuple[PriceBand, re.Pattern[str]], ...] = (
     (
         PriceBand.budget,
         re.compile(
-            _B + r"(бюджетн|недорог|дешев|подешевле|эконом|копеечн|по карману|за небольш\w* деньг"
+            _B + r"(?<!не )(бюджетн|недорог|дешев|подешевле|эконом|копеечн|по карману"
+            r"|за небольш\w* деньг"
             r"|cheap|inexpensive|affordable|budget[- ](wine|red|white|rose|bottle|option|pick"
             r"|friendly)|on a budget)"
         ),
@@ -77,7 +78,11 @@ _BANDS: tuple[tuple[PriceBand, re.Pattern[str]], ...] = (
 
 
 # «слишком дёшево», «дешевковато»: the wines are too cheap, dearer ones are wished
-_TOO_CHEAP = re.compile(_B + r"(слишком дешев|дешевковат|too cheap)")
+# «дешёвка какая-то», «простовато», «не солидно», «не самое дешёвое»
+_TOO_CHEAP = re.compile(
+    _B + r"(слишком дешев|дешевковат|дешевк|too cheap|простоват|слишком прост|не солидн"
+    r"|не (?:само\w* )?(?:дешев|бюджетн)\w* (?:хочу|надо|нужно|бы)|не (?:само\w* )?дешев\w*$)"
+)
 _CHEAPEST = re.compile(_B + r"(сам\w* (дешев|бюджетн|недорог)|cheapest)")
 
 
