@@ -196,3 +196,23 @@ def test_dearer_said_without_a_price_word(text: str) -> None:
 @pytest.mark.parametrize("text", ["вино к сыру, особенно к бри", "мне нужно что-то простое"])
 def test_words_near_the_dearer_ones_are_no_step(text: str) -> None:
     assert not read_followup(text).dearer
+
+
+@pytest.mark.parametrize(
+    "text", ["не, кислое", "оно же кислючее", "а можно без кислинки?", "как-то кисловато"]
+)
+def test_a_sour_complaint_steps_sweeter(text: str) -> None:
+    reading = read(text)
+    assert reading.is_request
+    assert reading.followup.sweeter and not reading.followup.drier
+
+
+@pytest.mark.parametrize("text", ["сахара поменьше", "less sugar please", "приторно как-то"])
+def test_less_sugar_steps_drier(text: str) -> None:
+    reading = read(text)
+    assert reading.is_request
+    assert reading.followup.drier and not reading.followup.sweeter
+
+
+def test_a_sweetish_wine_wished_is_no_complaint() -> None:
+    assert not read_followup("сладковатое что-нибудь").drier

@@ -162,7 +162,7 @@ def _too_dear(folded: str) -> bool:
 
 def has_cue(folded: str, cues: tuple[str, ...]) -> bool:
     """Does a word of the folded text begin with one of `cues` (stems or phrases)?"""
-    padded = f" {folded}"
+    padded = f" {folded} "
     return any(f" {cue.replace('ё', 'е')}" in padded for cue in cues)
 
 
