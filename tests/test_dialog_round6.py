@@ -216,3 +216,45 @@ def test_less_sugar_steps_drier(text: str) -> None:
 
 def test_a_sweetish_wine_wished_is_no_complaint() -> None:
     assert not read_followup("сладковатое что-нибудь").drier
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "погоди, жена спрашивает",
+        "секунду",
+        "щас спрошу у мужа",
+        "благодарю, гляну",
+        "это прям то что я искал",
+        "отлично, завтра зайду в магазин",
+        "thanks a lot, that helps",
+    ],
+)
+def test_a_pause_or_a_thanks_in_passing_is_small_talk(text: str) -> None:
+    assert read(text).kind.value == "smalltalk"
+
+
+@pytest.mark.parametrize(
+    "text", ["погоди, жена спрашивает, есть ли розовое", "секундочку, а белое есть?"]
+)
+def test_a_pause_before_a_request_leaves_the_request(text: str) -> None:
+    assert read(text).is_request
+
+
+@pytest.mark.parametrize(
+    "text", ["а доставка есть?", "а вы работаете в воскресенье?", "где ваш магазин находится?"]
+)
+def test_the_shops_errands_get_no_wine_cards(text: str) -> None:
+    assert read(text).kind.value == "offtopic"
+
+
+async def test_a_pause_between_turns_shows_no_cards_and_keeps_the_request(
+    seeded: Runtime,
+) -> None:
+    async with offline_chat(seeded) as chat:
+        await chat.turns.answer(488, "красное сухое к стейку")
+        pause = await chat.turns.answer(488, "погоди, жена спрашивает")
+        then = await chat.turns.answer(488, "а подешевле есть?")
+    assert not pause.wines
+    shown = await rows_shown(seeded, then)
+    assert shown and all(w.wine_type is WineType.red for w in shown)

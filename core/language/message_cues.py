@@ -38,6 +38,10 @@ OFFTOPIC_PHRASES = _rx(
     _B + r"(html|css|markdown|json|разметк)",
     _B + r"(запиши(те)? меня|забронируй|закажи(те)? (такси|столик|билет)|book (me|a table))",
     _B + r"(букет\w* (из )?(цвет|роз|тюльпан)|цветы (на|для|в подарок)|flowers)",
+    # the shop's errands, not wine: delivery, opening hours, the address
+    _B + r"(доставк\w*|доставляете|самовывоз\w*|(часы|график|режим) работы|вы работаете"
+    r"|во сколько (вы )?(открыва|закрыва)\w*|где (ваш |находится |у вас )?магазин"
+    r"|адрес (магазина|ваш)|delivery|opening hours)(?![a-zа-я])",
 )
 # Choosing a wine: a request even when phrased as a question.
 REQUEST = _rx(
