@@ -258,3 +258,24 @@ async def test_a_pause_between_turns_shows_no_cards_and_keeps_the_request(
     assert not pause.wines
     shown = await rows_shown(seeded, then)
     assert shown and all(w.wine_type is WineType.red for w in shown)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "не, столько не дам",
+        "цена высоковата",
+        "а есть что-то за копейки?",
+        "на мели я",
+        "а что подоступнее?",
+        "не хочу переплачивать",
+    ],
+)
+def test_cheaper_said_as_a_complaint_about_money(text: str) -> None:
+    reading = read(text)
+    assert reading.is_request
+    assert reading.followup.cheaper and not reading.followup.dearer
+
+
+def test_a_higher_price_category_is_still_dearer() -> None:
+    assert read_followup("вино более высокой ценовой категории").dearer

@@ -127,8 +127,9 @@ IF_STEP = _rx(
 # takes it, a refinement; not «почему шампанское дороже?».
 WHAT_STEP = _rx(
     r"^\W*(?:а |и |ну )?(?:что|какое|какие|какой|какую|which|what)\s(?:(?:нибудь|то|есть|бы"
-    r"|у вас|из них|из этих|one|ones|is|s)\s)*(?:по)?(?:дешевле|дороже|суше|слаще|легче|плотнее"
-    r"|бюджетнее|проще|cheaper|pricier|drier|sweeter|lighter)(?![a-zа-я])(?!.*\s(?:или|or)\s)",
+    r"|у вас|из них|из этих|one|ones|is|s)\s)*(?:по)?(?:дешевле|дешевше|дороже|суше|слаще|легче"
+    r"|плотнее|бюджетнее|проще|доступнее|скромнее|экономнее|солиднее|интереснее|лучше|cheaper"
+    r"|pricier|drier|sweeter|lighter)(?![a-zа-я])(?!.*\s(?:или|or)\s)",
 )
 # «what about carmenere?», «а как насчет Испании?»: a refinement, though a question in form.
 ABOUT_OPENER = _rx(

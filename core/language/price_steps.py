@@ -26,13 +26,18 @@ _HIGHER_PRICE = _price_step(_HIGHER)
 _LOWER_PRICE = _price_step(_LOWER)
 
 
-_THRIFTIER = re.compile(r"(?<![a-zа-я])(?:(?:более )?экономичн\w*|бюджет ограничен\w*)")
+_THRIFTIER = re.compile(
+    r"(?<![a-zа-я])(?:(?:более )?экономичн\w*|бюджет ограничен\w*"
+    # «цена высоковата», «ценник завышен»: the price too high, not a wish for a higher one
+    r"|(?:цен\w*|ценник\w*|стоимост\w*) (?:\w+ )?(?:высоковат|великоват|завышен|кусач|зашкалива)\w*"
+    r"|(?:высоковат|великоват|завышен)\w* (?:\w+ )?(?:цен|ценник|стоимост)\w*)"
+)
 
 
 def price_steps_as_words(folded: str) -> str:
     """«позиции более высокой стоимости» -> «позиции дороже»; «экономичнее» -> «дешевле»."""
-    stepped = _HIGHER_PRICE.sub(" дороже ", folded)
-    return _THRIFTIER.sub(" дешевле ", _LOWER_PRICE.sub(" дешевле ", stepped))
+    stepped = _HIGHER_PRICE.sub(" дороже ", _THRIFTIER.sub(" дешевле ", folded))
+    return _LOWER_PRICE.sub(" дешевле ", stepped)
 
 
 _CHEAPER = (
@@ -60,6 +65,17 @@ _CHEAPER = (
     "менее дорог",
     "не так дорог",
     "не такое дорог",
+    "столько не дам",
+    "не дам столько",
+    "столько не отдам",
+    "многовато",
+    "за копейки",
+    "денег мало",
+    "мало денег",
+    "на мели",
+    "переплачива",
+    "переплат",
+    "конский",
     "cheap",
     "less expensive",
     "too expensive",
