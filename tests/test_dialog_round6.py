@@ -279,3 +279,15 @@ def test_cheaper_said_as_a_complaint_about_money(text: str) -> None:
 
 def test_a_higher_price_category_is_still_dearer() -> None:
     assert read_followup("вино более высокой ценовой категории").dearer
+
+
+async def test_a_dish_of_the_shops_own_pairings_is_found_in_any_case(seeded: Runtime) -> None:
+    async with offline_chat(seeded) as chat:
+        answer = await chat.turns.answer(489, "а к блинам с икрой что?")
+    shown = await rows_shown(seeded, answer)
+    assert shown
+    assert all(any("икра" in f for f in w.food_pairings) for w in shown)
+
+
+def test_a_salmon_steak_is_salmon() -> None:
+    assert read("а к стейку из лосося?").query.filters.food_pairing == "лосось"

@@ -73,6 +73,14 @@ def _skeletons(word: str) -> frozenset[str]:
     return frozenset(f for f in forms if f)
 
 
+def _dish_keys(word: str) -> tuple[str, ...]:
+    """The stems a dish word is found by: its own and its dictionary form's («пармезану» and
+    «пармезан» stem apart; «икрои», folded without its «й», is «икра»)."""
+    own = stem(word)
+    base = own if word.isascii() else stem(analyse(word)[0])
+    return (own,) if base == own else (own, base)
+
+
 def words(text: str) -> list[str]:
     return _TOKEN.findall(_strip_accents(text.lower()).replace("ё", "е"))
 
@@ -177,7 +185,8 @@ class CatalogIndex:
             for dish in entry.foods.split("|"):
                 for word in words(dish):
                     if len(word) >= MIN_WORD and word not in STOP:
-                        self.foods.setdefault(stem(word), word)
+                        for key in _dish_keys(word):
+                            self.foods.setdefault(key, word)
 
     def food(self, text: str) -> str | None:
         """A dish of the catalog's pairings the message names: after «к», «под», «with»…, or
@@ -186,8 +195,11 @@ class CatalogIndex:
         for position, word in enumerate(tokens):
             before = tokens[max(0, position - 2) : position]
             near = any(t in _DISH_PREPOSITIONS for t in before) or len(word) >= 6
-            if near and stem(word) in self.foods:
-                return self.foods[stem(word)]
+            if not near:
+                continue
+            for key in _dish_keys(word):
+                if key in self.foods:
+                    return self.foods[key]
         return None
 
     def _spelt(self, term: str, word: str) -> bool:
