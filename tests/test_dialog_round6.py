@@ -291,3 +291,12 @@ async def test_a_dish_of_the_shops_own_pairings_is_found_in_any_case(seeded: Run
 
 def test_a_salmon_steak_is_salmon() -> None:
     assert read("а к стейку из лосося?").query.filters.food_pairing == "лосось"
+
+
+async def test_an_adjective_alone_names_no_dish_of_the_catalog(seeded: Runtime) -> None:
+    async with offline_chat(seeded) as chat:
+        await chat.turns.answer(490, "вино к рыбе")
+        then = await chat.turns.answer(490, "а если к жареной?")
+    shown = await rows_shown(seeded, then)
+    assert shown
+    assert not any("жареный поросенок" in w.food_pairings for w in shown)

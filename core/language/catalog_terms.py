@@ -20,7 +20,7 @@ from rapidfuzz import fuzz, process
 
 from core.language.catalog_words import ALIASES, CYRILLIC, STOP
 from core.language.folding import stem
-from core.language.lemmas import analyse
+from core.language.lemmas import analyse, noun_lemma
 
 _TOKEN = re.compile(r"[a-zа-яё]+")
 _DISH_PREPOSITIONS = frozenset({"к", "ко", "под", "с", "со", "for", "with", "to"})
@@ -77,7 +77,8 @@ def _dish_keys(word: str) -> tuple[str, ...]:
     """The stems a dish word is found by: its own and its dictionary form's («пармезану» and
     «пармезан» stem apart; «икрои», folded without its «й», is «икра»)."""
     own = stem(word)
-    base = own if word.isascii() else stem(analyse(word)[0])
+    noun = noun_lemma(word)
+    base = own if noun is None else stem(noun)
     return (own,) if base == own else (own, base)
 
 

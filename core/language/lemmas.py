@@ -52,6 +52,20 @@ def is_person(word: str) -> bool:
     return bool(_PERSON & set(parse.tag.grammemes))
 
 
+@lru_cache(maxsize=65536)
+def noun_lemma(word: str) -> str | None:
+    """The dictionary form of a known Russian noun («пармезану» → «пармезан»), else None: an
+    adjective («жареной») names no dish by itself."""
+    lemma, known = analyse(word)
+    if word.isascii() or not known:
+        return None
+    morph = _analyzer()
+    if not morph.word_is_known(word):  # type: ignore[attr-defined]
+        word = _LOST_SHORT_I.sub("й", word)  # known only with its «й» (see `analyse`)
+    noun = morph.parse(word)[0].tag.POS == "NOUN"  # type: ignore[attr-defined]
+    return lemma if noun else None
+
+
 _PROPER = frozenset({"Name", "Surn", "Patr", "Geox", "Orgn", "Trad"})
 
 
