@@ -300,3 +300,26 @@ async def test_an_adjective_alone_names_no_dish_of_the_catalog(seeded: Runtime) 
     shown = await rows_shown(seeded, then)
     assert shown
     assert not any("жареный поросенок" in w.food_pairings for w in shown)
+
+
+async def test_a_colour_the_maker_does_not_make_says_the_name_was_given_up(
+    seeded: Runtime,
+) -> None:
+    async with offline_chat(seeded) as chat:
+        first = await chat.turns.answer(491, "Фанагория есть?")
+        then = await chat.turns.answer(491, "а белое у них?")
+    before = await rows_shown(seeded, first)
+    shown = await rows_shown(seeded, then)
+    assert before and shown
+    assert all(w.wine_type is WineType.white for w in shown)
+    assert "название" in (then.intro or "")
+
+
+async def test_cheaper_from_the_same_maker_stays_with_the_maker(seeded: Runtime) -> None:
+    async with offline_chat(seeded) as chat:
+        first = await chat.turns.answer(492, "хочу что-нибудь от Mondavi")
+        then = await chat.turns.answer(492, "а подешевле от них же?")
+    before = await rows_shown(seeded, first)
+    shown = await rows_shown(seeded, then)
+    assert before and shown
+    assert {w.producer for w in shown} <= {w.producer for w in before}

@@ -33,6 +33,7 @@ FILTER_NAMES_RU = {
     "price_min": "нижняя граница цены",
     "wine_type": "тип вина",
     "price_max": "бюджет",
+    "named": "название",
 }
 
 

@@ -69,7 +69,8 @@ def merge(
         values.pop("region", None)
     last = state.last_shown
     # «уровнем выше, чем просекко»: a wine compared with is a measure, not a pick
-    if (followup.cheaper or followup.dearer) and (not named[0] or compared):
+    stays = followup.same_maker  # «а подешевле от них же?»: of the same maker
+    if (followup.cheaper or followup.dearer) and (not named[0] or compared) and not stays:
         named_ids, named_words = (), ()  # another wine of that style, not that wine again
     if followup.cheaper:
         refined.append("дешевле")

@@ -187,8 +187,10 @@ async def _structured(
         if fresh:
             closest = cheaper and "price_max" in relaxed
             return Selection(choose(fresh, filters, cheapest=closest), source, relaxed)
-    if state.named_ids:  # the named wines are all shown or gone: the rest of the request
-        return await _structured(repo, _without_names(state), picks)
+    if state.named_ids:  # the named wines are all shown or gone: the rest of the request,
+        # and the intro says the name was given up («а белое у них?» when they make none)
+        rest = await _structured(repo, _without_names(state), picks)
+        return replace(rest, relaxed=["named", *rest.relaxed]) if rest.wines else rest
     return Selection([], "filters", relaxed)
 
 
