@@ -323,3 +323,24 @@ async def test_cheaper_from_the_same_maker_stays_with_the_maker(seeded: Runtime)
     shown = await rows_shown(seeded, then)
     assert before and shown
     assert {w.producer for w in shown} <= {w.producer for w in before}
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["сколько градусов в нём?", "чем закусывать его?", "к нему что приготовить?", "оно сладкое?"],
+)
+async def test_a_question_about_the_wine_just_shown_gets_those_wines(
+    seeded: Runtime, text: str
+) -> None:
+    async with offline_chat(seeded) as chat:
+        first = await chat.turns.answer(493, "красное к стейку")
+        then = await chat.turns.answer(493, text)
+    before = await rows_shown(seeded, first)
+    shown = await rows_shown(seeded, then)
+    assert before and shown
+    assert {w.id for w in shown} <= {w.id for w in before}
+
+
+def test_a_serving_question_about_it_keeps_its_reviewed_answer() -> None:
+    reading = read("его надо охлаждать?")
+    assert reading.kind.value == "wine_question" and reading.message.entry is not None

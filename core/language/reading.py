@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from core.domain import WineType
-from core.language.about_shown import points_at_shown
+from core.domain import WineFilters, WineType
+from core.language.about_shown import asks_food_of_shown, points_at_one, points_at_shown
 from core.language.catalog_terms import CatalogIndex
 from core.language.claims import read_claims
 from core.language.followups import (
@@ -152,8 +152,13 @@ def about_shown(reading: Reading, index: CatalogIndex) -> Reading | None:
         return None
     if (pick := points_at_shown(reading.proper)) is None:
         return None
+    one = points_at_one(reading.proper)
+    if one and message.entry is not None and not asks_food_of_shown(reading.proper):
+        return None  # «его надо охлаждать?»: the reviewed answer says more than the cards
+    # «оно сладкое?», «а это сухое?»: whether the wine shown is so, not a wish for such a wine
+    whether = one and "?" in reading.proper and word_count(reading.proper) <= 4
     asked = reading.asked
-    if (
+    if not whether and (
         not reading.query.filters.is_empty()
         or reading.countries
         or reading.followup.changes
@@ -163,7 +168,8 @@ def about_shown(reading: Reading, index: CatalogIndex) -> Reading | None:
     followup = replace(reading.followup, among_shown=True, shown_pick=pick)
     plain = without_price_words(without_group(reading.proper))
     request = MessageReading(MessageKind.request, text=reading.proper)
-    asked = _asked(reading.proper, plain, reading.query, followup, (), index)
+    query = ParsedQuery(WineFilters(), {}) if whether else reading.query
+    asked = _asked(reading.proper, plain, query, followup, (), index)
     return replace(reading, message=request, followup=followup, asked=asked)
 
 
