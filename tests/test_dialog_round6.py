@@ -344,3 +344,26 @@ async def test_a_question_about_the_wine_just_shown_gets_those_wines(
 def test_a_serving_question_about_it_keeps_its_reviewed_answer() -> None:
     reading = read("его надо охлаждать?")
     assert reading.kind.value == "wine_question" and reading.message.entry is not None
+
+
+@pytest.mark.parametrize("text", ["а понасыщеннее?", "а поплотнее есть?", "хочу потяжелее"])
+def test_fuller_said_with_po(text: str) -> None:
+    step = read_followup(text)
+    assert step.fuller and not step.lighter
+
+
+@pytest.mark.parametrize("text", ["слишком тяжёлое для лета", "а менее насыщенное?"])
+def test_lighter_said_as_too_heavy(text: str) -> None:
+    step = read_followup(text)
+    assert step.lighter and not step.fuller
+
+
+async def test_another_grape_keeps_the_colour_shown(seeded: Runtime) -> None:
+    async with offline_chat(seeded) as chat:
+        first = await chat.turns.answer(494, "пино нуар")
+        then = await chat.turns.answer(494, "а другой сорт?")
+    before = await rows_shown(seeded, first)
+    shown = await rows_shown(seeded, then)
+    assert before and shown
+    assert {w.wine_type for w in before} == {WineType.red}
+    assert all(w.wine_type is WineType.red and "пино нуар" not in w.grape_varieties for w in shown)

@@ -161,6 +161,10 @@ def merge(
         grapes = {state.filters.grape_variety} | _shared_grapes(last)
         if "grape_variety" not in asked:  # «…, maybe carmenere?» names the new one
             values.pop("grape_variety", None)
+        colours = {w.wine_type for w in last}
+        if "wine_type" not in values and len(colours) == 1:
+            # «пино нуар», then «другой сорт»: another grape of the colour shown
+            values["wine_type"] = next(iter(colours)).value
         excluded += [("grape_variety", g) for g in grapes if g and g != asked.get("grape_variety")]
         refined.append("другой сорт")
     if followup.more:
