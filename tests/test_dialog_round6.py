@@ -367,3 +367,18 @@ async def test_another_grape_keeps_the_colour_shown(seeded: Runtime) -> None:
     assert before and shown
     assert {w.wine_type for w in before} == {WineType.red}
     assert all(w.wine_type is WineType.red and "пино нуар" not in w.grape_varieties for w in shown)
+
+
+async def test_cheaper_after_the_dish_was_given_up_never_brings_dearer_wines(
+    seeded: Runtime,
+) -> None:
+    async with offline_chat(seeded) as chat:
+        await chat.turns.answer(495, "красное к шашлыку")
+        second = await chat.turns.answer(495, "а итальянское?")
+        then = await chat.turns.answer(495, "а подешевле?")
+    before = await rows_shown(seeded, second)
+    shown = await rows_shown(seeded, then)
+    assert before and shown
+    assert all(w.country == "Италия" and w.wine_type is WineType.red for w in shown)
+    assert max(w.price_rub for w in shown) <= max(w.price_rub for w in before)
+    assert "нет" in (then.intro or "")

@@ -256,8 +256,9 @@ async def _nothing_further(repo: WineRepository, state: RequestState, direction:
     limit = max(rank(w) for w in state.last_shown)  # none worse that way than those shown
     filters = state.filters.model_copy(update=dict.fromkeys(bounds))
     furthest = _furthest(await _pool(repo, state, filters), rank, limit)
-    if not furthest and direction == "дороже" and state.filters.food_pairing is not None:
-        # the wines shown were found for another dish already: the dearest of the style
+    if not furthest and state.filters.food_pairing is not None:
+        # the wines shown were found for another dish already («а итальянское?» after a
+        # shashlik answer): the furthest of the style that way, never past what was shown
         loose = filters.model_copy(update={"food_pairing": None})
         furthest = _furthest(await _pool(repo, state, loose), rank, limit)
     return Selection(furthest, "filters", nothing_further=direction, repeated=bool(furthest))
