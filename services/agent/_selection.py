@@ -242,26 +242,31 @@ def _asked_bound(state: RequestState, direction: str) -> bool:
 async def _nothing_further(repo: WineRepository, state: RequestState, direction: str) -> Selection:
     """«Подешевле» (or «полегче», «посуше»…), and nothing further that way fits everything
     else: the wines that go furthest that way and still fit (never by dropping the colour,
-    and never back the other way past what was shown). Only «подороже» gives up the dish: a
-    dearer wine of the same style is what was asked, the same wines again are not."""
-    if direction == "дороже" and state.filters.food_pairing is not None:
-        # «а посолиднее?» after the dearest wines for the dish: dearer ones of the same style
-        # for another dish, and the intro says the dish was given up
-        loose = state.filters.model_copy(update={"food_pairing": None})
-        seen = set(state.shown)
-        fresh = [w for w in await _pool(repo, state, loose) if w.id not in seen]
-        if fresh:
-            return Selection(choose(fresh, loose), "filters", ["food_pairing"])
+    and never back the other way past what was shown). «Подороже» gives up the dish first: a
+    dearer wine of the same style is what was asked, the same wines again are not; any step
+    does when the dish fits nothing of the style at all (it was given up a turn before)."""
+    dish = state.filters.food_pairing is not None
+    if direction == "дороже" and dish and (found := await _beyond_the_dish(repo, state)):
+        return found  # «а посолиднее?» after the dearest wines for the dish
     bounds, rank = _DIRECTIONS[direction]
     limit = max(rank(w) for w in state.last_shown)  # none worse that way than those shown
     filters = state.filters.model_copy(update=dict.fromkeys(bounds))
     furthest = _furthest(await _pool(repo, state, filters), rank, limit)
-    if not furthest and state.filters.food_pairing is not None:
-        # the wines shown were found for another dish already («а итальянское?» after a
-        # shashlik answer): the furthest of the style that way, never past what was shown
+    if not furthest and dish:
+        # «а итальянское?» after a shashlik answer, then «а подешевле?»
+        if found := await _beyond_the_dish(repo, state):
+            return found
         loose = filters.model_copy(update={"food_pairing": None})
         furthest = _furthest(await _pool(repo, state, loose), rank, limit)
     return Selection(furthest, "filters", nothing_further=direction, repeated=bool(furthest))
+
+
+async def _beyond_the_dish(repo: WineRepository, state: RequestState) -> Selection | None:
+    """New wines of the step without the dish, the intro saying the dish was given up."""
+    loose = state.filters.model_copy(update={"food_pairing": None})
+    seen = set(state.shown)
+    fresh = [w for w in await _pool(repo, state, loose) if w.id not in seen]
+    return Selection(choose(fresh, loose), "filters", ["food_pairing"]) if fresh else None
 
 
 def _furthest(pool: list[Wine], rank: Any, limit: Any) -> list[Wine]:
