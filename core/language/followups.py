@@ -10,7 +10,6 @@ import re
 from dataclasses import dataclass, field
 
 from core.domain import WineFilters
-from core.language.folding import word_set
 from core.language.giving_up import dropped_conditions
 from core.language.negation import negated_filters
 from core.language.price_steps import (
@@ -21,129 +20,18 @@ from core.language.price_steps import (
     steps_dearer,
 )
 from core.language.request import parse_query
+from core.language.step_words import (
+    CORRECTIONS,
+    DRIER,
+    FULLER,
+    LEAD_INS,
+    LIGHTER,
+    MORE,
+    OPENERS,
+    SWEETER,
+)
 
 _WORD = re.compile(r"[a-zа-яё]+")
-
-# Stems: a word starting with one of these (after ё→е) carries the change.
-# «слишком сладко», «приторно», «кисловато»: a complaint about the wines shown steps away
-_DRIER = (
-    "посуше",
-    "суше",
-    "драй",
-    "drier",
-    "dryer",
-    "less sweet",
-    "too sweet",
-    "менее слад",
-    "не такое слад",
-    "слишком слад",
-    "сладковато ",
-    "сладковатый для",
-    "сладковатое для",
-    "притор",
-    "менее притор",
-    "покислее",
-    "сахара поменьше",
-    "поменьше сахара",
-    "меньше сахара",
-    "сахара меньше",
-    "less sugar",
-    "not so sweet",
-)
-_SWEETER = (
-    "послаще",
-    "слаще",
-    "sweeter",
-    "more sweet",
-    "сладенькое",
-    "менее сух",
-    "less dry",
-    "too dry",
-    "too sour",
-    "слишком сух",
-    "слишком кисл",
-    "кисловат",
-    "менее кисл",
-    "кислюч",
-    "кислятин",
-    "кислит",
-    "без кислинк",
-    "без кислоты",
-    "не кислое",
-    "сахара побольше",
-    "побольше сахара",
-    "больше сахара",
-)
-_LIGHTER = (
-    "полегче",
-    "легче",
-    "лёгче",
-    "lighter",
-    "менее плотн",
-    "менее тяжел",
-    "менее насыщ",
-    "не такое тяжел",
-    "не такое плотн",
-    "слишком тяжел",
-    "слишком плотн",
-    "слишком насыщ",
-    "попроще по тел",
-)
-_FULLER = (
-    "помощнее",
-    "мощнее",
-    "плотнее",
-    "поплотн",
-    "насыщеннее",
-    "понасыщ",
-    "потяжел",
-    "тяжелее",
-    "более плотн",
-    "более насыщ",
-    "более тяжел",
-    "полнотелее",
-    "более полнотел",
-    "покрепче",
-    "fuller",
-    "bolder",
-    "richer",
-)
-_MORE = (
-    "ещё",
-    "еще",
-    "другие",
-    "другое",
-    "другой",
-    "другую",
-    "другого",
-    "иные",
-    "иное",
-    "more",
-    "another",
-    "other",
-    "others",
-    "else",
-    "варианты",
-    "вариантов",
-    "альтернатив",
-)
-_OPENERS = (
-    "а",
-    "и",
-    "and",
-    "what",
-    "how",
-    "or",
-    "или",
-    "тогда",
-    "then",
-    "лучше",
-    "а если",
-    "actually",
-    "make",
-    "instead",
-    "also",
-)
 
 
 @dataclass(frozen=True)
@@ -255,24 +143,15 @@ def _tells_story(text: str) -> bool:
     return said.wine_type is None and said.sweetness is None and said.grape_variety is None
 
 
-# «ок, а сухое?», «ладно, давай сухое до косаря», «не, кислит, полусухое есть?»: words that
-# answer what was shown before the change is said
-_LEAD_INS = word_set(
-    "ок окей ok okay ладно хорошо ну хм хмм ясно понятно понял поняла ага угу да так well hmm "
-    "alright yeah"
-)
-_CORRECTIONS = word_set("не нет давай давайте no nah nope")
-
-
 def _opens_as_refinement(words: list[str]) -> bool:
     if not words:
         return False
     if len(words) <= 3:
         return True
     lead = 0
-    while lead < len(words) - 1 and words[lead] in _LEAD_INS:
+    while lead < len(words) - 1 and words[lead] in LEAD_INS:
         lead += 1
-    return words[lead] in _OPENERS or words[lead] in _CORRECTIONS
+    return words[lead] in OPENERS or words[lead] in CORRECTIONS
 
 
 def read_followup(text: str) -> FollowUp:
@@ -282,8 +161,8 @@ def read_followup(text: str) -> FollowUp:
     extreme = "dearest" if not extreme and _DEAREST.search(folded) else extreme
     words = folded.split()
     negated = negated_filters(text)
-    stepped = has_cue(folded, _DRIER)
-    sweeter = has_cue(folded, _SWEETER)
+    stepped = has_cue(folded, DRIER)
+    sweeter = has_cue(folded, SWEETER)
     # «слишком кисло, но не приторное»: sweeter than shown, short of sweet
     between = stepped and sweeter
     # «не кислое, ну сладенькое»: a wish for sweeter is never ruled out by the «не» before it
@@ -299,9 +178,9 @@ def read_followup(text: str) -> FollowUp:
         dearer=steps_dearer(folded) and not extreme,
         drier=drier,
         sweeter=sweeter,
-        lighter=has_cue(folded, _LIGHTER),
-        fuller=has_cue(folded, _FULLER),
-        more=has_cue(folded, _MORE),
+        lighter=has_cue(folded, LIGHTER),
+        fuller=has_cue(folded, FULLER),
+        more=has_cue(folded, MORE),
         refines=_opens_as_refinement(words) or _tells_story(text),
         negated={
             k: v
@@ -372,7 +251,7 @@ _SAME_BUDGET = re.compile(
     r"|in (that|this|the same) range",
     re.IGNORECASE,
 )
-_REFINEMENT_OPENERS = ("а ", "и ", "and ", "what about", "how about", "или ", "тогда ")
+_REFINEMENTOPENERS = ("а ", "и ", "and ", "what about", "how about", "или ", "тогда ")
 
 
 def asks_similar(text: str) -> bool:
@@ -396,7 +275,7 @@ _LIKES = re.compile(
 def opens_as_refinement(text: str) -> bool:
     """«а …», «and …», «what about …», «он любит …»: it goes on from the request before."""
     stripped = text.strip().lower()
-    return stripped.startswith(_REFINEMENT_OPENERS) or bool(_LIKES.match(stripped))
+    return stripped.startswith(_REFINEMENTOPENERS) or bool(_LIKES.match(stripped))
 
 
 def measures_by_named(text: str) -> bool:
