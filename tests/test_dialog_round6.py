@@ -382,3 +382,10 @@ async def test_cheaper_after_the_dish_was_given_up_never_brings_dearer_wines(
     assert all(w.country == "Италия" and w.wine_type is WineType.red for w in shown)
     assert max(w.price_rub for w in shown) <= max(w.price_rub for w in before)
     assert "нет" in (then.intro or "")
+
+
+async def test_a_price_range_the_person_set_is_not_called_a_step(seeded: Runtime) -> None:
+    async with offline_chat(seeded) as chat:
+        await chat.turns.answer(496, "I need a gift, around 5000")
+        then = await chat.turns.answer(496, "she likes red")
+    assert "дороже показанных" not in (then.intro or "")

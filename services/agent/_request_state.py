@@ -78,6 +78,23 @@ class RequestState:
                 return False
         return True
 
+    def _price_ru(self, numbers: bool) -> list[str]:
+        """The price bounds as said back: numbers, or what they are when numbers are not
+        shown (a step's bound is «дешевле показанных», the person's own «в пределах бюджета»)."""
+        low, high = self.filters.price_min, self.filters.price_max
+        if numbers:
+            bounds = [f"от {int(low)} ₽"] if low is not None else []
+            return bounds + ([f"до {int(high)} ₽"] if high is not None else [])
+        dearer, cheaper = "дороже" in self.refined, "дешевле" in self.refined
+        if low is not None and high is not None and not (dearer or cheaper):
+            return ["в пределах бюджета"]  # «около 5000»: the range the person set
+        said = []
+        if low is not None:
+            said.append("дороже показанных" if dearer else "не дешевле заданной цены")
+        if high is not None:
+            said.append("дешевле показанных" if cheaper else "в пределах бюджета")
+        return said
+
     def summary_ru(self, numbers: bool = True) -> str:
         """The request in force, in words (prompts and «what was searched»).
 
@@ -102,12 +119,7 @@ class RequestState:
             parts.append(f"регион {f.region}")
         if f.food_pairing:
             parts.append(f"к блюду «{f.food_pairing}»")
-        if f.price_min is not None:
-            parts.append(f"от {int(f.price_min)} ₽" if numbers else "дороже показанных")
-        if f.price_max is not None:
-            cheaper = "дешевле" in self.refined
-            words = "дешевле показанных" if cheaper else "в пределах бюджета"
-            parts.append(f"до {int(f.price_max)} ₽" if numbers else words)
+        parts += self._price_ru(numbers)
         if f.body_min is not None:
             parts.append(f"тельность от {f.body_min}")
         if f.body_max is not None:
