@@ -7,7 +7,8 @@ from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any, NamedTuple
 
-from sqlalchemy import ARRAY, Select, any_, bindparam, func, select
+from sqlalchemy import ARRAY, Select, any_, bindparam, func, inspect, select
+from sqlalchemy.orm import make_transient_to_detached
 
 from core.domain import Sweetness, WineFilters, WineType
 from repositories.models import Wine
@@ -42,6 +43,9 @@ class WineBrief(NamedTuple):
 
 
 _BRIEF_SELECT = f"SELECT {', '.join(WineBrief._fields)} FROM wines WHERE available IS true"
+#: A wine's columns as a query loads them (the deferred ones, vectors, left out).
+_WINE_FIELDS = tuple(c.key for c in inspect(Wine).column_attrs if not c.deferred)
+_WINES_BY_IDS = f"SELECT {', '.join(_WINE_FIELDS)} FROM wines WHERE id = ANY($1::uuid[])"
 _WINE_TYPES = {t.value: t for t in WineType}
 _SWEETNESS = {s.value: s for s in Sweetness}
 
@@ -120,12 +124,7 @@ class WineSearch(FilteredWines):
 
     async def get_by_ids(self, ids: Iterable[uuid.UUID | str]) -> list[Wine]:
         """Wines in the order asked for; unknown or malformed ids are skipped."""
-        wanted: list[uuid.UUID] = []
-        for raw in ids:
-            try:
-                wanted.append(raw if isinstance(raw, uuid.UUID) else uuid.UUID(str(raw)))
-            except ValueError:
-                continue
+        wanted = _as_ids(ids)
         if not wanted:
             return []
         # One array parameter, not an IN list: the same statement text for any number of ids,
@@ -135,3 +134,33 @@ class WineSearch(FilteredWines):
             w.id: w for w in await self.session.scalars(select(Wine).where(Wine.id == any_(ids)))
         }
         return [found[i] for i in dict.fromkeys(wanted) if i in found]
+
+    async def read_by_ids(
+        self, ids: Iterable[uuid.UUID | str], executor: Executor | None = None
+    ) -> list[Wine]:
+        """`get_by_ids` for reading only, written for the driver: the wines as a session
+        leaves them when it closes (detached, the deferred columns not loaded), made straight
+        from asyncpg's rows on a pooled `executor` without a session's query around them (on
+        this repository's session without one)."""
+        wanted = _as_ids(ids)
+        if not wanted:
+            return []
+        found: dict[uuid.UUID, Wine] = {}
+        for row in await driver_fetchall(executor or self.session, _WINES_BY_IDS, wanted):
+            values = dict(zip(_WINE_FIELDS, row, strict=True))
+            values["wine_type"] = _WINE_TYPES[values["wine_type"]]
+            values["sweetness"] = _SWEETNESS[values["sweetness"]]
+            wine = Wine(**values)
+            make_transient_to_detached(wine)
+            found[wine.id] = wine
+        return [found[i] for i in dict.fromkeys(wanted) if i in found]
+
+
+def _as_ids(ids: Iterable[uuid.UUID | str]) -> list[uuid.UUID]:
+    wanted: list[uuid.UUID] = []
+    for raw in ids:
+        try:
+            wanted.append(raw if isinstance(raw, uuid.UUID) else uuid.UUID(str(raw)))
+        except ValueError:
+            continue
+    return wanted

@@ -15,13 +15,12 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from core.domain import Sweetness, WineFilters, WineType
 from core.language.catalog_terms import query_words
 from core.language.request import parse_query
-from repositories.database import core_connections
 from repositories.models import Wine
-from repositories.wine_filters import SearchOrder
 from repositories.wine_search import WineBrief
 from repositories.wines import WineRepository
 from services.agent._catalog_index import catalog_index
 from services.agent._hybrid_search import hybrid_search
+from services.agent._pooled_reads import read_pool
 from services.agent._request_in_force import (
     REQUEST_IN_FORCE,
     admitted,
@@ -166,17 +165,6 @@ def build_catalog_tools(
     embeddings: EmbeddingService,
     timeout: float = 10.0,
 ) -> ToolRegistry:
-    # None without sessions (a registry built for its schemas only) or bound per table
-    statements = core_connections(sessions) if sessions is not None else None
-
-    async def read_pool(
-        repo: WineRepository, filters: WineFilters, wanted: int, order: SearchOrder
-    ) -> list[WineBrief]:
-        if statements is None:  # a factory bound per table (tests): the session's connection
-            return await repo.search_briefs(filters, wanted, order)
-        async with statements() as loan:
-            return await repo.search_briefs(filters, wanted, order, executor=loan)
-
     async def search_wines(args: SearchWinesArgs) -> ToolOutput:
         async with sessions() as session:
             repo = WineRepository(session)
@@ -191,9 +179,10 @@ def build_catalog_tools(
             wines: list[CatalogWine] = []
             held = held_to_request(args.filters())
             for filters in dict.fromkeys((held, args.filters())):
-                if filters is not held and await read_pool(repo, requested(), 1, price_order()):
+                order = price_order()
+                if filters is not held and await read_pool(sessions, repo, requested(), 1, order):
                     break  # the request can be met: «nothing fits» is the honest answer
-                pool = await read_pool(repo, filters, wanted, price_order())
+                pool = await read_pool(sessions, repo, filters, wanted, order)
                 pool = [w for w in pool if named is None or w.id in named]
                 fitting = [w for w in pool if args.admits(w)]
                 if filters is held:
