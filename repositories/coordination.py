@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlalchemy import text
 
-from repositories.statements import Executor, driver_execute, driver_fetchrow
+from repositories.statements import Executor, driver_execute, driver_fetchall, driver_fetchrow
 
 
 @dataclass(frozen=True)
@@ -53,31 +53,26 @@ class UpdateLedger:
         """Store updates leased to `owner` in one round trip: (the ones stored now — the
         others were already stored by an earlier delivery —, the chats among them whose earlier
         update is still unfinished)."""
-        rows = (
-            await self.session.execute(
-                text(
-                    "WITH incoming AS (SELECT * FROM unnest("
-                    "CAST(:ids AS bigint[]), CAST(:chats AS bigint[]), CAST(:users AS bigint[]),"
-                    " CAST(:bodies AS jsonb[])) AS t(update_id, chat_id, user_id, body)), "
-                    "stored AS (INSERT INTO telegram_updates "
-                    "(update_id, chat_id, user_id, body, lease_owner, lease_until) "
-                    "SELECT update_id, chat_id, user_id, body, :owner,"
-                    " clock_timestamp() + make_interval(secs => :lease) FROM incoming "
-                    "ON CONFLICT (update_id) DO NOTHING RETURNING update_id, chat_id) "
-                    "SELECT s.update_id, EXISTS (SELECT 1 FROM telegram_updates t "
-                    f"WHERE t.chat_id = s.chat_id AND t.update_id < s.update_id AND {_UNFINISHED})"
-                    " FROM stored s"
-                ),
-                {
-                    "ids": [u.update_id for u in updates],
-                    "chats": [u.chat_id for u in updates],
-                    "users": [u.user_id for u in updates],
-                    "bodies": [json.dumps(u.body, ensure_ascii=False) for u in updates],
-                    "owner": owner,
-                    "lease": lease.total_seconds(),
-                },
-            )
-        ).all()
+        rows = await driver_fetchall(
+            self.session,
+            "WITH incoming AS (SELECT * FROM unnest("
+            "CAST($1 AS bigint[]), CAST($2 AS bigint[]), CAST($3 AS bigint[]),"
+            " CAST($4 AS jsonb[])) AS t(update_id, chat_id, user_id, body)), "
+            "stored AS (INSERT INTO telegram_updates "
+            "(update_id, chat_id, user_id, body, lease_owner, lease_until) "
+            "SELECT update_id, chat_id, user_id, body, $5,"
+            " clock_timestamp() + make_interval(secs => $6) FROM incoming "
+            "ON CONFLICT (update_id) DO NOTHING RETURNING update_id, chat_id) "
+            "SELECT s.update_id, EXISTS (SELECT 1 FROM telegram_updates t "
+            f"WHERE t.chat_id = s.chat_id AND t.update_id < s.update_id AND {_UNFINISHED})"
+            " FROM stored s",
+            [u.update_id for u in updates],
+            [u.chat_id for u in updates],
+            [u.user_id for u in updates],
+            [json.dumps(u.body, ensure_ascii=False) for u in updates],
+            owner,
+            lease.total_seconds(),
+        )
         stored = {int(r[0]) for r in rows}
         behind = {int(r[0]) for r in rows if r[1]}
         return stored, behind
@@ -119,37 +114,29 @@ class UpdateLedger:
         died: no need to wait for each lease). Never `owner`'s own `held` updates: a process
         whose renewal came late (a blocked event loop, a slow database) is still answering
         them, and taking them over would answer them twice."""
-        dead = (
-            " OR lease_owner IN (SELECT name FROM bot_processes"
-            " WHERE heartbeat_at < clock_timestamp() - make_interval(secs => :dead_after))"
-            if dead_after is not None
-            else ""
-        )
-        rows = await self.session.execute(
-            text(
-                "UPDATE telegram_updates t SET lease_owner = :owner,"
-                " lease_until = clock_timestamp() + make_interval(secs => :lease),"
-                " attempts = t.attempts + 1 "
-                "FROM (SELECT update_id FROM telegram_updates "
-                f"WHERE {_UNFINISHED} AND (lease_until < clock_timestamp(){dead}) "
-                "AND NOT (lease_owner = :owner AND update_id = ANY(CAST(:held AS bigint[]))) "
-                "ORDER BY update_id LIMIT :limit FOR UPDATE SKIP LOCKED) expired "
-                "WHERE t.update_id = expired.update_id "
-                "RETURNING t.update_id, t.chat_id, t.body, t.attempts, t.plan, t.sent_parts"
-            ),
-            {
-                "owner": owner,
-                "lease": lease.total_seconds(),
-                "limit": limit,
-                "held": list(held),
-                **({"dead_after": dead_after.total_seconds()} if dead_after is not None else {}),
-            },
+        args: list[Any] = [owner, lease.total_seconds(), limit, list(held)]
+        dead = ""
+        if dead_after is not None:
+            args.append(dead_after.total_seconds())
+            dead = (
+                " OR lease_owner IN (SELECT name FROM bot_processes"
+                " WHERE heartbeat_at < clock_timestamp() - make_interval(secs => $5))"
+            )
+        rows = await driver_fetchall(
+            self.session,
+            "UPDATE telegram_updates t SET lease_owner = $1,"
+            " lease_until = clock_timestamp() + make_interval(secs => $2),"
+            " attempts = t.attempts + 1 "
+            "FROM (SELECT update_id FROM telegram_updates "
+            f"WHERE {_UNFINISHED} AND (lease_until < clock_timestamp(){dead}) "
+            "AND NOT (lease_owner = $1 AND update_id = ANY(CAST($4 AS bigint[]))) "
+            "ORDER BY update_id LIMIT $3 FOR UPDATE SKIP LOCKED) expired "
+            "WHERE t.update_id = expired.update_id "
+            "RETURNING t.update_id, t.chat_id, t.body, t.attempts, t.plan, t.sent_parts",
+            *args,
         )
         return sorted(
-            (
-                LeasedUpdate(int(r[0]), r[1], r[2] or {}, int(r[3]), r[4], int(r[5]))
-                for r in rows.all()
-            ),
+            (LeasedUpdate(int(r[0]), r[1], r[2] or {}, int(r[3]), r[4], int(r[5])) for r in rows),
             key=lambda u: u.update_id,
         )
 

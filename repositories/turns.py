@@ -20,8 +20,6 @@ from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import text
-from sqlalchemy.dialects.postgresql import JSON, JSONB, UUID
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from core.domain import SWEETNESS_RU, WINE_TYPE_RU, Sweetness, WineType
@@ -64,34 +62,31 @@ class TurnStart:
     page_wine: PageWine | None = None  # at the end of `history` already
 
 
-_READ = text(
+# Written for the driver: $1 the person, $2 the inactivity limit in seconds, $3 remember, $4
+# HISTORY_LIMIT, $5 and $6 the page's wine by our id or the shop's.
+_READ = (
     "SELECT u.taste, u.language_code, c.id, "
     " CASE WHEN c.id IS NOT NULL THEN ("
     "  SELECT coalesce(json_agg(json_build_object('role', m.role, 'content', m.content,"
     "   'tool_calls', m.tool_calls, 'tool_call_id', m.tool_call_id) ORDER BY m.id), '[]')"
     "  FROM (SELECT id, role, content, tool_calls, tool_call_id FROM messages"
-    "   WHERE conversation_id = c.id ORDER BY id DESC LIMIT :limit) m"
+    "   WHERE conversation_id = c.id ORDER BY id DESC LIMIT $4) m"
     " ) END AS history, "
     " p.page_id, p.page_name, p.page_type, p.page_sweetness, p.page_price "
     "FROM users u "
     "LEFT JOIN LATERAL ("
     " SELECT id FROM conversations"
     " WHERE user_id = u.id AND ended_at IS NULL"
-    "  AND last_activity_at >= now() - make_interval(secs => :quiet)"
+    "  AND last_activity_at >= now() - make_interval(secs => $2)"
     " ORDER BY started_at DESC LIMIT 1"
-    ") c ON :remember "
+    ") c ON $3 "
     "LEFT JOIN LATERAL ("
     " SELECT w.id AS page_id, w.name AS page_name, CAST(w.wine_type AS text) AS page_type,"
     "  CAST(w.sweetness AS text) AS page_sweetness, w.price_rub AS page_price"
-    " FROM wines w WHERE w.id = :page_id OR w.external_id = :page_ref LIMIT 1"
-    ") p ON :remember AND (c.id IS NULL OR NOT EXISTS ("
+    " FROM wines w WHERE w.id = $5 OR w.external_id = $6 LIMIT 1"
+    ") p ON $3 AND (c.id IS NULL OR NOT EXISTS ("
     " SELECT FROM messages WHERE conversation_id = c.id AND p.page_id = ANY(wine_ids))) "
-    "WHERE u.id = :user"
-).columns(
-    taste=JSONB,
-    id=UUID(as_uuid=True),
-    history=JSON,
-    page_id=UUID(as_uuid=True),
+    "WHERE u.id = $1"
 )
 
 
@@ -110,19 +105,16 @@ async def turn_start(
     page_id: uuid.UUID | None = None
     with contextlib.suppress(ValueError):  # not an id of ours: the shop's own
         page_id = uuid.UUID(page) if page is not None else None
-    row = (
-        await session.execute(
-            _READ,
-            {
-                "user": user_id,
-                "quiet": inactivity.total_seconds(),
-                "remember": remember,
-                "limit": HISTORY_LIMIT,
-                "page_id": page_id,
-                "page_ref": page if page_id is None else None,
-            },
-        )
-    ).one_or_none()
+    row = await driver_fetchrow(
+        session,
+        _READ,
+        user_id,
+        inactivity.total_seconds(),
+        remember,
+        HISTORY_LIMIT,
+        page_id,
+        page if page_id is None else None,
+    )
     if row is None:
         await session.execute(
             pg_insert(User)

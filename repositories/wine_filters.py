@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import ValidationError
 from sqlalchemy import ColumnElement, Select, func, text
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.domain import WineFilters
@@ -36,6 +38,11 @@ ORDERS: dict[str, tuple[Any, ...]] = {
     "price_desc": (Wine.price_rub.desc(), Wine.slug),
     "name": (Wine.name, Wine.slug),
     "newest": (Wine.vintage_year.desc().nulls_last(), Wine.slug),
+}
+#: The same orders written for the driver (a statement on `wines`).
+ORDER_SQL: dict[str, str] = {
+    name: ", ".join(str(clause.compile(dialect=postgresql.dialect())) for clause in clauses)
+    for name, clauses in ORDERS.items()
 }
 
 
@@ -69,6 +76,59 @@ def check_limit(limit: int, offset: int, maximum: int = 1000) -> None:
         raise CatalogFilterError(f"limit must be between 1 and {maximum} (got {limit})")
     if offset < 0:
         raise CatalogFilterError(f"offset must not be negative (got {offset})")
+
+
+#: The column each bounded filter compares.
+_FILTER_COLUMNS = {
+    "wine_type": "wine_type",
+    "sweetness": "sweetness",
+    "price_min": "price_rub",
+    "price_max": "price_rub",
+    "body_min": "body",
+    "body_max": "body",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class FilterTerm:
+    """One filter as a condition on a column of `wines`: `column op value`, where op is a
+    comparison, "lower =" (the column in lower case equals), "&&" (the arrays share an
+    element) or "lower in" (the column in lower case is one of)."""
+
+    column: str
+    op: str
+    value: Any
+
+    def expression(self) -> ColumnElement[bool]:
+        column = getattr(Wine, self.column)
+        if self.op == "=":
+            return column == self.value
+        if self.op == ">=":
+            return column >= self.value
+        if self.op == "<=":
+            return column <= self.value
+        if self.op == "lower =":
+            return func.lower(column) == self.value
+        if self.op == "&&":
+            return column.overlap(self.value)
+        if self.op == "lower in":
+            return func.lower(column).in_(self.value)
+        raise ValueError(f"unknown filter operator {self.op!r}")
+
+    def sql(self, placeholder: str) -> str:
+        """The condition written for the driver, its value at `placeholder` ($1 …)."""
+        if self.op in ("=", ">=", "<=", "&&"):
+            return f"{self.column} {self.op} {placeholder}"
+        if self.op == "lower =":
+            return f"lower({self.column}) = {placeholder}"
+        if self.op == "lower in":
+            return f"lower({self.column}) = ANY({placeholder})"
+        raise ValueError(f"unknown filter operator {self.op!r}")
+
+
+def check_order(order: str) -> None:
+    if order not in ORDERS:
+        raise CatalogFilterError(f"order must be one of {', '.join(ORDERS)} (got {order!r})")
 
 
 class FilteredWines:
@@ -117,42 +177,47 @@ class FilteredWines:
 
     async def _conditions(self, filters: WineFilters) -> list[ColumnElement[bool]] | None:
         """SQL conditions for the filters, or None when a text filter matches nothing."""
+        terms = await self._terms(filters)
+        return None if terms is None else [term.expression() for term in terms]
+
+    async def _terms(self, filters: WineFilters) -> list[FilterTerm] | None:
+        """What each filter asks of a wine's columns, or None when a text filter matches
+        nothing: the one reading of the filters that both SQLAlchemy's statements and the
+        driver's (`FilterTerm.sql`) are written from."""
         f = validate_filters(filters)
-        conds: list[ColumnElement[bool]] = []
-        if f.wine_type is not None:
-            conds.append(Wine.wine_type == f.wine_type)
-        if f.sweetness is not None:
-            conds.append(Wine.sweetness == f.sweetness)
-        if f.price_min is not None:
-            conds.append(Wine.price_rub >= f.price_min)
-        if f.price_max is not None:
-            conds.append(Wine.price_rub <= f.price_max)
-        if f.body_min is not None:
-            conds.append(Wine.body >= f.body_min)
-        if f.body_max is not None:
-            conds.append(Wine.body <= f.body_max)
+        terms: list[FilterTerm] = []
+        for name, op in (
+            ("wine_type", "="),
+            ("sweetness", "="),
+            ("price_min", ">="),
+            ("price_max", "<="),
+            ("body_min", ">="),
+            ("body_max", "<="),
+        ):
+            value = getattr(f, name)
+            if value is not None:
+                terms.append(FilterTerm(_FILTER_COLUMNS[name], op, value))
         if f.country:
-            conds.append(func.lower(Wine.country) == canonical_country(f.country).lower())
+            terms.append(FilterTerm("country", "lower =", canonical_country(f.country).lower()))
         if f.grape_variety or f.food_pairing or f.region:
             vocab = await self._vocabulary()
             for term, column, values, aliases, categories in (
-                (f.grape_variety, Wine.grape_varieties, vocab.grapes, GRAPE_ALIASES, None),
-                (f.food_pairing, Wine.food_pairings, vocab.foods, FOOD_WORDS, FOOD_CATEGORIES),
+                (f.grape_variety, "grape_varieties", vocab.grapes, GRAPE_ALIASES, None),
+                (f.food_pairing, "food_pairings", vocab.foods, FOOD_WORDS, FOOD_CATEGORIES),
             ):
                 if term:
                     matched = matching_values(term, values, aliases, categories)
                     if not matched:
                         return None
-                    conds.append(column.overlap(matched))
+                    terms.append(FilterTerm(column, "&&", matched))
             if f.region:
                 regions = matching_values(f.region, vocab.regions, REGION_ALIASES)
                 if not regions:
                     return None
-                conds.append(func.lower(Wine.region).in_(regions))
-        return conds
+                terms.append(FilterTerm("region", "lower in", regions))
+        return terms
 
     @staticmethod
     def _order(stmt: Select[Any], order: SearchOrder) -> Select[Any]:
-        if order not in ORDERS:
-            raise CatalogFilterError(f"order must be one of {', '.join(ORDERS)} (got {order!r})")
+        check_order(order)
         return stmt.order_by(*ORDERS[order])

@@ -10,16 +10,17 @@ from decimal import Decimal
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import Row
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from core.domain import Sweetness, WineFilters, WineType
 from core.language.catalog_terms import query_words
 from core.language.request import parse_query
 from repositories.models import Wine
+from repositories.wine_search import WineBrief
 from repositories.wines import WineRepository
 from services.agent._catalog_index import catalog_index
 from services.agent._hybrid_search import hybrid_search
+from services.agent._pooled_reads import read_pool
 from services.agent._request_in_force import (
     REQUEST_IN_FORCE,
     admitted,
@@ -41,8 +42,8 @@ POOL = 300  # candidates read before the in-memory conditions (names, groups, ex
 EMBEDDING_SHARE = 0.5
 # Wines already shown in the conversation: the tools leave them out unless asked for them.
 SHOWN_WINES: ContextVar[frozenset[uuid.UUID]] = ContextVar("shown_wines", default=frozenset())
-# A wine as the tools read it: a whole catalog row, or a row of `BRIEF_COLUMNS` (the same names).
-CatalogWine = Wine | Row[Any]
+# A wine as the tools read it: a whole catalog row, or its brief (the same names).
+CatalogWine = Wine | WineBrief
 
 
 def _unshown(wines: list[CatalogWine], include_shown: bool, limit: int) -> list[CatalogWine]:
@@ -109,23 +110,6 @@ class SemanticSearchArgs(BaseModel):
     def filters(self) -> WineFilters:
         price = Decimal(str(self.price_max)) if self.price_max is not None else None
         return WineFilters(wine_type=self.wine_type, price_max=price)
-
-
-# What `wine_brief` and the in-memory conditions read: the only columns search_wines loads.
-BRIEF_COLUMNS = (
-    Wine.id,
-    Wine.slug,
-    Wine.name,
-    Wine.producer,
-    Wine.country,
-    Wine.region,
-    Wine.grape_varieties,
-    Wine.wine_type,
-    Wine.sweetness,
-    Wine.price_rub,
-    Wine.description,
-    Wine.food_pairings,
-)
 
 
 def wine_brief(wine: CatalogWine) -> dict[str, Any]:
@@ -195,10 +179,10 @@ def build_catalog_tools(
             wines: list[CatalogWine] = []
             held = held_to_request(args.filters())
             for filters in dict.fromkeys((held, args.filters())):
-                if filters is not held and await repo.search_columns(requested(), (Wine.id,), 1):
-                    break  # the request can be met: «nothing fits» is the honest answer
                 order = price_order()
-                pool = await repo.search_columns(filters, BRIEF_COLUMNS, wanted, order=order)
+                if filters is not held and await read_pool(sessions, repo, requested(), 1, order):
+                    break  # the request can be met: «nothing fits» is the honest answer
+                pool = await read_pool(sessions, repo, filters, wanted, order)
                 pool = [w for w in pool if named is None or w.id in named]
                 fitting = [w for w in pool if args.admits(w)]
                 if filters is held:

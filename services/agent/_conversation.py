@@ -32,6 +32,7 @@ from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent._catalog_index import catalog_index
 from services.agent._catalog_percentiles import catalog_percentiles
+from services.agent._pooled_reads import read_wines
 from services.agent._request_merge import merge
 from services.agent._request_state import RequestState, ShownWine
 
@@ -277,7 +278,7 @@ async def read_conversation(
     all_ids = list(dict.fromkeys(i for _, ids in turns for i in ids))
     async with sessions() as session:
         repo = WineRepository(session)
-        known = {w.id: w for w in await repo.get_by_ids(all_ids)} if all_ids else {}
+        known = {w.id: w for w in await read_wines(sessions, repo, all_ids)} if all_ids else {}
         index = await catalog_index(repo)
         percentiles = await catalog_percentiles(repo)
     state = RequestState()

@@ -14,6 +14,7 @@ from core.recommendation import MAX_WINES, RecommendedWine
 from repositories.models import Wine
 from repositories.wines import WineRepository
 from services.agent._answer_format import ParsedAnswer
+from services.agent._pooled_reads import read_wines
 from services.agent._run import Run
 from services.agent._wine_handles import id_for, is_handle
 
@@ -32,7 +33,7 @@ async def resolve_picks(
     wines: list[RecommendedWine] = []
     async with sessions() as session:
         repo = WineRepository(session)
-        picked = await _lookup_all(repo, [pick.ref for pick in parsed.picks], allowed)
+        picked = await _lookup_all(sessions, repo, [pick.ref for pick in parsed.picks], allowed)
         contradicting = any(w is not None and not request.admits(w) for w in picked)
         if contradicting and not await repo.search(request, limit=1):
             request = WineFilters()
@@ -49,13 +50,16 @@ async def resolve_picks(
 
 
 async def _lookup_all(
-    repo: WineRepository, refs: Sequence[str], allowed: set[uuid.UUID]
+    sessions: async_sessionmaker[AsyncSession],
+    repo: WineRepository,
+    refs: Sequence[str],
+    allowed: set[uuid.UUID],
 ) -> list[Wine | None]:
     """Each ref's wine on sale: the ids (or handles) the model was shown in one read, names one
     by one."""
     ids = [id_for(ref, allowed) for ref in refs]
     wanted = [i for i in ids if i is not None and i in allowed]
-    by_id = {w.id: w for w in await repo.get_by_ids(wanted)} if wanted else {}
+    by_id = {w.id: w for w in await read_wines(sessions, repo, wanted)} if wanted else {}
     found: list[Wine | None] = []
     for ref, wine_id in zip(refs, ids, strict=True):
         if wine_id is None:
