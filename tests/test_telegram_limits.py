@@ -21,6 +21,7 @@ from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import TelegramForbiddenError, TelegramRetryAfter
 
 from bot.outbox_sender import BATCH
+from fakes.telegram.limits import TelegramLimits
 from fakes.telegram_server import FakeTelegramServer, SentCall
 from repositories.telegram_limits import Pace
 from services.app.database import Database
@@ -270,3 +271,27 @@ def test_a_message_answered_late_pushes_its_chats_next_slot_back() -> None:
     assert local.chat_ready_in(7) == pytest.approx(1.8, abs=0.05)
     local.answered(-5, counted)  # a group's interval is its own
     assert local.chat_ready_in(-5) == pytest.approx(3.0, abs=0.05)
+
+
+async def test_slots_reserved_ahead_wait_for_the_answers_of_a_stalled_burst() -> None:
+    """The database away, six notices to one chat take their slots at once (five at the
+    burst, the sixth a second later). A loaded loop sends the first five 0.4 s late: the sixth
+    still goes only when their answers allow it, so Telegram's own count (the fake's) never
+    refuses it (the small chaos soak met this 429 on a loaded machine)."""
+    pace = Pace(bot_seconds=1 / 30, private_seconds=1.0, group_seconds=3.0, chat_burst=5)
+    local = LocalPace(pace)
+    telegram = TelegramLimits()
+    started = time.monotonic()
+
+    async def notice(index: int, wait: float) -> None:
+        await asyncio.sleep(wait)
+        await local.settle(7)
+        local.sending(7)
+        if index < 5:
+            await asyncio.sleep(0.4)  # the stalled loop: the request leaves late
+        assert telegram.check("sendMessage", 7) is None, f"notice {index} refused"
+        local.answered(7, time.monotonic())
+
+    await asyncio.gather(*(notice(i, local.reserve(7)) for i in range(6)))
+    assert telegram.refusals == []
+    assert time.monotonic() - started >= 1.3  # the sixth waited for the late answers

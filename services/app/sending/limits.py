@@ -95,7 +95,9 @@ class SendLimits:
             if verdict in ("send", "alone"):
                 if wait > 0:
                     await asyncio.sleep(wait)
+                await self._local.settle(chat_id)  # the messages before it answered
                 if self._local.held_for() <= 0:
+                    self._local.sending(chat_id)
                     return
                 continue  # a 429 came while it waited for its slot: it goes after the hold
             if verdict == "blocked":

@@ -6,11 +6,16 @@ knows nothing of what was sent meanwhile, nor of a 429's hold this process could
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
 
 from repositories.telegram_limits import Pace
 
 MAX_CHATS = 10_000  # chats remembered; past that, the ones that hold nothing back go
+# The longest a message waits for the one before it to the same chat to be answered (each is
+# answered or fails within the session's timeout; this only bounds a count gone wrong).
+IN_FLIGHT_WAIT_SECONDS = 5.0
 
 
 class LocalPace:
@@ -22,6 +27,12 @@ class LocalPace:
         self._next_bot = 0.0
         self._hold_until = 0.0
         self._chats: dict[int, float] = {}  # chat -> its next theoretical slot (monotonic)
+        # The same count from Telegram's answers, which come after each message arrived: a
+        # message slot reserved ahead (several waiting at once) goes only when the answers
+        # before it allow it too, however late a stalled loop sent them.
+        self._answers: dict[int, float] = {}
+        self._in_flight: dict[int, int] = {}  # chat -> messages sent, not yet answered
+        self._idle: dict[int, asyncio.Event] = {}  # chat -> set when none is in flight
 
     def hold(self, seconds: float) -> None:
         self._hold_until = max(self._hold_until, time.monotonic() + seconds)
@@ -46,13 +57,45 @@ class LocalPace:
         if len(self._chats) > MAX_CHATS:
             now = time.monotonic()
             self._chats = {chat: next_at for chat, next_at in self._chats.items() if next_at > now}
+            self._answers = {chat: at for chat, at in self._answers.items() if at > now}
 
     def answered(self, chat_id: int, at: float) -> None:
         """Telegram answered a message to the chat at `at`: it arrived no later than that, so
         the chat's next slot is no earlier than `at` plus its interval. A stalled event loop
         (here or at Telegram's end) can send a message later than it was counted; counted
         from its answer too, the next one never arrives early."""
-        self._chats[chat_id] = max(self._chats.get(chat_id, at), at + self._interval(chat_id))
+        interval = self._interval(chat_id)
+        self._chats[chat_id] = max(self._chats.get(chat_id, at), at + interval)
+        self._answers[chat_id] = max(self._answers.get(chat_id, at), at) + interval
+        left = self._in_flight.get(chat_id, 0) - 1
+        if left > 0:
+            self._in_flight[chat_id] = left
+        elif chat_id in self._in_flight:
+            del self._in_flight[chat_id]
+            self._idle.pop(chat_id).set()
+
+    async def settle(self, chat_id: int) -> None:
+        """Wait until the messages to the chat still in flight are answered (at most
+        `IN_FLIGHT_WAIT_SECONDS`) and the answers' count lets one more arrive; `sending` must
+        follow with no await between, so that two messages never both pass."""
+        deadline = time.monotonic() + IN_FLIGHT_WAIT_SECONDS
+        while True:
+            idle = self._idle.get(chat_id)
+            if idle is not None and (left := deadline - time.monotonic()) > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(idle.wait(), left)
+                continue  # another message may have gone meanwhile: look again
+            now = time.monotonic()
+            burst_ahead = self._interval(chat_id) * (max(1, self._pace.chat_burst) - 1)
+            gap = self._answers.get(chat_id, now) - burst_ahead - now
+            if gap <= 0:
+                return
+            await asyncio.sleep(gap)
+
+    def sending(self, chat_id: int) -> None:
+        """A message to the chat goes now; `answered` counts it back."""
+        self._in_flight[chat_id] = self._in_flight.get(chat_id, 0) + 1
+        self._idle.setdefault(chat_id, asyncio.Event())
 
     def reserve(self, chat_id: int) -> float:
         """The database is away: seconds until this message's slot, taken at once (so that
