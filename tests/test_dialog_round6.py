@@ -389,3 +389,16 @@ async def test_a_price_range_the_person_set_is_not_called_a_step(seeded: Runtime
         await chat.turns.answer(496, "I need a gift, around 5000")
         then = await chat.turns.answer(496, "she likes red")
     assert "дороже показанных" not in (then.intro or "")
+
+
+async def test_more_after_nothing_cheaper_keeps_to_the_persons_own_budget(
+    seeded: Runtime,
+) -> None:
+    async with offline_chat(seeded) as chat:
+        await chat.turns.answer(497, "белое к рыбе до 1500")
+        await chat.turns.answer(497, "а подешевле?")
+        await chat.turns.answer(497, "а ещё дешевле?")
+        then = await chat.turns.answer(497, "а ещё?")
+    shown = await rows_shown(seeded, then)
+    assert shown
+    assert all(w.wine_type is WineType.white and w.price_rub <= 1500 for w in shown)

@@ -224,7 +224,8 @@ def _price_band(
         )
     )
     refined = tuple(r for r in state.refined if r not in ("дешевле", "дороже"))
-    return replace(state, filters=filters, asked_now=asked, refined=refined)
+    budget = high if high is not None else state.budget
+    return replace(state, filters=filters, asked_now=asked, refined=refined, budget=budget)
 
 
 def _turns(history: Sequence[dict[str, Any]]) -> list[tuple[str | None, list[uuid.UUID]]]:

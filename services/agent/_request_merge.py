@@ -184,6 +184,7 @@ def merge(
         extreme=followup.extreme,
         asked_now=tuple(k for k, v in new.items() if state.filters.model_dump().get(k) != v),
         said_now=tuple(asked),
+        budget=Decimal(str(asked["price_max"])) if "price_max" in asked else state.budget,
     )
 
 

@@ -40,6 +40,9 @@ class RequestState:
     named_words: tuple[str, ...] = ()
     named_now: bool = False  # this message names them (so a shown one may come again)
     excluded: tuple[tuple[str, str], ...] = ()  # (filter name, value) ruled out
+    # The ceiling the person's own words set («до 1500»), which a step's bound below it
+    # («подешевле» past the cheapest) gives back to before the budget itself is given up
+    budget: Decimal | None = None
     mood: str = ""  # the words of a request nothing structured was read from
     shown: tuple[uuid.UUID, ...] = ()  # every wine shown in the conversation
     last_shown: tuple[ShownWine, ...] = ()

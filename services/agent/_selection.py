@@ -181,7 +181,7 @@ async def _structured(
         order.insert(0, "price_max")
     relaxed: list[str] = []
     for name in [n for n in order if getattr(filters, n) is not None]:
-        filters = filters.model_copy(update={name: None})
+        filters = filters.model_copy(update={name: _given_up(state, filters, name)})
         relaxed.append(name)
         fresh = [w for w in await _pool(repo, state, filters) if w.id not in shown]
         if fresh:
@@ -192,6 +192,15 @@ async def _structured(
         rest = await _structured(repo, _without_names(state), picks)
         return replace(rest, relaxed=["named", *rest.relaxed]) if rest.wines else rest
     return Selection([], "filters", relaxed)
+
+
+def _given_up(state: RequestState, filters: WineFilters, name: str) -> Any:
+    """What a condition becomes when it is given up: nothing, but a step's ceiling below the
+    person's own budget («до 1500», then «подешевле» past the cheapest) gives back to it."""
+    ceiling = filters.price_max
+    if name == "price_max" and state.budget is not None and ceiling is not None:
+        return state.budget if ceiling < state.budget else None
+    return None
 
 
 async def _all_shown(
