@@ -22,6 +22,7 @@ from repositories.models import Wine
 from repositories.wines import WineRepository
 from seeds.loader import DEFAULT_SEED_FILE, load_seed_file
 from services.app.runtime import Runtime, open_runtime
+from tests.catalog_factory import small_catalog
 
 TEST_EMBEDDING_DIM = 64
 _DATA_DIR = Path(tempfile.mkdtemp(prefix="sommelier-tests-"))
@@ -141,6 +142,15 @@ async def clean_db(runtime: Runtime) -> AsyncIterator[Runtime]:
 async def session(clean_db: Runtime) -> AsyncIterator[AsyncSession]:
     async with clean_db.sessions() as s:
         yield s
+
+
+@pytest.fixture
+async def repo(session: AsyncSession) -> WineRepository:
+    """The repository over the small test catalog (tests/catalog_factory.py)."""
+    repository = WineRepository(session)
+    await repository.upsert_many(small_catalog())
+    await session.commit()
+    return repository
 
 
 _seed_rows: list[dict[str, Any]] = []  # the bundled catalog as the repository stored it

@@ -7,12 +7,10 @@ from typing import Any
 
 import pytest
 from sqlalchemy import inspect
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.domain import Sweetness, WineType
 from repositories.wine_search import WineBrief
 from repositories.wines import WineRepository
-from tests.catalog_factory import small_catalog
 
 FILTERS: list[dict[str, Any]] = [
     {},
@@ -26,14 +24,6 @@ FILTERS: list[dict[str, Any]] = [
     {"region": "мозель"},
     {"wine_type": "red", "food_pairing": "steak", "body_min": 3},
 ]
-
-
-@pytest.fixture
-async def repo(session: AsyncSession) -> WineRepository:
-    repository = WineRepository(session)
-    await repository.upsert_many(small_catalog())
-    await session.commit()
-    return repository
 
 
 @pytest.mark.parametrize("filters", FILTERS)

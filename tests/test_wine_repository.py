@@ -17,14 +17,6 @@ from repositories.wines import WineRepository
 from tests.catalog_factory import record, small_catalog
 
 
-@pytest.fixture
-async def repo(session: AsyncSession) -> WineRepository:
-    repository = WineRepository(session)
-    await repository.upsert_many(small_catalog())
-    await session.commit()
-    return repository
-
-
 async def slugs(repo: WineRepository, **filters: object) -> set[str]:
     return {w.slug for w in await repo.search(filters, limit=50)}
 

@@ -251,7 +251,7 @@ _SAME_BUDGET = re.compile(
     r"|in (that|this|the same) range",
     re.IGNORECASE,
 )
-_REFINEMENTOPENERS = ("а ", "и ", "and ", "what about", "how about", "или ", "тогда ")
+_REFINEMENT_OPENERS = ("а ", "и ", "and ", "what about", "how about", "или ", "тогда ")
 
 
 def asks_similar(text: str) -> bool:
@@ -275,7 +275,7 @@ _LIKES = re.compile(
 def opens_as_refinement(text: str) -> bool:
     """«а …», «and …», «what about …», «он любит …»: it goes on from the request before."""
     stripped = text.strip().lower()
-    return stripped.startswith(_REFINEMENTOPENERS) or bool(_LIKES.match(stripped))
+    return stripped.startswith(_REFINEMENT_OPENERS) or bool(_LIKES.match(stripped))
 
 
 def measures_by_named(text: str) -> bool:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import Any
 
 from core.language.folding import TOKEN_RE, fold, stem, word_set
 
@@ -56,14 +57,9 @@ def is_person(word: str) -> bool:
 def noun_lemma(word: str) -> str | None:
     """The dictionary form of a known Russian noun («пармезану» → «пармезан»), else None: an
     adjective («жареной») names no dish by itself."""
-    lemma, known = analyse(word)
-    if word.isascii() or not known:
+    if word.isascii() or word in _OVERRIDES or (parse := _known_parse(word)) is None:
         return None
-    morph = _analyzer()
-    if not morph.word_is_known(word):  # type: ignore[attr-defined]
-        word = _LOST_SHORT_I.sub("й", word)  # known only with its «й» (see `analyse`)
-    noun = morph.parse(word)[0].tag.POS == "NOUN"  # type: ignore[attr-defined]
-    return lemma if noun else None
+    return fold(parse.normal_form) if parse.tag.POS == "NOUN" else None
 
 
 _PROPER = frozenset({"Name", "Surn", "Patr", "Geox", "Orgn", "Trad"})
@@ -146,13 +142,20 @@ def analyse(word: str) -> tuple[str, bool]:
         return stem(word), True
     if word in _OVERRIDES:
         return _OVERRIDES[word], True
+    parse = _known_parse(word)
+    if parse is None:
+        return stem(word), False
+    return fold(parse.normal_form), True
+
+
+def _known_parse(word: str) -> Any | None:
+    """pymorphy's first parse of a word its dictionary knows — with its «й» back when folding
+    wrote it as «и» («меньшеи», «сухои») — or None."""
     morph = _analyzer()
-    if not morph.word_is_known(word):  # type: ignore[attr-defined]
-        restored = _LOST_SHORT_I.sub("й", word)
-        if restored == word or not morph.word_is_known(restored):  # type: ignore[attr-defined]
-            return stem(word), False
-        word = restored  # «меньшеи», «сухои»: folding wrote «й» as «и»
-    return fold(morph.parse(word)[0].normal_form), True  # type: ignore[attr-defined]
+    for spelt in dict.fromkeys((word, _LOST_SHORT_I.sub("й", word))):
+        if morph.word_is_known(spelt):  # type: ignore[attr-defined]
+            return morph.parse(spelt)[0]  # type: ignore[attr-defined]
+    return None
 
 
 def lemma(word: str) -> str:
