@@ -39,6 +39,10 @@ ORDERS: dict[str, tuple[Any, ...]] = {
     "name": (Wine.name, Wine.slug),
     "newest": (Wine.vintage_year.desc().nulls_last(), Wine.slug),
 }
+#: «On sale» written for the driver, from the one condition above.
+ON_SALE_SQL = str(
+    ON_SALE.compile(dialect=postgresql.dialect(), compile_kwargs={"literal_binds": True})
+)
 #: The same orders written for the driver (a statement on `wines`).
 ORDER_SQL: dict[str, str] = {
     name: ", ".join(str(clause.compile(dialect=postgresql.dialect())) for clause in clauses)

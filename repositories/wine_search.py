@@ -15,6 +15,7 @@ from repositories.models import Wine
 from repositories.statements import Executor, driver_fetchall
 from repositories.wine_filters import (
     ON_SALE,
+    ON_SALE_SQL,
     ORDER_SQL,
     FilteredWines,
     SearchOrder,
@@ -42,7 +43,7 @@ class WineBrief(NamedTuple):
     food_pairings: list[str]
 
 
-_BRIEF_SELECT = f"SELECT {', '.join(WineBrief._fields)} FROM wines WHERE available IS true"
+_BRIEF_SELECT = f"SELECT {', '.join(WineBrief._fields)} FROM wines WHERE {ON_SALE_SQL}"
 #: A wine's columns as a query loads them (the deferred ones, vectors, left out).
 _WINE_FIELDS = tuple(c.key for c in inspect(Wine).column_attrs if not c.deferred)
 _WINES_BY_IDS = f"SELECT {', '.join(_WINE_FIELDS)} FROM wines WHERE id = ANY($1::uuid[])"
