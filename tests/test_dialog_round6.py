@@ -12,9 +12,16 @@ from core.domain import Sweetness, WineType
 from core.language.followups import read_followup
 from core.language.lemmas import analyse
 from core.language.reading import read
+from core.recommendation import Recommendation
 from services.app.runtime import Runtime
 from tests.agent_fixtures import rows_shown
 from tests.test_conversation import offline_chat
+
+
+async def _dialog(seeded: Runtime, user: int, *texts: str) -> list[Recommendation]:
+    """The offline answers to `texts`, said in turn by one person."""
+    async with offline_chat(seeded) as chat:
+        return [await chat.turns.answer(user, text) for text in texts]
 
 
 @pytest.mark.parametrize(
@@ -75,10 +82,13 @@ def test_a_change_after_a_word_of_assent_refines(text: str) -> None:
 async def test_a_bot_question_between_keeps_the_colour_for_the_next_change(
     seeded: Runtime,
 ) -> None:
-    async with offline_chat(seeded) as chat:
-        await chat.turns.answer(481, "красное полусладкое недорогое")
-        between = await chat.turns.answer(481, "а ты бот или живой человек?")
-        then = await chat.turns.answer(481, "ок а сухое тогда до 1500")
+    _, between, then = await _dialog(
+        seeded,
+        481,
+        "красное полусладкое недорогое",
+        "а ты бот или живой человек?",
+        "ок а сухое тогда до 1500",
+    )
     assert not between.wines
     assert "бот" in (between.intro or "").lower()
     shown = await rows_shown(seeded, then)
@@ -88,9 +98,12 @@ async def test_a_bot_question_between_keeps_the_colour_for_the_next_change(
 
 
 async def test_a_formal_cheaper_keeps_the_request(seeded: Runtime) -> None:
-    async with offline_chat(seeded) as chat:
-        first = await chat.turns.answer(482, "Требуется красное сухое вино из Италии.")
-        then = await chat.turns.answer(482, "Прошу варианты с меньшей стоимостью.")
+    first, then = await _dialog(
+        seeded,
+        482,
+        "Требуется красное сухое вино из Италии.",
+        "Прошу варианты с меньшей стоимостью.",
+    )
     before = await rows_shown(seeded, first)
     shown = await rows_shown(seeded, then)
     assert before and shown
@@ -99,18 +112,18 @@ async def test_a_formal_cheaper_keeps_the_request(seeded: Runtime) -> None:
 
 
 async def test_a_sour_complaint_then_semi_dry_keeps_the_colour(seeded: Runtime) -> None:
-    async with offline_chat(seeded) as chat:
-        await chat.turns.answer(483, "белое сухое посоветуй")
-        then = await chat.turns.answer(483, "не, сухое кислит, полусухое есть?")
+    _, then = await _dialog(
+        seeded, 483, "белое сухое посоветуй", "не, сухое кислит, полусухое есть?"
+    )
     shown = await rows_shown(seeded, then)
     assert shown
     assert all(w.wine_type is WineType.white for w in shown)
 
 
 async def test_a_lighter_wish_in_a_few_words_keeps_the_colour(seeded: Runtime) -> None:
-    async with offline_chat(seeded) as chat:
-        await chat.turns.answer(484, "мне нужно красное сухое")
-        then = await chat.turns.answer(484, "что-то лёгкое, не слишком тяжёлое")
+    _, then = await _dialog(
+        seeded, 484, "мне нужно красное сухое", "что-то лёгкое, не слишком тяжёлое"
+    )
     shown = await rows_shown(seeded, then)
     assert shown
     assert all(w.wine_type is WineType.red for w in shown)
@@ -129,19 +142,18 @@ def test_a_comparison_or_a_why_stays_a_question(text: str) -> None:
 async def test_which_is_cheaper_for_the_same_dish_after_thanks_gets_wines(
     seeded: Runtime,
 ) -> None:
-    async with offline_chat(seeded) as chat:
-        await chat.turns.answer(485, "белое к рыбе")
-        await chat.turns.answer(485, "wow, thanks!")
-        then = await chat.turns.answer(485, "а что подешевле к ней же?")
+    _, _, then = await _dialog(
+        seeded, 485, "белое к рыбе", "wow, thanks!", "а что подешевле к ней же?"
+    )
     shown = await rows_shown(seeded, then)
     assert shown
     assert all(w.wine_type is WineType.white for w in shown)
 
 
 async def test_too_sour_yet_not_cloying_is_between_dry_and_sweet(seeded: Runtime) -> None:
-    async with offline_chat(seeded) as chat:
-        await chat.turns.answer(486, "игристое брют")
-        then = await chat.turns.answer(486, "слишком кисло, а есть не брют, но и не приторное?")
+    _, then = await _dialog(
+        seeded, 486, "игристое брют", "слишком кисло, а есть не брют, но и не приторное?"
+    )
     shown = await rows_shown(seeded, then)
     assert shown
     assert all(w.wine_type is WineType.sparkling for w in shown)
@@ -162,9 +174,7 @@ def test_an_indefinite_which_is_no_question() -> None:
 async def test_less_sweet_when_nothing_drier_fits_the_dish_gives_the_dish_up(
     seeded: Runtime,
 ) -> None:
-    async with offline_chat(seeded) as chat:
-        first = await chat.turns.answer(487, "сладкое белое к десерту")
-        then = await chat.turns.answer(487, "а менее сладкое?")
+    first, then = await _dialog(seeded, 487, "сладкое белое к десерту", "а менее сладкое?")
     before = await rows_shown(seeded, first)
     shown = await rows_shown(seeded, then)
     assert before and shown
@@ -251,10 +261,9 @@ def test_the_shops_errands_get_no_wine_cards(text: str) -> None:
 async def test_a_pause_between_turns_shows_no_cards_and_keeps_the_request(
     seeded: Runtime,
 ) -> None:
-    async with offline_chat(seeded) as chat:
-        await chat.turns.answer(488, "красное сухое к стейку")
-        pause = await chat.turns.answer(488, "погоди, жена спрашивает")
-        then = await chat.turns.answer(488, "а подешевле есть?")
+    _, pause, then = await _dialog(
+        seeded, 488, "красное сухое к стейку", "погоди, жена спрашивает", "а подешевле есть?"
+    )
     assert not pause.wines
     shown = await rows_shown(seeded, then)
     assert shown and all(w.wine_type is WineType.red for w in shown)
@@ -282,8 +291,7 @@ def test_a_higher_price_category_is_still_dearer() -> None:
 
 
 async def test_a_dish_of_the_shops_own_pairings_is_found_in_any_case(seeded: Runtime) -> None:
-    async with offline_chat(seeded) as chat:
-        answer = await chat.turns.answer(489, "а к блинам с икрой что?")
+    [answer] = await _dialog(seeded, 489, "а к блинам с икрой что?")
     shown = await rows_shown(seeded, answer)
     assert shown
     assert all(any("икра" in f for f in w.food_pairings) for w in shown)
@@ -294,9 +302,7 @@ def test_a_salmon_steak_is_salmon() -> None:
 
 
 async def test_an_adjective_alone_names_no_dish_of_the_catalog(seeded: Runtime) -> None:
-    async with offline_chat(seeded) as chat:
-        await chat.turns.answer(490, "вино к рыбе")
-        then = await chat.turns.answer(490, "а если к жареной?")
+    _, then = await _dialog(seeded, 490, "вино к рыбе", "а если к жареной?")
     shown = await rows_shown(seeded, then)
     assert shown
     assert not any("жареный поросенок" in w.food_pairings for w in shown)
@@ -305,9 +311,7 @@ async def test_an_adjective_alone_names_no_dish_of_the_catalog(seeded: Runtime) 
 async def test_a_colour_the_maker_does_not_make_says_the_name_was_given_up(
     seeded: Runtime,
 ) -> None:
-    async with offline_chat(seeded) as chat:
-        first = await chat.turns.answer(491, "Фанагория есть?")
-        then = await chat.turns.answer(491, "а белое у них?")
+    first, then = await _dialog(seeded, 491, "Фанагория есть?", "а белое у них?")
     before = await rows_shown(seeded, first)
     shown = await rows_shown(seeded, then)
     assert before and shown
@@ -316,9 +320,7 @@ async def test_a_colour_the_maker_does_not_make_says_the_name_was_given_up(
 
 
 async def test_cheaper_from_the_same_maker_stays_with_the_maker(seeded: Runtime) -> None:
-    async with offline_chat(seeded) as chat:
-        first = await chat.turns.answer(492, "хочу что-нибудь от Mondavi")
-        then = await chat.turns.answer(492, "а подешевле от них же?")
+    first, then = await _dialog(seeded, 492, "хочу что-нибудь от Mondavi", "а подешевле от них же?")
     before = await rows_shown(seeded, first)
     shown = await rows_shown(seeded, then)
     assert before and shown
@@ -332,9 +334,7 @@ async def test_cheaper_from_the_same_maker_stays_with_the_maker(seeded: Runtime)
 async def test_a_question_about_the_wine_just_shown_gets_those_wines(
     seeded: Runtime, text: str
 ) -> None:
-    async with offline_chat(seeded) as chat:
-        first = await chat.turns.answer(493, "красное к стейку")
-        then = await chat.turns.answer(493, text)
+    first, then = await _dialog(seeded, 493, "красное к стейку", text)
     before = await rows_shown(seeded, first)
     shown = await rows_shown(seeded, then)
     assert before and shown
@@ -359,9 +359,7 @@ def test_lighter_said_as_too_heavy(text: str) -> None:
 
 
 async def test_another_grape_keeps_the_colour_shown(seeded: Runtime) -> None:
-    async with offline_chat(seeded) as chat:
-        first = await chat.turns.answer(494, "пино нуар")
-        then = await chat.turns.answer(494, "а другой сорт?")
+    first, then = await _dialog(seeded, 494, "пино нуар", "а другой сорт?")
     before = await rows_shown(seeded, first)
     shown = await rows_shown(seeded, then)
     assert before and shown
@@ -372,10 +370,9 @@ async def test_another_grape_keeps_the_colour_shown(seeded: Runtime) -> None:
 async def test_cheaper_after_the_dish_was_given_up_never_brings_dearer_wines(
     seeded: Runtime,
 ) -> None:
-    async with offline_chat(seeded) as chat:
-        await chat.turns.answer(495, "красное к шашлыку")
-        second = await chat.turns.answer(495, "а итальянское?")
-        then = await chat.turns.answer(495, "а подешевле?")
+    _, second, then = await _dialog(
+        seeded, 495, "красное к шашлыку", "а итальянское?", "а подешевле?"
+    )
     before = await rows_shown(seeded, second)
     shown = await rows_shown(seeded, then)
     assert before and shown
@@ -385,20 +382,16 @@ async def test_cheaper_after_the_dish_was_given_up_never_brings_dearer_wines(
 
 
 async def test_a_price_range_the_person_set_is_not_called_a_step(seeded: Runtime) -> None:
-    async with offline_chat(seeded) as chat:
-        await chat.turns.answer(496, "I need a gift, around 5000")
-        then = await chat.turns.answer(496, "she likes red")
+    _, then = await _dialog(seeded, 496, "I need a gift, around 5000", "she likes red")
     assert "дороже показанных" not in (then.intro or "")
 
 
 async def test_more_after_nothing_cheaper_keeps_to_the_persons_own_budget(
     seeded: Runtime,
 ) -> None:
-    async with offline_chat(seeded) as chat:
-        await chat.turns.answer(497, "белое к рыбе до 1500")
-        await chat.turns.answer(497, "а подешевле?")
-        await chat.turns.answer(497, "а ещё дешевле?")
-        then = await chat.turns.answer(497, "а ещё?")
+    _, _, _, then = await _dialog(
+        seeded, 497, "белое к рыбе до 1500", "а подешевле?", "а ещё дешевле?", "а ещё?"
+    )
     shown = await rows_shown(seeded, then)
     assert shown
     assert all(w.wine_type is WineType.white and w.price_rub <= 1500 for w in shown)
