@@ -63,10 +63,25 @@ class _FoldTable(dict[int, str]):
 _FOLD_TABLE = _FoldTable()
 
 
+# Latin letters that look like Cyrillic ones: «уткe» typed with a Latin «e» is «утке».
+_TO_CYRILLIC = str.maketrans("aeopcxykmthb", "аеорсхукмтнв")
+_TO_LATIN = str.maketrans("аеорсхукмтнв", "aeopcxykmthb")
+_MIXED = re.compile(r"[a-z]*(?:[а-я][a-z]|[a-z][а-я])[a-zа-я]*")
+
+
+def _one_script(word: re.Match[str]) -> str:
+    """A word typed in two alphabets, in the one most of its letters are in (the letters
+    that look alike changed; the word's length kept)."""
+    text = word.group()
+    cyrillic = sum("а" <= char <= "я" for char in text)
+    return text.translate(_TO_CYRILLIC if 2 * cyrillic >= len(text) else _TO_LATIN)
+
+
 @lru_cache(maxsize=1024)  # a sentence is folded by each reader of it
 def fold(text: str) -> str:
     """Fold ``text`` character by character, so positions in the result match the original."""
-    return text.translate(_FOLD_TABLE)
+    folded = text.translate(_FOLD_TABLE)
+    return _MIXED.sub(_one_script, folded) if _MIXED.search(folded) else folded
 
 
 @dataclass(frozen=True)

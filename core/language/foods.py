@@ -177,7 +177,6 @@ _FOOD_GROUPS: dict[str, list[str]] = {
         "макарон",
         "макаронам",
         "макаронами",
-        "лазанья",
         "карбонара",
         "карбонаре",
         "равиоли",
@@ -186,8 +185,6 @@ _FOOD_GROUPS: dict[str, list[str]] = {
         "тальятелле",
         "pasta",
         "spaghetti",
-        "lasagna",
-        "lasagne",
     ],
     # «паста болоньезе» is a meat sauce, not the creamy pasta of a white
     "паста болоньезе": [
@@ -198,6 +195,12 @@ _FOOD_GROUPS: dict[str, list[str]] = {
         ),
         *phrases(["паста", "спагетти", "макароны"], ["с мясным соусом", "с мясом", "с фаршем"]),
         "паста с мясным рагу",
+        # lasagne is layered with a meat ragù
+        "лазанья",
+        "лазанье",
+        "лазанью",
+        "lasagna",
+        "lasagne",
         "мясной соус",
         "мясным соусом",
         "мясном соусе",

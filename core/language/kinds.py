@@ -160,7 +160,8 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
     # A question word, or a question mark on a sentence that says something about its subject
     # («просекко — это шампанское?», «рислинг бывает сухим?»); not a bare name of a wine with a
     # question mark («Barolo?», «dry riesling?»), which asks whether the shop has it.
-    plain = cue.INDIFFERENT.sub(" ", folded)  # «без разницы откуда» asks nothing
+    # «без разницы откуда», «не такое сладкое, как компот» ask nothing
+    plain = cue.SIMILE.sub(" ", cue.INDIFFERENT.sub(" ", folded))
     interrogative = bool(
         cue.QUESTION.search(plain) or cue.DEFINING.search(folded) or asks_after_subject(words)
     )
@@ -354,7 +355,8 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
         return MessageReading(
             MessageKind.smalltalk, social="about", text=text
         )  # «ты умеешь шутить?»
-    if question and not cue.MOOD.search(folded) and not wine_words():
+    # «а не такое сладкое, как компот?»: a step from the wines shown is about wine
+    if question and not cue.MOOD.search(folded) and not wine_words() and not followup.changes:
         return MessageReading(MessageKind.offtopic, text=text)
     return MessageReading(MessageKind.request, text=text)
 

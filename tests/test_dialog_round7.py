@@ -1,0 +1,153 @@
+"""Follow-ups of a seventh round of my own phrasings (issue 40; none taken from the language
+sets): prices that «кусаются» are a wish for cheaper wine; «пожирнее по телу» and «слишком
+лёгкое» ask for a fuller one; «вау, красиво звучит» is a reaction, not a request; «не такое
+сладкое, как компот» is a step, its «как» a comparison; a word typed with a Latin letter in it
+(«уткe») is still the Russian word; lasagne pairs as a meat-sauce pasta; «что можешь
+посоветовать?» asks for wine; «сколько ты уже работаешь?» is about the bot."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.domain import WineType
+from core.language.folding import fold
+from core.language.followups import read_followup
+from core.language.reading import read
+from core.recommendation import Recommendation
+from services.app.runtime import Runtime
+from tests.agent_fixtures import rows_shown
+from tests.test_conversation import offline_chat
+
+
+async def _dialog(seeded: Runtime, user: int, *texts: str) -> list[Recommendation]:
+    """The offline answers to `texts`, said in turn by one person."""
+    async with offline_chat(seeded) as chat:
+        return [await chat.turns.answer(user, text) for text in texts]
+
+
+@pytest.mark.parametrize("text", ["ох, цены кусаются", "цены конские", "кусачие цены"])
+def test_prices_that_bite_ask_for_cheaper_wine(text: str) -> None:
+    reading = read(text)
+    assert reading.is_request
+    assert reading.followup.cheaper and not reading.followup.dearer
+
+
+async def test_biting_prices_after_a_pick_keep_the_colour_and_go_cheaper(
+    seeded: Runtime,
+) -> None:
+    first, then = await _dialog(seeded, 701, "мне к рыбе белое", "ох, цены кусаются")
+    before = await rows_shown(seeded, first)
+    shown = await rows_shown(seeded, then)
+    assert before and shown
+    assert all(w.wine_type is WineType.white for w in shown)
+    assert max(w.price_rub for w in shown) <= max(w.price_rub for w in before)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "хочется чего-нибудь пожирнее по телу",
+        "оно слишком лёгкое, хочется поплотнее",
+        "жидковато как-то",
+        "а можно не такое лёгкое?",
+    ],
+)
+def test_a_wish_for_more_body_is_fuller(text: str) -> None:
+    step = read_followup(text)
+    assert step.fuller and not step.lighter
+
+
+async def test_a_fuller_wish_in_other_words_keeps_red(seeded: Runtime) -> None:
+    _, then = await _dialog(
+        seeded, 702, "красное к говядине", "хочется чего-нибудь пожирнее по телу"
+    )
+    shown = await rows_shown(seeded, then)
+    assert shown
+    assert all(w.wine_type is WineType.red for w in shown)
+    assert "плотнее" in (then.intro or "")
+
+
+@pytest.mark.parametrize(
+    "text", ["вау, красиво звучит", "выглядит аппетитно", "заманчиво", "солидно"]
+)
+def test_a_reaction_to_the_wines_is_small_talk(text: str) -> None:
+    assert read(text).kind.value == "smalltalk"
+
+
+async def test_a_reaction_between_two_requests_shows_no_wines_and_keeps_the_request(
+    seeded: Runtime,
+) -> None:
+    first, between, then = await _dialog(
+        seeded, 703, "красное сухое из Италии", "вау, красиво звучит", "а есть подешевле?"
+    )
+    assert first.wines and not between.wines
+    shown = await rows_shown(seeded, then)
+    assert shown
+    assert all(w.wine_type is WineType.red and w.country == "Италия" for w in shown)
+
+
+@pytest.mark.parametrize(
+    ("text", "drier"),
+    [
+        ("а не такое сладкое, как компот?", True),
+        ("а можно не такое кислое, а то как уксус?", False),
+        ("кислое прям как лимон, есть послаще?", False),
+        ("не так сладко бы", True),
+    ],
+)
+def test_a_step_with_a_comparison_is_a_request(text: str, drier: bool) -> None:
+    reading = read(text)
+    assert reading.is_request
+    assert reading.followup.drier is drier
+    assert reading.followup.sweeter is not drier
+
+
+def test_a_why_with_a_comparison_stays_a_question() -> None:
+    assert not read("почему вино такое кислое, как уксус?").is_request
+
+
+def test_a_word_typed_in_two_alphabets_is_read_in_the_one_it_is_mostly_in() -> None:
+    assert fold("красное к уткe") == "красное к утке"
+    assert fold("крaсное") == "красное"
+    assert fold("sauvignon blanc") == "sauvignon blanc"
+    assert len(fold("Мoёt есть?")) == len("Мoёt есть?")
+
+
+async def test_a_dish_typed_with_a_latin_letter_is_still_the_dish(seeded: Runtime) -> None:
+    (answer,) = await _dialog(seeded, 704, "красное к уткe")
+    shown = await rows_shown(seeded, answer)
+    assert shown
+    assert all(any("утк" in p for p in w.food_pairings) for w in shown)
+
+
+async def test_lasagne_gets_red_wines_for_a_meat_sauce(seeded: Runtime) -> None:
+    (answer,) = await _dialog(seeded, 705, "вино к лазанье")
+    shown = await rows_shown(seeded, answer)
+    assert shown
+    assert all(w.wine_type is WineType.red for w in shown)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["что можешь посоветовать?", "что можете порекомендовать?", "можешь что-нибудь посоветовать?"],
+)
+def test_asking_what_the_bot_recommends_is_a_request(text: str) -> None:
+    assert read(text).is_request
+
+
+@pytest.mark.parametrize("text", ["надо посоветоваться с мужем", "пойду посоветуюсь с женой"])
+def test_going_to_ask_someone_is_small_talk(text: str) -> None:
+    assert read(text).kind.value == "smalltalk"
+
+
+@pytest.mark.parametrize(
+    "text", ["а сколько ты уже работаешь?", "сколько тебе лет?", "кто тебя создал?"]
+)
+def test_the_bots_age_and_makers_are_small_talk_about_the_bot(text: str) -> None:
+    reading = read(text)
+    assert reading.kind.value == "smalltalk"
+    assert reading.message.social == "about"
+
+
+def test_how_long_a_wine_keeps_stays_a_wine_question() -> None:
+    assert read("сколько лет хранится вино?").kind.value == "wine_question"
