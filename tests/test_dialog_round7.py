@@ -151,3 +151,64 @@ def test_the_bots_age_and_makers_are_small_talk_about_the_bot(text: str) -> None
 
 def test_how_long_a_wine_keeps_stays_a_wine_question() -> None:
     assert read("сколько лет хранится вино?").kind.value == "wine_question"
+
+
+@pytest.mark.parametrize("text", ["а посахарнее?", "а сладость побольше?", "сладости бы больше"])
+def test_more_sugar_in_other_words_is_sweeter(text: str) -> None:
+    step = read_followup(text)
+    assert step.sweeter and not step.drier
+
+
+async def test_more_sweetness_after_a_semi_dry_red_gives_sweeter_reds(seeded: Runtime) -> None:
+    _, then = await _dialog(seeded, 706, "красное полусухое", "а сладость побольше?")
+    shown = await rows_shown(seeded, then)
+    assert shown
+    assert all(w.wine_type is WineType.red for w in shown)
+    assert all(w.sweetness.value in ("semi_sweet", "sweet") for w in shown)
+
+
+@pytest.mark.parametrize("text", ["можно и до полутора", "пусть будет белое"])
+def test_a_change_opened_by_a_word_of_leave_refines(text: str) -> None:
+    assert read_followup(text).refines
+
+
+def test_aspic_is_meat() -> None:
+    assert read("вино к холодцу").query.filters.food_pairing == "мясо"
+
+
+@pytest.mark.parametrize("text", ["рыба будет красная, лосось", "к рыбе красную бутылку"])
+def test_a_feminine_colour_after_a_fish_is_the_fish(text: str) -> None:
+    assert read(text).query.filters.wine_type is None
+
+
+def test_a_colour_for_the_fish_is_still_the_wine() -> None:
+    assert read("к рыбе красное").query.filters.wine_type is WineType.red
+
+
+async def test_the_fish_told_after_a_white_pick_keeps_the_white(seeded: Runtime) -> None:
+    answers = await _dialog(seeded, 707, "белое к рыбе", "рыба будет красная, лосось")
+    assert "белое" in (answers[1].intro or "")  # what was searched still says white
+
+
+@pytest.mark.parametrize("text", ["поострее будет, с чили", "соус чили к мясу"])
+def test_chili_with_food_is_the_pepper_not_the_country(text: str) -> None:
+    assert read(text).query.filters.country is None
+
+
+@pytest.mark.parametrize("text", ["вино из Чили", "чилийское красное"])
+def test_chile_as_a_place_is_the_country(text: str) -> None:
+    assert read(text).query.filters.country == "Чили"
+
+
+async def test_a_cuisine_named_whole_gets_the_wines_paired_with_it(seeded: Runtime) -> None:
+    (answer,) = await _dialog(seeded, 708, "к азиатской кухне что-то")
+    shown = await rows_shown(seeded, answer)
+    assert shown
+    assert all("азиатская кухня" in w.food_pairings for w in shown)
+
+
+async def test_spicy_food_in_an_oblique_case_gets_wines_for_spicy_dishes(seeded: Runtime) -> None:
+    (answer,) = await _dialog(seeded, 709, "вино к острой еде")
+    shown = await rows_shown(seeded, answer)
+    assert shown
+    assert all({"острые блюда", "азиатская кухня"} & set(w.food_pairings) for w in shown)

@@ -20,9 +20,12 @@ from rapidfuzz import fuzz, process
 
 from core.language.catalog_words import ALIASES, CYRILLIC, STOP
 from core.language.folding import stem
-from core.language.lemmas import analyse, noun_lemma
+from core.language.lemmas import analyse, is_adjective, noun_lemma
 
 _TOKEN = re.compile(r"[a-zа-яё]+")
+_DISH_TOKEN = re.compile(r"[a-zа-яёй]+")
+# Nouns that name food in general: an adjective before one names the dish («к острой еде»)
+_ANY_FOOD = frozenset({"еда", "блюдо", "кухня", "пища", "закуска", "закусь", "стол"})
 _DISH_PREPOSITIONS = frozenset({"к", "ко", "под", "с", "со", "for", "with", "to"})
 MIN_WORD = 4
 
@@ -84,6 +87,13 @@ def _dish_keys(word: str) -> tuple[str, ...]:
 
 def words(text: str) -> list[str]:
     return _TOKEN.findall(_strip_accents(text.lower()).replace("ё", "е"))
+
+
+def _dish_words(text: str) -> list[str]:
+    """Words of a dish with their «й» kept («острой» and «острые» share a stem; «острои», as
+    `words` folds it, does not)."""
+    kept = _strip_accents(text.lower().replace("й", "\0")).replace("\0", "й")
+    return _DISH_TOKEN.findall(kept.replace("ё", "е"))
 
 
 class CatalogEntry(NamedTuple):
@@ -182,25 +192,46 @@ class CatalogIndex:
         self.styles = {entry.wine_id: tuple(entry.style.split("|")) for entry in entries}
         # The catalog's own dish words, by stem: «хачапури», «хамон» — whatever this shop pairs.
         self.foods: dict[str, str] = {}
+        # The pairings of several words each word is in («кухня»: «азиатская кухня»), by stem
+        self.dishes: dict[str, set[str]] = {}
         for entry in entries:
             for dish in entry.foods.split("|"):
-                for word in words(dish):
+                said = _dish_words(dish)
+                for word in said:
                     if len(word) >= MIN_WORD and word not in STOP:
                         for key in _dish_keys(word):
                             self.foods.setdefault(key, word)
+                            if len(said) > 1:
+                                self.dishes.setdefault(key, set()).add(dish.strip())
 
     def food(self, text: str) -> str | None:
         """A dish of the catalog's pairings the message names: after «к», «под», «with»…, or
         any long word of one («а если хачапури по-аджарски?»)."""
-        tokens = words(text)
+        tokens = _dish_words(text)
+        keys = {key for word in tokens for key in _dish_keys(word)}
         for position, word in enumerate(tokens):
             before = tokens[max(0, position - 2) : position]
             near = any(t in _DISH_PREPOSITIONS for t in before) or len(word) >= 6
             if not near:
                 continue
             for key in _dish_keys(word):
-                if key in self.foods:
+                if key not in self.foods:
+                    continue
+                if whole := self._whole_dish(key, keys):
+                    return whole
+                # «а если к жареной?» names no dish; «к острой еде» does
+                following = tokens[position + 1 : position + 2]
+                if not is_adjective(word) or {noun_lemma(w) for w in following} & _ANY_FOOD:
                     return self.foods[key]
+        return None
+
+    def _whole_dish(self, key: str, said: set[str]) -> str | None:
+        """The pairing of several words the message names whole («к азиатской кухне» is
+        «азиатская кухня», not any «кухня»), if one is."""
+        for dish in sorted(self.dishes.get(key, ())):
+            wanted = [w for w in _dish_words(dish) if len(w) >= MIN_WORD and w not in STOP]
+            if len(wanted) > 1 and all(set(_dish_keys(w)) & said for w in wanted):
+                return dish
         return None
 
     def _spelt(self, term: str, word: str) -> bool:

@@ -101,6 +101,18 @@ _STORY = re.compile(
     r"|(?:^|\s)к (?:нему|ней|ним|этому|этой|этим)(?:\s|$)"
     r"|(?:^|\s)(?:есть|кушать|готовить|жарить|подавать|запекать) (?:будем|будут|буду)(?:\s|$)"
     r"|^(?:а |и )?(?:еще |ещё )?будет\s"
+    # «рыба будет красная, лосось», «кстати, стейк будет из мраморной говядины»
+    r"|^(?:(?:кстати|ну|а|и|да|ой|так|вообще) )*[а-я]+ (?:будет|будут)(?:\s|$)"
+)
+# «сладости бы побольше», «больше сахара хочется»; «поменьше сладости»
+_SUGAR = r"(?:сахар|сладост|сладк|сладен)\w*"
+_MORE_SUGAR = re.compile(
+    rf"(?<![a-zа-я]){_SUGAR}(?: \w+)? (?:по)?больше(?![a-zа-я])"
+    rf"|(?<![a-zа-я])(?:по)?больше(?: \w+)? {_SUGAR}"
+)
+_LESS_SUGAR = re.compile(
+    rf"(?<![a-zа-я]){_SUGAR}(?: \w+)? (?:по)?меньше(?![a-zа-я])"
+    rf"|(?<![a-zа-я])(?:по)?меньше(?: \w+)? {_SUGAR}"
 )
 # «не дороже тысячи», «не дешевле 500»: a bound on the price, not «dearer» or «cheaper».
 _PRICE_BOUND = re.compile(r"(?:^|\s)не (?:дороже|дешевле|больше|меньше)\b")
@@ -161,8 +173,8 @@ def read_followup(text: str) -> FollowUp:
     extreme = "dearest" if not extreme and _DEAREST.search(folded) else extreme
     words = folded.split()
     negated = negated_filters(text)
-    stepped = has_cue(folded, DRIER)
-    sweeter = has_cue(folded, SWEETER)
+    stepped = has_cue(folded, DRIER) or bool(_LESS_SUGAR.search(folded))
+    sweeter = has_cue(folded, SWEETER) or bool(_MORE_SUGAR.search(folded))
     # «слишком кисло, но не приторное»: sweeter than shown, short of sweet
     between = stepped and sweeter
     # «не кислое, ну сладенькое»: a wish for sweeter is never ruled out by the «не» before it

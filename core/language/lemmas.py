@@ -62,6 +62,13 @@ def noun_lemma(word: str) -> str | None:
     return fold(parse.normal_form) if parse.tag.POS == "NOUN" else None
 
 
+def is_adjective(word: str) -> bool:
+    """«жареной», «острой»: a word the dictionary reads first as an adjective or participle."""
+    if word.isascii() or (parse := _known_parse(word)) is None:
+        return False
+    return parse.tag.POS in ("ADJF", "ADJS", "PRTF")
+
+
 _PROPER = frozenset({"Name", "Surn", "Patr", "Geox", "Orgn", "Trad"})
 
 

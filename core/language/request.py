@@ -67,8 +67,8 @@ def _wine_type_hit(text: ScannedText, *, bare_dessert: bool) -> Hit[WineType] | 
     for hit in live_hits(WINE_TYPE_WORDS, text):
         if hit.key == _DESSERT and not bare_dessert:
             continue  # "for dessert": food, not a wine type
-        if hit.value in COLOUR_TYPES and text.food_follows(hit):
-            continue  # "красная рыба", "white fish", "red meat"
+        if hit.value in COLOUR_TYPES and (text.food_follows(hit) or text.food_before_agrees(hit)):
+            continue  # "красная рыба", "white fish", "red meat", «рыба будет красная»
         hits.append(hit)
     distinct = first_distinct(hits)
     styles = [hit for hit in distinct if hit.value in STYLE_TYPES]
@@ -105,10 +105,16 @@ def _body_hit(text: ScannedText) -> Hit[str] | None:
     return distinct[0] if len(distinct) == 1 else None
 
 
+# «с чили», «перец чили», «соус чили»: the pepper, not the country («из Чили», «чилийское»)
+_PEPPER_BEFORE = frozenset({"с", "со", "перец", "перцем", "перца", "соус", "соусом", "соуса"})
+
+
 def _country_hit(text: ScannedText) -> Hit[str] | None:
     for hit in live_hits(COUNTRY_ALIASES, text):
         allowed = CASE_SENSITIVE_ALIASES.get(hit.key)
         if allowed is not None and text.span(hit) not in allowed:
+            continue
+        if hit.value == "Чили" and text.previous_word(hit) in _PEPPER_BEFORE:
             continue
         return hit
     return None

@@ -16,6 +16,9 @@ from core.language.vocabulary import FALSE_FRIENDS, MEAL_WORDS, NEGATION_FILLERS
 V = TypeVar("V")
 
 
+_FEMININE_ENDINGS = ("ая", "ую")
+
+
 @dataclass(frozen=True)
 class Hit(Generic[V]):
     start: int  # token index, inclusive
@@ -127,6 +130,16 @@ class ScannedText:
         return hit.end < len(self.tokens) and (
             match_at(FOOD_WORDS, self.tokens, hit.end) is not None
             or self.tokens[hit.end].stem in MEAL_WORDS
+        )
+
+    def food_before_agrees(self, hit: Hit[object]) -> bool:
+        """«рыба будет красная»: a feminine adjective after a food says what the food is like
+        (a wine is «красное»); «к рыбе красное» is the wine."""
+        if not self.tokens[hit.start].text.endswith(_FEMININE_ENDINGS):
+            return False
+        return any(
+            match_at(FOOD_WORDS, self.tokens, at) is not None
+            for at in range(max(0, hit.start - 3), hit.start)
         )
 
 
