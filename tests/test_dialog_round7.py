@@ -212,3 +212,42 @@ async def test_spicy_food_in_an_oblique_case_gets_wines_for_spicy_dishes(seeded:
     shown = await rows_shown(seeded, answer)
     assert shown
     assert all({"острые блюда", "азиатская кухня"} & set(w.food_pairings) for w in shown)
+
+
+@pytest.mark.parametrize("text", ["хочу что-то пошикарнее", "а побогаче есть?"])
+def test_something_grander_is_dearer(text: str) -> None:
+    step = read_followup(text)
+    assert step.dearer and not step.cheaper
+
+
+@pytest.mark.parametrize(
+    "text", ["это всё какое-то бюджетное, хочу нормальное", "они дешёвые какие-то"]
+)
+def test_the_wines_shown_called_cheap_is_a_wish_for_dearer(text: str) -> None:
+    step = read_followup(text)
+    assert step.dearer and not step.cheaper
+
+
+def test_a_wish_for_a_budget_wine_is_still_cheap() -> None:
+    assert not read_followup("хочу какое-то бюджетное вино").dearer
+
+
+async def test_a_ceiling_given_up_mid_dialog_keeps_the_rest_and_goes_above_it(
+    seeded: Runtime,
+) -> None:
+    _, then = await _dialog(
+        seeded, 710, "красное сухое до 2000", "а если не ограничиваться двумя тысячами?"
+    )
+    shown = await rows_shown(seeded, then)
+    assert shown
+    assert all(w.wine_type is WineType.red for w in shown)
+    assert any(w.price_rub > 2000 for w in shown)
+
+
+async def test_a_set_phrase_names_no_wine(seeded: Runtime) -> None:
+    _, then = await _dialog(
+        seeded, 711, "красное сухое до 1200", "бюджет не ограничен на самом деле"
+    )
+    shown = await rows_shown(seeded, then)
+    assert len(shown) == 3
+    assert all(w.wine_type is WineType.red for w in shown)

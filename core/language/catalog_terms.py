@@ -146,11 +146,18 @@ def _inflected(forms: set[str], term: str) -> bool:
 _ALIASES = {"".join(words(k)): v for k, v in ALIASES.items()}
 
 
+# Set phrases whose words name nothing: «на самом деле» is no «della»
+_IDIOMS = re.compile(
+    r"(?<![a-zа-яё])(?:(?:на|в) (?:самом )?деле|в общем|в целом|по крайней мере|так сказать"
+    r"|как бы то ни было|между прочим|в принципе)(?![a-zа-яё])"
+)
+
+
 def query_words(text: str, ignore: Iterable[str] = ()) -> list[str]:
     """Words of a message that could name a wine, style or place."""
     skip = {w for phrase in ignore for w in words(phrase)}
     found: list[str] = []
-    for word in words(text):
+    for word in words(_IDIOMS.sub(" ", text.lower())):
         if word in STOP or word in skip or len(word) < MIN_WORD:
             continue
         found.extend(_ALIASES.get(word, (word,)))

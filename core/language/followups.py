@@ -193,7 +193,8 @@ def read_followup(text: str) -> FollowUp:
         lighter=has_cue(folded, LIGHTER),
         fuller=has_cue(folded, FULLER),
         more=has_cue(folded, MORE),
-        refines=_opens_as_refinement(words) or _tells_story(text),
+        # «бюджет не ограничен», «страна не важна»: a condition given up is of the request
+        refines=_opens_as_refinement(words) or _tells_story(text) or bool(dropped),
         negated={
             k: v
             for k, v in negated.items()
