@@ -13,6 +13,7 @@ from core.domain import WineType
 from core.language.folding import fold
 from core.language.followups import read_followup
 from core.language.reading import read
+from core.language.wine_names import asked_for_by_name
 from core.recommendation import Recommendation
 from services.app.runtime import Runtime
 from tests.agent_fixtures import rows_shown
@@ -251,3 +252,63 @@ async def test_a_set_phrase_names_no_wine(seeded: Runtime) -> None:
     shown = await rows_shown(seeded, then)
     assert len(shown) == 3
     assert all(w.wine_type is WineType.red for w in shown)
+
+
+def test_a_typo_changes_a_letter_or_two_not_the_length_of_a_word() -> None:
+    assert read("а Барбареско?").query.filters.food_pairing is None
+    assert read("к шошлыку").query.filters.food_pairing == "шашлык"
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("посоветуй что-нибудь от Торрес", "Торрес"),
+        ("вино Мукузани", "Мукузани"),
+        ("а Рипассо есть?", "Рипассо"),
+    ],
+)
+def test_a_capitalised_cyrillic_name_is_asked_for_by_name(text: str, name: str) -> None:
+    assert asked_for_by_name(text) == name
+
+
+@pytest.mark.parametrize(
+    "text", ["подарок для Маши, посоветуй вино", "Привет, Сомелье", "хочу Шардоне", "а Вдова есть?"]
+)
+def test_a_first_name_a_common_word_or_a_grape_is_no_wine_name(text: str) -> None:
+    assert asked_for_by_name(text) is None
+
+
+async def test_a_wine_named_in_cyrillic_that_the_shop_lacks_is_said_to_be_missing(
+    seeded: Runtime,
+) -> None:
+    (answer,) = await _dialog(seeded, 712, "посоветуй что-нибудь от Торрес")
+    assert (answer.intro or "").startswith("Такого вина в каталоге нет")
+
+
+async def test_a_name_heard_must_be_about_as_long_as_the_name(seeded: Runtime) -> None:
+    _, then = await _dialog(seeded, 713, "есть амароне?", "ого, дорого. а Рипассо есть?")
+    shown = await rows_shown(seeded, then)
+    assert shown
+    assert all(w.wine_type is WineType.red for w in shown)  # no Rías Baixas white by ear
+
+
+@pytest.mark.parametrize("step", ["а подешевле?", "дорого"])
+async def test_cheaper_than_a_wine_named_is_a_cheaper_wine_of_its_kind(
+    seeded: Runtime, step: str
+) -> None:
+    first, then = await _dialog(seeded, 714, "есть амароне?", step)
+    (named,) = await rows_shown(seeded, first)
+    shown = await rows_shown(seeded, then)
+    assert shown
+    assert all(w.wine_type is named.wine_type for w in shown)
+    assert all(w.price_rub < named.price_rub for w in shown)
+
+
+async def test_dearer_than_a_single_grape_wine_named_may_be_another_grape(
+    seeded: Runtime,
+) -> None:
+    first, then = await _dialog(seeded, 715, "Catena Malbec есть?", "а подороже?")
+    (named,) = await rows_shown(seeded, first)
+    shown = await rows_shown(seeded, then)
+    assert shown
+    assert all(w.wine_type is WineType.red and w.price_rub > named.price_rub for w in shown)

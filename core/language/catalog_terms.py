@@ -135,6 +135,7 @@ def _closeness(forms: set[str], term: str) -> int:
 
 _HEARD_MIN = 5
 _HEARD_CUTOFF = 80.0
+_HEARD_LENGTH_SLACK = 1
 _CASE_ENDINGS = frozenset("аяуюеиыо")
 _SURE_START = 4  # letters a word shares with a catalog term to name it whatever its ending
 
@@ -267,7 +268,8 @@ class CatalogIndex:
             best = process.extractOne(
                 form, candidates, scorer=fuzz.ratio, score_cutoff=_HEARD_CUTOFF
             )
-            if best is not None:
+            # a name heard is about as long as the name («рипассо» is no «rias»)
+            if best is not None and abs(len(str(best[0])) - len(form)) <= _HEARD_LENGTH_SLACK:
                 found.append(str(best[0]))
         return found
 

@@ -54,6 +54,27 @@ def is_person(word: str) -> bool:
 
 
 @lru_cache(maxsize=65536)
+def is_first_name(word: str) -> bool:
+    """«Маша», «Петровичу»: a person's first name or patronymic (a surname may be a house's)."""
+    if word.isascii() or word in _OVERRIDES or (parse := _known_parse(word)) is None:
+        return False
+    return bool({"Name", "Patr"} & set(parse.tag.grammemes))
+
+
+@lru_cache(maxsize=65536)
+def is_common_word(word: str) -> bool:
+    """«Вдова», «Сомелье», «Пожалуйста»: a word the dictionary knows as a common one — not a
+    thing's name, a place or a brand, nor a loan it does not decline («мукузани», «шабли»),
+    which may be a wine's."""
+    if word.isascii() or (parse := _known_parse(word)) is None:
+        return False
+    grammemes = set(parse.tag.grammemes)
+    if parse.tag.POS != "NOUN" or "anim" in grammemes:  # «Пожалуйста», «Сомелье»
+        return True
+    return not grammemes & (_PROPER | {"Fixd"})
+
+
+@lru_cache(maxsize=65536)
 def noun_lemma(word: str) -> str | None:
     """The dictionary form of a known Russian noun («пармезану» → «пармезан»), else None: an
     adjective («жареной») names no dish by itself."""

@@ -23,6 +23,7 @@ from core.language.vocabulary import BODY_WORDS, SWEETNESS_WORDS, WINE_TYPE_WORD
 
 MIN_LENGTH = 5  # shorter words have too many neighbours to correct safely
 _CYRILLIC_CUTOFF = 80.0  # measured on the development dialogs: «шошлык» 83, «мерлоу» 80
+_LENGTH_SLACK = 2
 _LATIN_CUTOFF = 88.0  # Latin words are not checked against a dictionary: stricter
 
 
@@ -65,8 +66,11 @@ def corrected(word: str, word_stem: str) -> tuple[str, ...] | None:
         return None  # a real Russian word
     candidates = [s for s in spellings if s[0] == word_stem[0]]
     cutoff = _LATIN_CUTOFF if latin else _CYRILLIC_CUTOFF
-    found = process.extractOne(word_stem, candidates, scorer=fuzz.ratio, score_cutoff=cutoff)
-    return spellings[found[0]] if found else None
+    found = process.extract(word_stem, candidates, scorer=fuzz.ratio, score_cutoff=cutoff, limit=3)
+    # a typo changes a letter or two, not the word's length by three («барбареско» is no
+    # misspelt «барбекю»)
+    near = [hit for hit in found if abs(len(hit[0]) - len(word_stem)) <= _LENGTH_SLACK]
+    return spellings[near[0][0]] if near else None
 
 
 def corrected_tokens(tokens: list[Token]) -> list[Token]:

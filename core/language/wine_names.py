@@ -10,7 +10,13 @@ from __future__ import annotations
 
 import re
 
-from core.language.request import country_from_text, grape_from_text, region_from_text
+from core.language.lemmas import is_common_word, is_first_name
+from core.language.request import (
+    country_from_text,
+    grape_from_text,
+    parse_query,
+    region_from_text,
+)
 
 _QUOTED = re.compile(r"[«\"“]([^»\"”\n]{3,60})[»\"”]")
 _HOUSE = re.compile(
@@ -24,6 +30,10 @@ _LATIN = re.compile(
 )
 
 
+# «вино Мукузани», «что-нибудь от Торрес»: a capitalised Cyrillic word
+_CYRILLIC_NAME = re.compile(r"(?<![\w-])([А-ЯЁ][а-яё]{2,}(?:-[А-ЯЁа-яё][а-яё]+)*)(?![\w-])")
+
+
 def asked_wine_name(text: str) -> str | None:
     """The name of a wine the message asks for, or None."""
     for pattern in (_QUOTED, _HOUSE, _LATIN):
@@ -31,6 +41,21 @@ def asked_wine_name(text: str) -> str | None:
             candidate = " ".join(found.group(1).split()).strip(" .,!?")
             if len(candidate) >= 3 and not _style_only(candidate):
                 return candidate
+    return None
+
+
+def _cyrillic_name(text: str) -> str | None:
+    """«вино Мукузани», «от Торрес», «Рипассо есть?»: a capitalised Cyrillic word that no
+    list of the shop's words reads, that the dictionary knows as no common word (a loan it
+    does not decline, «Мукузани», may be a wine) and that is no person's first name."""
+    for found in _CYRILLIC_NAME.finditer(text):
+        word = found.group(1)
+        folded = word.lower().replace("ё", "е")
+        if is_common_word(folded) or is_first_name(folded):
+            continue
+        if not parse_query(word).filters.is_empty() or _style_only(word):
+            continue
+        return word
     return None
 
 
@@ -46,10 +71,10 @@ _ASKS_AFTER = re.compile(r"\s*(?:у вас\s+)?(?:есть|в наличии|н�
 
 def asked_for_by_name(text: str) -> str | None:
     """The name a Russian message asks for a wine by, where a wine is asked for («есть
-    Torres?», «хочу Opus One», «Opus One у вас есть?»), not any Latin word in it («я из
+    Torres?», «хочу Opus One», «Opus One у вас есть?», «вино Мукузани»), not any Latin word in it («я из
     Moscow», «для Instagram поста»). In an English message a capitalised word opening a
     sentence («Hello», «Red») is no name."""
-    name = asked_wine_name(text)
+    name = asked_wine_name(text) or _cyrillic_name(text)
     if not name or not _CYRILLIC.search(text.replace(name, " ")):
         return None
     before, _, after = text.partition(name)

@@ -55,6 +55,16 @@ def read_turn(
     ids, used = list(asked.named_ids), list(asked.named_words)
     named = (asked.named_ids, asked.named_words) if ids else ((), ())
     similar = asked.similar and bool(state.last_shown or ids)
+    # «есть амароне?» — «дорого»: a price step from the wines named is a wine of their kind
+    # (not «а подешевле от них же?», which keeps the maker)
+    priced_like = not similar and bool(
+        not ids
+        and state.named_ids
+        and state.last_shown
+        and (followup.cheaper or followup.dearer)
+        and not followup.same_maker
+    )
+    similar = similar or priced_like
     if similar and len(ids) == 1:  # «похожее на Cloudy Bay»: its style, not that wine itself
         style = _style_of_named(index, ids)
         price = _price_of_named(index, ids)
@@ -67,7 +77,10 @@ def read_turn(
         state = replace(state, shown=tuple(dict.fromkeys((*state.shown, *ids))))
         ids, used, named = [], [], ((), ())
     elif similar and not ids:  # «а что-то похожее, но дешевле»: the style of what was shown
-        parsed = ParsedQuery(_like(_style_of(state.last_shown), parsed.filters, followup), {})
+        style = _style_of(state.last_shown)
+        if priced_like:  # of its kind: the sweetness and grape were the name's, not asked
+            style = style.model_copy(update={"grape_variety": None, "sweetness": None})
+        parsed = ParsedQuery(_like(style, parsed.filters, followup), {})
     if followup.among_shown and state.last_shown:  # «а из них сухое какое?»
         shown_ids = tuple(w.id for w in state.last_shown)
         if followup.shown_pick and abs(followup.shown_pick) > len(shown_ids):
