@@ -71,8 +71,8 @@ _ASKS_AFTER = re.compile(r"\s*(?:у вас\s+)?(?:есть|в наличии|н�
 
 def asked_for_by_name(text: str) -> str | None:
     """The name a Russian message asks for a wine by, where a wine is asked for («есть
-    Torres?», «хочу Opus One», «Opus One у вас есть?», «вино Мукузани»), not any Latin word in it («я из
-    Moscow», «для Instagram поста»). In an English message a capitalised word opening a
+    Torres?», «хочу Opus One», «Opus One у вас есть?», «вино Мукузани»), not any Latin word in
+    it («я из Moscow», «для Instagram поста»). In an English message a capitalised word opening a
     sentence («Hello», «Red») is no name."""
     name = asked_wine_name(text) or _cyrillic_name(text)
     if not name or not _CYRILLIC.search(text.replace(name, " ")):
