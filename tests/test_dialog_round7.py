@@ -312,3 +312,36 @@ async def test_dearer_than_a_single_grape_wine_named_may_be_another_grape(
     shown = await rows_shown(seeded, then)
     assert shown
     assert all(w.wine_type is WineType.red and w.price_rub > named.price_rub for w in shown)
+
+
+@pytest.mark.parametrize("text", ["погоди, мне звонят", "секунду, курьер пришёл"])
+def test_a_pause_for_a_call_or_a_courier_is_small_talk(text: str) -> None:
+    assert read(text).kind.value == "smalltalk"
+
+
+async def test_a_pause_between_two_requests_shows_nothing_and_keeps_the_request(
+    seeded: Runtime,
+) -> None:
+    _, pause, then = await _dialog(
+        seeded, 716, "игристое", "погоди, мне звонят", "всё, я тут. давай брют"
+    )
+    assert not pause.wines
+    shown = await rows_shown(seeded, then)
+    assert shown
+    assert all(w.wine_type is WineType.sparkling and w.sweetness.value == "dry" for w in shown)
+
+
+@pytest.mark.parametrize(
+    "text", ["ты вообще где берёшь информацию?", "на чём тебя обучали?", "откуда ты это знаешь?"]
+)
+def test_where_the_bots_answers_come_from_is_about_the_bot(text: str) -> None:
+    reading = read(text)
+    assert reading.kind.value == "smalltalk"
+    assert reading.message.social == "about"
+
+
+def test_an_allergy_to_sulfites_gets_the_health_answer_not_a_refusal() -> None:
+    reading = read("блин, забыл, у жены аллергия на сульфиты")
+    assert reading.kind.value == "wine_question"
+    assert reading.message.health
+    assert reading.message.entry is not None and reading.message.entry.health

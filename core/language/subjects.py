@@ -26,7 +26,7 @@ WINE_LEMMAS = word_set(
     беленькое розовое розовый красное белое совиньон шардоне мерло каберне рислинг пино
     саперави мускат москато риоха кьянти бароло бордо бургундское божоле сотерн токай
     полусухой полусладкий полусух полусладк этикетка контрэтикетка мацерация ферментация
-    брожение выдержка сусло
+    брожение выдержка сусло сульфит сульфиты
     мезга дрожжи винификация терруар апелласьон аппелласьон купажирование бочка баррик
     wine wines vino vin winery grape grapes vineyard bottle sommelier cork vintage champagne
     prosecco cava port sherry riesling merlot cabernet chardonnay pinot tannin tannins
