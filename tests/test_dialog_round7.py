@@ -345,3 +345,47 @@ def test_an_allergy_to_sulfites_gets_the_health_answer_not_a_refusal() -> None:
     assert reading.kind.value == "wine_question"
     assert reading.message.health
     assert reading.message.entry is not None and reading.message.entry.health
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "хочется чего-то более дорогого",
+        "а что-нибудь недешёвое?",
+        "цену можно повыше",
+        "ценник побольше можно",
+        "поднять ценник",
+    ],
+)
+def test_a_higher_price_said_in_other_words_is_dearer(text: str) -> None:
+    step = read_followup(text)
+    assert step.dearer and not step.cheaper
+
+
+@pytest.mark.parametrize("text", ["цена поменьше бы", "опустим ценник"])
+def test_a_lower_price_said_in_other_words_is_cheaper(text: str) -> None:
+    step = read_followup(text)
+    assert step.cheaper and not step.dearer
+
+
+@pytest.mark.parametrize(
+    "text", ["давай что-то подороже рублей на 500", "на 300 дешевле", "подешевле на тысячу"]
+)
+def test_by_how_much_a_step_moves_is_no_price_bound(text: str) -> None:
+    filters = read(text).query.filters
+    assert filters.price_max is None and filters.price_min is None
+
+
+@pytest.mark.parametrize(("text", "bound"), [("вино на 2000", 2000), ("подороже, на 3000", 3000)])
+def test_a_sum_after_na_without_a_step_is_the_budget(text: str, bound: int) -> None:
+    assert read(text).query.filters.price_max == bound
+
+
+async def test_dearer_by_a_sum_gives_dearer_wines_not_cheap_ones(seeded: Runtime) -> None:
+    first, then = await _dialog(
+        seeded, 717, "красное к стейку до 1500", "давай что-то подороже рублей на 500"
+    )
+    before = await rows_shown(seeded, first)
+    shown = await rows_shown(seeded, then)
+    assert before and shown
+    assert all(w.price_rub > max(b.price_rub for b in before) for w in shown)

@@ -160,6 +160,9 @@ _MAX_AFTER = re.compile(
     r"\s*(?:₽|руб\w*|р)?\.?,?\s*(?:максимум|макс|не больше|не дороже|не выше|max|maximum|tops"
     r"|at most)(?![a-zа-я])"
 )
+# A step of the price beside «на N»: «подороже на 500», «на 300 дешевле»
+_STEP_STEMS = ("подорож", "дорож", "подешев", "дешев", "дешевл")
+_STEP_AFTER = re.compile(r"\s*(?:₽|руб\w*|р)?\.?\s*(?:по)?(?:дороже|дешевле)(?![a-zа-я])")
 _ABOUT_LOW = Decimal("0.8")
 _ABOUT_HIGH = Decimal("1.2")
 
@@ -209,6 +212,20 @@ class PriceReader:
     def _max_follows(self, amount: Amount) -> bool:
         """«1500 максимум», «косарь, не больше»: the bound said after the sum."""
         return bool(_MAX_AFTER.match(self.text.folded[amount.end :]))
+
+    def _is_step(self, amount: Amount, before: list[Token], first: int) -> bool:
+        """«подороже рублей на 500», «на 300 дешевле»: «на» with a step of the price beside it
+        says by how much the price moves."""
+        if before[first].text != "на" or len(before) - first != 1:
+            return False
+        if _STEP_AFTER.match(self.text.folded[amount.end :]):
+            return True
+        cue = before[first]
+        return any(
+            token.text.startswith(_STEP_STEMS)
+            and "," not in self.text.folded[token.end : cue.start]  # «подороже, на 3000»
+            for token in before[max(0, first - 3) : first]
+        )
 
     @staticmethod
     def _cue(words: list[Token]) -> tuple[str, int] | None:
@@ -324,6 +341,8 @@ class PriceReader:
                 self._set_max(amount.value, self._phrase(start, amount.end))
             return
         kind, first = cue
+        if self._is_step(amount, before, first):
+            return  # «подороже рублей на 500», «на 300 дешевле»: by how much, not a bound
         if amount.approximate and kind == _MAX:
             kind = _ABOUT  # «за тыщи за четыре»: the inversion says «about»
         words = self._phrase(before[first].start, amount.end)
