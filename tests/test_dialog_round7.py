@@ -389,3 +389,15 @@ async def test_dearer_by_a_sum_gives_dearer_wines_not_cheap_ones(seeded: Runtime
     shown = await rows_shown(seeded, then)
     assert before and shown
     assert all(w.price_rub > max(b.price_rub for b in before) for w in shown)
+
+
+async def test_lighter_after_mixed_bodies_is_lighter_than_the_heaviest_and_keeps_the_dish(
+    seeded: Runtime,
+) -> None:
+    first, then = await _dialog(seeded, 718, "вино к утке", "а полегче?")
+    before = await rows_shown(seeded, first)
+    shown = await rows_shown(seeded, then)
+    assert before and shown
+    assert len({b.body for b in before}) > 1
+    assert all(w.body < max(b.body for b in before) for w in shown)
+    assert all(any("утк" in p for p in w.food_pairings) for w in shown)

@@ -121,13 +121,15 @@ def merge(
         if followup.drier and values.get("wine_type") == WineType.dessert:
             values.pop("wine_type")  # a dessert wine is sweet by kind: drier is another kind
         named_ids, named_words = (), ()
+    # Lighter than the heaviest shown, fuller than the lightest — as a sweetness step moves
+    # from the sweetest or the driest shown («полегче» after bodies 2, 4, 2 may be a 3)
     if followup.lighter and last:
         refined.append("легче")
-        values["body_max"] = max(1, min(w.body for w in last) - 1)
+        values["body_max"] = max(1, max(w.body for w in last) - 1)
         values.pop("body_min", None)
     if followup.fuller and last:
         refined.append("плотнее")
-        values["body_min"] = min(5, max(w.body for w in last) + 1)
+        values["body_min"] = min(5, min(w.body for w in last) + 1)
         values.pop("body_max", None)
     # A filter asked for again is no longer ruled out («а розовое?» after «белое и красное»).
     excluded = [(n, v) for n, v in state.excluded if str(asked.get(n, "")) != v]
