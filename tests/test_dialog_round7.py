@@ -401,3 +401,30 @@ async def test_lighter_after_mixed_bodies_is_lighter_than_the_heaviest_and_keeps
     assert len({b.body for b in before}) > 1
     assert all(w.body < max(b.body for b in before) for w in shown)
     assert all(any("утк" in p for p in w.food_pairings) for w in shown)
+
+
+async def test_a_wine_asked_for_with_the_verb_last_gets_wines_after_a_greeting(
+    seeded: Runtime,
+) -> None:
+    (answer,) = await _dialog(seeded, 719, "привет) вино к суши подскажешь?")
+    shown = await rows_shown(seeded, answer)
+    assert shown
+    assert any("суши" in w.food_pairings for w in shown)
+
+
+def test_a_doctor_before_an_initial_is_a_wines_name_not_health() -> None:
+    reading = read("доктор л рислинг есть?")
+    assert reading.is_request and not reading.message.health
+
+
+def test_a_doctor_who_forbade_wine_is_still_health() -> None:
+    assert read("доктор сказал, что мне нельзя вино").message.health
+
+
+@pytest.mark.parametrize("text", ["спасибо, возьму", "беру!", "пожалуй, возьму"])
+def test_a_choice_made_with_nothing_after_it_is_small_talk(text: str) -> None:
+    assert read(text).kind.value == "smalltalk"
+
+
+def test_taking_a_kind_of_wine_is_a_request() -> None:
+    assert read("возьму красное").is_request

@@ -55,6 +55,8 @@ REQUEST = _rx(
     r"|подать|налить)"
     r"|хочу|хочется|хотелось|захотел|нужн[оаы]? (вино|бутылк|что|игрист|красн|бел|розов)"
     r"|ищу|ищем|покажи|найди|есть ли у вас|у вас есть|есть у вас|в наличии|посоветуете"
+    # «вино к суши подскажешь?»: the wine named, then the verb asking for it
+    r"|вин\w*(?: [\w-]+){0,4} (?:подскаж|посовету|подбер)\w*"
     r"|recommend|suggest|pick (a|me)|looking for|i want|i need|i'd like|i would like"
     r"|can you (find|get)|what should i (buy|get|drink|bring|open)|pair\w* (it )?with"
     r"|goes? (well )?with|to drink with|would you (pair|serve|pick|suggest|recommend|choose)"

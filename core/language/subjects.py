@@ -102,6 +102,18 @@ def lemma_set(words: Sequence[Word]) -> frozenset[str]:
     return frozenset(w.lemma for w in words) | frozenset(w.text for w in words)
 
 
+def _health_words(words: Sequence[Word]) -> frozenset[str]:
+    """The lemmas that may speak of health: not «доктор» before an initial («доктор Л
+    рислинг» is a wine's name)."""
+    return lemma_set(
+        [
+            w
+            for at, w in enumerate(words)
+            if not (w.lemma == "доктор" and at + 1 < len(words) and len(words[at + 1].text) == 1)
+        ]
+    )
+
+
 def names_wine(words: Sequence[Word]) -> bool:
     return not lemma_set(words).isdisjoint(WINE_LEMMAS)
 
@@ -111,7 +123,7 @@ def names_alcohol(words: Sequence[Word]) -> bool:
 
 
 def about_health(words: Sequence[Word], folded: str) -> bool:
-    if not lemma_set(words).isdisjoint(HEALTH_LEMMAS) or _HEALTH_PHRASES.search(folded):
+    if not _health_words(words).isdisjoint(HEALTH_LEMMAS) or _HEALTH_PHRASES.search(folded):
         return True
     return bool(_DAILY.search(folded) and _AMOUNT.search(folded))
 
