@@ -428,3 +428,12 @@ def test_a_choice_made_with_nothing_after_it_is_small_talk(text: str) -> None:
 
 def test_taking_a_kind_of_wine_is_a_request() -> None:
     assert read("возьму красное").is_request
+
+
+@pytest.mark.parametrize(
+    ("text", "low", "high"),
+    [("нужно красное тысячи за 2-3", 2000, 3000), ("тыщи за 4", 3200, 4800)],
+)
+def test_thousands_said_before_digits_are_thousands(text: str, low: int, high: int) -> None:
+    filters = read(text).query.filters
+    assert (filters.price_min, filters.price_max) == (low, high)

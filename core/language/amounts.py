@@ -127,6 +127,11 @@ _MULTIPLIER_FIRST_RE = re.compile(
     + "|".join(_NUMBER_WORDS)
     + r")(?P<half>\s+с\s+половиной)?(?![a-zа-я])"
 )
+# «тысячи за 2-3», «тыщи за 4»: the same inversion with digits
+_MULTIPLIER_FIRST_DIGITS_RE = re.compile(
+    r"(?<![a-zа-я])(?:тысяч|тыщ)[а-я]*\s+за\s+(?P<low>\d+(?:[.,]\d+)?)"
+    r"(?:\s*-\s*(?P<high>\d+(?:[.,]\d+)?))?(?![\d.,]*\d)"
+)
 _NUMBER_WORD = r"(?P<num>" + "|".join(_NUMBER_WORDS) + r")(?P<half>\s+с\s+половиной)?"
 # The bare end of a range of thousands: «полторы-две тысячи», «от двух до трёх тысяч»,
 # «тыща-полторы».
@@ -246,8 +251,27 @@ def _word_amounts(folded: str) -> list[Amount]:
     return found
 
 
+def _inverted_digit_amounts(folded: str) -> list[Amount]:
+    """«тысячи за 2-3» is 2 000–3 000; «тыщи за 4» about 4 000."""
+    found: list[Amount] = []
+    for match in _MULTIPLIER_FIRST_DIGITS_RE.finditer(folded):
+        low = Decimal(match.group("low").replace(",", "."))
+        if match.group("high") is None:
+            found.append(Amount(match.start(), match.end(), low, _THOUSAND, False, False, True))
+            continue
+        high = Decimal(match.group("high").replace(",", "."))
+        found.append(Amount(match.start(), match.end("low"), low, _THOUSAND, False, False))
+        found.append(Amount(match.start("high"), match.end(), high, _THOUSAND, False, False))
+    return found
+
+
 def find_amounts(folded: str) -> list[Amount]:
-    amounts = _digit_amounts(folded)
+    inverted = _inverted_digit_amounts(folded)
+    amounts = [
+        a
+        for a in _digit_amounts(folded)
+        if not any(i.start < a.end and a.start < i.end for i in inverted)
+    ] + inverted
     for amount in _word_amounts(folded):
         if not any(a.start < amount.end and amount.start < a.end for a in amounts):
             amounts.append(amount)  # "2 тысячи": already read as digits with a multiplier
