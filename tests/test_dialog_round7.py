@@ -437,3 +437,16 @@ def test_taking_a_kind_of_wine_is_a_request() -> None:
 def test_thousands_said_before_digits_are_thousands(text: str, low: int, high: int) -> None:
     filters = read(text).query.filters
     assert (filters.price_min, filters.price_max) == (low, high)
+
+
+async def test_the_word_wine_in_any_case_names_no_wine(seeded: Runtime) -> None:
+    _, _, then = await _dialog(
+        seeded,
+        720,
+        "розовое сухое к салату",
+        "а как делают розовое вино, смешивают красное с белым?",
+        "ладно, вернёмся к вину: а подешевле есть?",
+    )
+    shown = await rows_shown(seeded, then)
+    assert shown
+    assert all(w.wine_type is WineType.rose for w in shown)
