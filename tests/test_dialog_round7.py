@@ -450,3 +450,12 @@ async def test_the_word_wine_in_any_case_names_no_wine(seeded: Runtime) -> None:
     shown = await rows_shown(seeded, then)
     assert shown
     assert all(w.wine_type is WineType.rose for w in shown)
+
+
+async def test_a_wine_paired_with_the_dish_in_the_persons_own_word_comes_first(
+    seeded: Runtime,
+) -> None:
+    (answer,) = await _dialog(seeded, 721, "Нужно сладкое к торту на юбилей мамы!")
+    shown = await rows_shown(seeded, answer)
+    assert shown
+    assert "торт" in shown[0].food_pairings

@@ -152,8 +152,19 @@ def read_turn(
     structured = not parsed.filters.is_empty() or bool(ids or group or followup.changes or choices)
     mood = reading.proper.strip() if fresh and not structured else ("" if fresh else state.mood)
     missing = "" if ids else _missing_name(reading.proper, index)
+    if parsed.filters.food_pairing:  # «к торту»: the person's word, to rank by
+        dish_said = parsed.matched.get("food_pairing", "")
+    elif merged.filters.food_pairing == state.filters.food_pairing:
+        dish_said = state.dish_said
+    else:
+        dish_said = ""
     return replace(
-        merged, mood=mood, named_now=bool(ids), turns=state.turns + 1, missing_name=missing
+        merged,
+        mood=mood,
+        named_now=bool(ids),
+        turns=state.turns + 1,
+        missing_name=missing,
+        dish_said=dish_said,
     )
 
 

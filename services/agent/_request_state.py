@@ -53,6 +53,7 @@ class RequestState:
     said_now: tuple[str, ...] = ()  # filters this message's own words state («under 1000»)
     turns: int = 0
     missing_name: str = ""  # a wine this message names that the catalog does not have
+    dish_said: str = ""  # the dish in the person's own word («торту»), when a food is asked
     topic: str = (
         ""  # the knowledge entry last asked about («а у вас есть?» after «что такое амароне?»)
     )

@@ -69,21 +69,27 @@ def choose(
     cheapest: bool = False,
     dearest: bool = False,
     picks: ShopPicks = NO_PICKS,
+    dish_said: str = "",
 ) -> list[Wine]:
     """Best within the budget when there is one, else around a typical price; varied producers.
     Asked for no type, a person means a still wine: «пино нуар» is the red, not the sparkling
     made partly from it (a sparkling, dessert or fortified wine comes only when no still one
     fits). `picks`: the shop's rules, when every wine given meets the whole request."""
     if filters.wine_type is not None:
-        return _choose(wines, filters, cheapest, dearest, picks)
+        return _choose(wines, filters, cheapest, dearest, picks, dish_said)
     still = [w for w in wines if welcome_untyped(w, filters)]
     if still:  # fewer cards rather than a sparkling or a port to fill them
-        return _choose(still, filters, cheapest, dearest, picks)
-    return _choose(wines, filters, cheapest, dearest, picks)
+        return _choose(still, filters, cheapest, dearest, picks, dish_said)
+    return _choose(wines, filters, cheapest, dearest, picks, dish_said)
 
 
 def _choose(
-    wines: Sequence[Wine], filters: WineFilters, cheapest: bool, dearest: bool, picks: ShopPicks
+    wines: Sequence[Wine],
+    filters: WineFilters,
+    cheapest: bool,
+    dearest: bool,
+    picks: ShopPicks,
+    dish_said: str = "",
 ) -> list[Wine]:
     if cheapest:
         ranked = sorted(wines, key=lambda w: (w.price_rub, w.slug))
@@ -98,6 +104,8 @@ def _choose(
         # sausages (a dish of its kind); the price order stays within each.
         dish = filters.food_pairing
         ranked.sort(key=lambda w: not any(names_dish(p, dish) for p in w.food_pairings))
+        if dish_said:  # «к торту»: a wine paired with a cake before one with other desserts
+            ranked.sort(key=lambda w: not any(names_dish(p, dish_said) for p in w.food_pairings))
     chosen: list[Wine] = []
     for wine in ranked:
         if all(p.producer != wine.producer for p in chosen):
@@ -159,7 +167,7 @@ async def _structured(
         # sparkling made partly from it to be new
         fresh = [w for w in fresh if w.wine_type not in STYLE_TYPES]
     if fresh:
-        return Selection(choose(fresh, filters, picks=picks), source)
+        return Selection(choose(fresh, filters, picks=picks, dish_said=state.dish_said), source)
     if pool:
         return await _all_shown(repo, state, pool, shown, picks)
     direction = next((d for d in state.refined if d in _DIRECTIONS), None)
