@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parents[1]
 # The figures when they were last measured (BENCHMARKS.md, "Language"), a little below: a change
 # that reads worse than this fails. They are floors against regressions, not the bar
 # (kinds 95 %, dialogs 95 %, no false claim), which the test parts do not all reach yet.
-TEST_FLOORS = {"dialogs_offline": 0.90, "claims_false_kept": 2}
-DEV_DIALOGS_OFFLINE = 0.958  # measured 1873/1954 with dialogs_7
+TEST_FLOORS = {"dialogs_offline": 0.93, "claims_false_kept": 2}
+DEV_DIALOGS_OFFLINE = 0.966  # measured 1889/1954 with dialogs_7, after the seventh round
 DEV_CLAIMS_FALSE_KEPT = 0
 DEV_CLAIMS_TRUE_KEPT = 0.99  # measured 514/515 with claims_7
 # The agent path answers through the eval's own fake model (bench/eval/reader.py), which reads
