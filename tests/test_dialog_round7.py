@@ -459,3 +459,33 @@ async def test_a_wine_paired_with_the_dish_in_the_persons_own_word_comes_first(
     shown = await rows_shown(seeded, answer)
     assert shown
     assert "торт" in shown[0].food_pairings
+
+
+@pytest.mark.parametrize(
+    ("text", "step"),
+    [
+        ("падароже", "dearer"),
+        ("пасуше", "drier"),
+        ("паслаще", "sweeter"),
+        ("понасыщенее бы", "fuller"),
+        ("сухова то, можно мягче?", "sweeter"),
+    ],
+)
+def test_a_step_spelt_as_it_sounds_is_the_step(text: str, step: str) -> None:
+    assert getattr(read(text).followup, step)
+
+
+def test_a_misspelt_comparative_is_not_split_as_a_glued_preposition() -> None:
+    assert read("понасыщенее бы").query.filters.body_min is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "слушай, а вот если чуть-чуть подороже взять, что-нибудь будет интереснее?",
+        "понимаешь, хочется прям вау-эффекта, денег не пожалею",
+    ],
+)
+def test_a_dearer_wish_in_a_long_sentence_is_a_request(text: str) -> None:
+    reading = read(text)
+    assert reading.is_request and reading.followup.dearer

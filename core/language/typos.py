@@ -104,6 +104,8 @@ def glued_at(word: str) -> int:
         return 0
     if corrected(word, stem(word)) is not None:
         return 0  # a typo of one word («шардонэ») or a phrase («пинонуар») of the tables
+    if word.startswith("по") and word.endswith(("ее", "ей")):
+        return 0  # «понасыщенее»: a comparative misspelt, not «по» and a word
     for little in _GLUED_PREPOSITIONS:
         rest = word[len(little) :]
         if not word.startswith(little) or len(rest) < 4:
@@ -147,11 +149,14 @@ _STEP_WORDS = (
     "попроще",
     "поплотнее",
     "посолиднее",
+    "понасыщеннее",
+    "потяжелее",
     "поинтереснее",
     "побюджетнее",
     "бюджетнее",
 )
 _STEP_CUTOFF = 85.0  # «подишевле» 89, «дешевлее» 93; «посолидней» is a dictionary word
+_AS_SAID = str.maketrans("ое", "аи")
 
 
 @lru_cache(maxsize=16384)
@@ -161,9 +166,11 @@ def step_word_of(word: str) -> str | None:
         return None
     if corrected(word, stem(word)) is not None:
         return None  # «сухле» is «сухое», not «суше»
-    candidates = [s for s in _STEP_WORDS if s[0] == word[0]]
-    found = process.extractOne(word, candidates, scorer=fuzz.ratio, score_cutoff=_STEP_CUTOFF)
-    return str(found[0]) if found else None
+    # spelt as said: an unstressed «о» written «а», «е» written «и» («падароже», «подишевле»)
+    heard = word.translate(_AS_SAID)
+    candidates = {s.translate(_AS_SAID): s for s in _STEP_WORDS if s[0] == word[0]}
+    found = process.extractOne(heard, list(candidates), scorer=fuzz.ratio, score_cutoff=_STEP_CUTOFF)
+    return candidates[str(found[0])] if found else None
 
 
 def step_words_spelt(text: str) -> str:
