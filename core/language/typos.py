@@ -169,7 +169,9 @@ def step_word_of(word: str) -> str | None:
     # spelt as said: an unstressed «о» written «а», «е» written «и» («падароже», «подишевле»)
     heard = word.translate(_AS_SAID)
     candidates = {s.translate(_AS_SAID): s for s in _STEP_WORDS if s[0] == word[0]}
-    found = process.extractOne(heard, list(candidates), scorer=fuzz.ratio, score_cutoff=_STEP_CUTOFF)
+    found = process.extractOne(
+        heard, list(candidates), scorer=fuzz.ratio, score_cutoff=_STEP_CUTOFF
+    )
     return candidates[str(found[0])] if found else None
 
 
