@@ -25,22 +25,50 @@ _GENERIC_NAME_WORDS = frozenset(
 def word_sounds(text: str) -> tuple[frozenset[str], ...]:
     """Each distinctive word of a name or text as its sound skeletons, of the word as written
     and of its dictionary form («Фрэнка Гери» ≈ «Фрэнк Гери», «Виктором» ≈ «Виктор»)."""
+    found, generic = _sounds_by_kind(text)
+    # A word that sounds like a house's title («Тенуты» is «Tenuta» in Cyrillic) is that
+    # title when a name follows, but a name when it stands alone («реки Кача» is no «Casa»).
+    return found or generic
+
+
+def _sounds_by_kind(text: str) -> tuple[tuple[frozenset[str], ...], tuple[frozenset[str], ...]]:
+    """(the sounds of the distinctive words, of those that sound like a house's title)."""
     found = []
+    generic = []
     for word in words(text):
         if len(word) < 3 or word in _GENERIC_NAME_WORDS:
             continue
         sounds = _sounds_of_word(word)
-        if _blurred_set(sounds) & _generic_sounds():  # «Тенуты» is «Tenuta» in Cyrillic
-            continue
-        found.append(sounds)
-    return tuple(found)
+        (generic if _blurred_set(sounds) & _generic_sounds() else found).append(sounds)
+    return tuple(found), tuple(generic)
 
 
 @lru_cache(maxsize=65_536)  # like the skeletons and lemmas it is made of: words repeat
 def _sounds_of_word(word: str) -> frozenset[str]:
     forms = {word, lemma(word), *_heard_as(word)}
     # «ai» and «ei» merged for names alone: Taylor ≈ Тэйлор (a search would confuse more)
-    return frozenset(s.replace("ai", "ei") for form in forms for s in skeletons(form))
+    found = {s.replace("ai", "ei") for form in forms for s in skeletons(form)}
+    if word.isascii():  # a silent ending Latin letters write and Cyrillic ones do not
+        found |= {unsaid for s in found for unsaid in _without_silent_end(s)}
+    elif _POSSESSIVE.search(word):  # «Грэхэмс» is «Graham's»
+        found |= skeletons(word[:-1])
+    return frozenset(found)
+
+
+_SILENT_END = re.compile(r"(?:[tsdx]|[aeiou]+)$")
+_POSSESSIVE = re.compile(r"[бвгдзклмнпрт]с$")
+
+
+def _without_silent_end(skeleton: str) -> set[str]:
+    """A skeleton without the final letters a Latin spelling may not sound («sogrape» ≈
+    «согрейп», «jadot» ≈ «жадо», «grapes» ≈ «грейпс»); a Cyrillic spelling writes what is
+    heard, so «перец» has no such ending (and is no «Перу»)."""
+    if len(_VOWELS.sub("a", skeleton)) <= 3:
+        return set()
+    found = {_SILENT_END.sub("", skeleton, count=1)}
+    if skeleton.endswith("es"):
+        found.add(skeleton[:-2])
+    return found - {skeleton}
 
 
 @lru_cache(maxsize=1)
@@ -49,9 +77,13 @@ def _generic_sounds() -> frozenset[str]:
     return _blurred_set(frozenset(generic))
 
 
-# How Russian writes some Latin spellings of names: «Jadot» is «Жадо», «Guido» «Гвидо», «Ste.»
-# «Сент».
-_HEARD_AS = ((re.compile(r"^j(?=[aeiou])"), "zh"), (re.compile(r"gu(?=[aeiou])"), "gv"))
+# How Russian writes some Latin spellings of names: «Jadot» is «Жадо», «Guido» «Гвидо»,
+# Catalan and Portuguese «ix» «ш» («Freixenet» is «Фрешенет»), «Ste.» «Сент».
+_HEARD_AS = (
+    (re.compile(r"^j(?=[aeiou])"), "zh"),
+    (re.compile(r"gu(?=[aeiou])"), "gv"),
+    (re.compile(r"(?<=[aeo])ix(?=[aeiou])"), "sh"),
+)
 _SAINTS = {"st": ("sent", "saint", "sankt"), "ste": ("sent", "saint")}
 
 
@@ -64,8 +96,9 @@ def _heard_as(word: str) -> set[str]:
 
 @lru_cache(maxsize=8192)
 def name_sounds(text: str) -> frozenset[str]:
-    """Sound skeletons of the distinctive words of a name or text."""
-    return frozenset(s for sounds in word_sounds(text) for s in sounds)
+    """Sound skeletons of the words of a name or text that a name said may be (a word that
+    sounds like a house's title too: «Chianti»)."""
+    return frozenset(s for kind in _sounds_by_kind(text) for sounds in kind for s in sounds)
 
 
 def sounds_like(sounds: frozenset[str], names: frozenset[str]) -> bool:
@@ -99,13 +132,9 @@ def _blurred_set(skeletons: frozenset[str]) -> frozenset[str]:
 
 @lru_cache(maxsize=65_536)
 def _blurred(skeleton: str) -> frozenset[str]:
-    """A skeleton heard loosely: each run of vowels one vowel («veli», «valei» → «vala»), and
-    without a silent final vowel or consonant («sogrape» ≈ «согрейп», «jadot» ≈ «жадо»); a
+    """A skeleton heard loosely: each run of vowels one vowel («veli», «valei» → «vala»); a
     leading «j» may be «ж» («jadot»). Two sounds at least, so no short word matches by chance."""
     forms = set()
     for base in {skeleton, "s" + skeleton[1:] if skeleton.startswith("h") else skeleton}:
-        blurred = _VOWELS.sub("a", base)
-        forms.add(blurred)
-        if len(blurred) > 3 and blurred[-1] in "atsdx":
-            forms.add(blurred[:-1])
+        forms.add(_VOWELS.sub("a", base))
     return frozenset(f for f in forms if len(f) >= 2 and len(_VOWELS.sub("", f)) >= 1)
