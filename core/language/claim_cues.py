@@ -51,18 +51,18 @@ CUES: dict[str, re.Pattern[str]] = {
         r"|победител\w* (?:конкурс|дегустац|выставк|чемпионат))"
     ),
     "ageing": re.compile(
-        r"(?<![а-яёa-z])(?:выдержк|выдерживал|выдержан\w*\s+(?:в|на)\s|бочк|бочон|дуб[аеуо]?\b|дубов"
+        r"(?<![а-яёa-z])(?:выдержк|выдержива|выдержан\w*\s+(?:в|на)\s|бочк|бочон|дуб[аеуо]?\b|дубов"
         r"|барри?к"
         r"|oak|barri?que|\bлет в\b"
         r"|месяц\w* в\b|на осадке|sur lie|амфор|квеври|qvevri|состар|созревал|провел\w* (?:\w+ )?"
         r"(?:год|лет|месяц)|aged\b)"
     ),
     "history": re.compile(
-        r"(?<![а-яёa-z])(?:старейш|древнейш|крупнейш|основа[лн]|основыва|основател|\bс \d{4}\b"
+        r"(?<![а-яёa-z])(?:старейш|древнейш|крупнейш|основа[лн]|основыва|основател"
         # «прошлого века» dates a year or a decade, read as a date of its own (claim_numbers)
         r"|(?<!прошлого )(?<!прошлом )(?<!прошлый )\bвек[аеу]?\b|столети"
         r"|(?:сто|ста|двести|двухсот|триста|трехсот|тысяч\w*) лет|вековы|многовеков|старинн"
-        r"|династи|поколени|founded|oldest|since \d{4}|перв\w+ (?:винодел|хозяйств|производ)"
+        r"|династи|поколени|founded|oldest|перв\w+ (?:винодел|хозяйств|производ)"
         r"|истори\w+ (?:насчитыва|хозяйств|винодельн|дома)|легендарн|годовщин|юбиле|anniversary)"
     ),
     # A person's past («бывший игрок в регби», «former banker»): the wine's words must tell it.
@@ -116,6 +116,25 @@ METHODS: dict[str, re.Pattern[str]] = {
         r"|открыть через|пить (?:\w+ )?(?:до|в течение)|drink (?:by|until|now)|cellar"
     ),
     "decanting": re.compile(r"декант|аэрац|подышать|breathe"),
+    "kosher": re.compile(r"кошерн|kosher"),
+    # What the wine was aged in and how much of it: «в дубе», «в новом дубе», «в стали»,
+    # «частично» — a wine aged in steel is not one aged in oak.
+    "oak": re.compile(
+        r"(?<![а-яё])(?:дуб(?:а|е|у|ом|ы|ов|ах)?(?![а-яё])|дубов|бочк|бочон|барри?к)"
+        r"|(?<![a-z])(?:oak|barri?que|barrel)"
+    ),
+    "new_oak": re.compile(
+        r"(?<![а-яё])нов\w*\s+(?:\w+\s+)?(?:дуб|бочк|бочон|барри?к)|new (?:\w+ )?(?:oak|barrel)"
+    ),
+    "steel": re.compile(
+        r"(?<![а-яё])(?:в|из)\s+(?:\w+\s+)?стали(?![а-яё])|нержаве|стальн\w*\s+(?:чан|резервуар"
+        r"|емкост|бак)|stainless|steel"
+    ),
+    "partly_aged": re.compile(r"частичн|partial|partly"),
+    "wholly_aged": re.compile(
+        r"(?:полностью|целиком|entirely|fully)\s+(?:\w+\s+)?(?:в\s+(?:\w+\s+)?(?:дуб|бочк|барри?к"
+        r"|стал)|выдерж)"
+    ),
 }
 # Terms of a label or a classification said of the wine («смарагд», «крианса», «блан де блан»):
 # the wine's own words must name the same one.
@@ -163,6 +182,12 @@ _ANCHORS = {
     "screw_cap": "винтов screw",
     "cellaring": "потенциал хранить хранения заложить выдерж открыть пить drink cellar",
     "decanting": "декант аэрац подышать breathe",
+    "kosher": "кошерн kosher",
+    "oak": "дуб бочк бочон барик баррик oak barri barrel",
+    "new_oak": "нов new",
+    "steel": "стал нержаве stainless steel",
+    "partly_aged": "частичн partial partly",
+    "wholly_aged": "полностью целиком entirely fully",
     "smaragd": "смарагд smaragd",
     "federspiel": "федершпил federspiel",
     "steinfeder": "штайнфедер steinfeder",
@@ -194,7 +219,7 @@ _ALL_ANCHORS = tuple(sorted({anchor for *_, anchors in _MADE_OR_LABELLED for anc
 # A clause that denies what follows: «не проходит выдержку в дубе», «без крепления» — not «не
 # менее двух лет в дубе» or «не только…».
 _NEGATOR = re.compile(
-    r"(?<![а-яёa-z])(?:не|нет|без|ни|никогда|never|not|without)(?![а-яёa-z])"
+    r"(?<![а-яёa-z])(?:не|нет|без|ни|никогда|никак\w*|never|not|without|no)(?![а-яёa-z])"
     r"(?!\s+(?:менее|более|меньше|больше|только|раньше|позже|позднее|дольше|реже|хуже|уступа"
     r"|случайно|зря|слишком|очень|так))"
 )
@@ -312,7 +337,12 @@ def cue_claims(text: str) -> frozenset[tuple[str, str]]:
         return denied + (OTHER if any(a <= start < b for a, b in others) else "")
 
     for kind, cue in CUES.items():
-        found |= {(kind, kind + mark(m.start())) for m in cue.finditer(folded)}
+        for m in cue.finditer(folded):
+            said = mark(m.start())
+            if kind == "ageing" and said.startswith(NOT) and METHODS["oak"].match(m.group()):
+                continue  # «без дуба», «никакого дуба»: no oak (read as such), not no ageing
+            found.add((kind, kind + said))
+    found |= {("history", SINCE + mark(m.start())) for m in _SINCE_YEAR.finditer(folded)}
     present = {anchor for anchor in _ALL_ANCHORS if anchor in folded}
     for name, kind, cue, anchors in _MADE_OR_LABELLED:
         if present and not anchors.isdisjoint(present):
@@ -334,12 +364,26 @@ def cue_claims(text: str) -> frozenset[tuple[str, str]]:
     return frozenset(found)
 
 
+# «с 1961 года», «since 1887»: a year a thing has lasted since — the year itself is the claim
+# (read and held to the wine's words as a year); the wine's words saying one tell a history.
+_SINCE_YEAR = re.compile(r"(?<![а-яёa-z])(?:с|since) \d{4}(?!\d)")
+SINCE = "since"
+# Vessels a wine's words would name if it was aged in them: denied, they stand unless named.
+_SILENCE_DENIES = frozenset({"oak", "new_oak"})
+
+
 def borne_out(claim: tuple[str, str], own: frozenset[tuple[str, str]]) -> bool:
     """Is a cue claim made by the wine's own words in the same relation? A claim about the wine
     needs the same about the wine; one about something else, the same said of anything."""
     kind, value = claim
     if (kind, value) in own:
         return True
+    if kind == "method" and value.removesuffix(NOT) in _SILENCE_DENIES and value.endswith(NOT):
+        return (kind, value.removesuffix(NOT)) not in own  # «без дуба»: none named
+    if kind == "history" and value.startswith(SINCE):
+        return True  # the year said is held to the wine's words on its own
+    if kind == "history" and (kind, SINCE + value[len(kind) :]) in own:
+        return True  # «работает с 1887 года» tells a history
     if kind == "standing" and "@мир" not in value:  # «одно из самых продаваемых» is borne
         said = value.rstrip(NOT + OTHER)  # out by the same said «в мире»
         if (kind, f"{said}@мир{value[len(said) :]}") in own:
