@@ -34,6 +34,11 @@ _YEAR_WORDS = re.compile(r"^\s*(?:год\w*\s+)?")
 _HARVEST = re.compile(r"(?:урожа\w*|винтаж\w*|vintage)\s*$")
 # What ends a clause after a bare number: «…, тысяча четыреста.»
 _CLAUSE_END = re.compile(r"^\s*(?:$|[.,;:!?)—–-])")
+# Words that round the amount after them: «около двух тысяч» of 1900 ₽ is a price said.
+ROUGHLY = re.compile(
+    r"(?<![а-яё])(?:около|примерно|приблизительно|порядка|почти|где-то|в районе|под"
+    r"|чуть (?:меньше|больше)|немногим (?:меньше|больше)|about|around|roughly|almost)\s*$"
+)
 # «трёхлетняя», «столетние», «двухмесячная»: a length said as an adjective.
 _LENGTH_ADJECTIVE = re.compile(
     r"(?<![а-яё])(одно|полу|двух|дву|трех|четырех|пяти|шести|семи|восьми|девяти|десяти"
@@ -61,8 +66,11 @@ _LENGTH_PREFIXES = {
     "ста": 100,
     "сто": 100,
 }
-# A number in digits with an ordinal ending: «23-го», «21-й» — a short year.
+# A number in digits with an ordinal ending: «23-го», «21-й» — a short year; so are «'21» and
+# «21 года».
 SHORT_YEAR_DIGITS = re.compile(r"(?<![\d.,])(\d{2})-(?:го|й|м|ом|ого|ый|ий)(?![а-яё])")
+_SHORT_YEAR_APOSTROPHE = re.compile(r"(?<![\w'’])['’](\d{2})(?![\d'’])")
+_SHORT_YEAR_BEFORE_NOUN = re.compile(r"(?<![\d.,])((?!1[1-4])\d{2})\s+год(а|у)(?![а-яё])")
 
 
 def worded_number_claims(text: str, number_kind: str, taken: list[tuple[int, int]]) -> list[Claim]:
@@ -103,7 +111,8 @@ def worded_number_claims(text: str, number_kind: str, taken: list[tuple[int, int
             if year and (number.ordinal or number.next_lemma == "год"):
                 found.append(Claim(_year_kind(before), int(value)))
             elif value >= 100 and not number.ordinal and _CLAUSE_END.match(after):
-                found.append(Claim("sum", value))  # «…, тысяча четыреста.»: a price said
+                # «…, тысяча четыреста.»: a price said; «около двух тысяч.» one rounded
+                found.append(Claim("rough_sum" if ROUGHLY.search(before) else "sum", value))
             else:
                 found.append(Claim(number_kind, value))
         elif value >= 10 and not number.ordinal:
@@ -127,8 +136,18 @@ def short_year_claims(folded: str) -> list[tuple[tuple[int, int], Claim]]:
     урожая»: a vintage told from this year."""
     found = [
         (match.span(), Claim("short_year", int(match.group(1))))
-        for match in SHORT_YEAR_DIGITS.finditer(folded)
+        for pattern in (SHORT_YEAR_DIGITS, _SHORT_YEAR_APOSTROPHE)
+        for match in pattern.finditer(folded)
     ]
+    for match in _SHORT_YEAR_BEFORE_NOUN.finditer(folded):
+        number = match.group(1)
+        # «22 года» may be a count of years; «урожай 22 года», «21 года», «в 22 году» a date
+        if (
+            match.group(2) == "у"
+            or number[-1] not in "234"
+            or _HARVEST.search(folded, 0, match.start())
+        ):
+            found.append((match.span(), Claim("short_year", int(number))))
     for match in _RELATIVE_VINTAGE.finditer(folded):
         said = match.group()
         back = 2 if "позапрошл" in said else 1 if "прошл" in said else 0

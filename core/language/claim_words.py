@@ -22,7 +22,12 @@ from core.language.names import (
     proper_names,
     unknown_terms,
 )
-from core.language.places import CASE_SENSITIVE_ALIASES, COUNTRY_ALIASES, REGION_ALIASES
+from core.language.places import (
+    CASE_SENSITIVE_ALIASES,
+    COUNTRY_ALIASES,
+    FLAG_COUNTRIES,
+    REGION_ALIASES,
+)
 from core.language.scanning import ScannedText, live_hits
 from core.language.vocabulary import (
     BARE_DESSERT,
@@ -75,7 +80,13 @@ _FORTIFIED = re.compile(
 )
 
 
-_BUBBLES = re.compile(r"пузыр|перляж|мусс\b|шипуч|газирован|bubbl|fizz")
+_BUBBLES = re.compile(
+    r"пузыр|перляж|мусс\b|шипуч|газирован|bubbl|fizz|слабоигрист|полуигрист|фриц?цант|фризант"
+    r"|frizzant|p[eé]tillant|петийан"
+)
+# «тихое вино»: said not to sparkle; «оранжевое вино»: a style no row's colour is.
+_STILL = re.compile(r"(?<![а-яё])тих\w*\s+(?:\w+\s+)?(?:вин|шампанск)|still wine")
+_ORANGE = re.compile(r"оранжев\w*\s+(?:\w+\s+)?вин|вин\w*\s+оранжев|orange wine|оранж-вин")
 
 
 # Things a place names the origin of, not the wine's: «во французском дубе», «бургундских
@@ -231,10 +242,19 @@ def _appearance_claims(message: ScannedText) -> list[Claim]:
 
 
 def world_claims(text: str) -> list[Claim]:
-    """«вино Нового Света»."""
+    """«вино Нового Света»; a country's flag («🇦🇷 Мальбек»)."""
+    claims = [
+        Claim("country", country)
+        for flag in _FLAG.findall(text)
+        if (country := FLAG_COUNTRIES.get("".join(chr(ord(c) - _FLAG_A + 65) for c in flag)))
+    ]
     if (group := countries_of_group(text)) in (NEW_WORLD, OLD_WORLD):
-        return [Claim("world", "new" if group == NEW_WORLD else "old")]
-    return []
+        claims.append(Claim("world", "new" if group == NEW_WORLD else "old"))
+    return claims
+
+
+_FLAG_A = 0x1F1E6  # the regional indicator letter A
+_FLAG = re.compile("[\U0001f1e6-\U0001f1ff]{2}")
 
 
 def made_claims(folded: str) -> list[Claim]:
@@ -244,6 +264,10 @@ def made_claims(folded: str) -> list[Claim]:
         claims.append(Claim("colour", WineType.fortified))
     if _BUBBLES.search(folded):  # «с тонкими пузырьками»: said to sparkle
         claims.append(Claim("colour", WineType.sparkling))
+    if _STILL.search(folded):
+        claims.append(Claim("colour", WineType.sparkling, negated=True))
+    if _ORANGE.search(folded):
+        claims.append(Claim("colour", "orange"))
     return claims
 
 

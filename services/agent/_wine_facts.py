@@ -96,6 +96,9 @@ class Facts:
             return Verdict.OK if dated else Verdict.UNCONFIRMED
         if claim.kind == "sum" and self.price is not None and claim.value == self.price:
             return Verdict.OK
+        if claim.kind == "rough_sum" and self.price is not None:  # a tenth either way
+            value = Decimal(str(claim.value))
+            return Verdict.OK if abs(self.price - value) <= value / 10 else Verdict.UNCONFIRMED
         verdict = self._row_check(claim)
         if verdict is Verdict.OK or _own(self, claim):
             return Verdict.OK
