@@ -69,6 +69,7 @@ _LENGTH_PREFIXES = {
 # A number in digits with an ordinal ending: «23-го», «21-й» — a short year; so are «'21» and
 # «21 года».
 SHORT_YEAR_DIGITS = re.compile(r"(?<![\d.,])(\d{2})-(?:го|й|м|ом|ого|ый|ий)(?![а-яё])")
+_DECADE_DIGITS = re.compile(r"(?<![\d.,])(1[5-9]\d0|20[0-2]0|[1-9]0)-?(?:х|е|ых|ые|ми)(?![а-яё])")
 _SHORT_YEAR_APOSTROPHE = re.compile(r"(?<![\w'’])['’](\d{2})(?![\d'’])")
 _SHORT_YEAR_BEFORE_NOUN = re.compile(r"(?<![\d.,])((?!1[1-4])\d{2})\s+год(а|у)(?![а-яё])")
 
@@ -139,6 +140,8 @@ def short_year_claims(folded: str) -> list[tuple[tuple[int, int], Claim]]:
         for pattern in (SHORT_YEAR_DIGITS, _SHORT_YEAR_APOSTROPHE)
         for match in pattern.finditer(folded)
     ]
+    for match in _DECADE_DIGITS.finditer(folded):  # «с 1870-х», «в 90-е»
+        found.append((match.span(), Claim("decade", int(match.group(1)))))
     for match in _SHORT_YEAR_BEFORE_NOUN.finditer(folded):
         number = match.group(1)
         # «22 года» may be a count of years; «урожай 22 года», «21 года», «в 22 году» a date

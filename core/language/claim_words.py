@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from core.domain import WineType
 from core.language.claim import Claim
+from core.language.claim_cues import negated_at
 from core.language.claim_grapes import food_claims, grape_claims, said_hits
 from core.language.folding import stem, stem_key, word_set
 from core.language.grapes import GRAPE_ALIASES
@@ -36,7 +37,7 @@ from core.language.vocabulary import (
     SWEETNESS_WORDS,
     WINE_TYPE_WORDS,
 )
-from core.language.world import NEW_WORLD, OLD_WORLD, countries_of_group
+from core.language.world import GROUPS_BY_NAME, countries_of_group
 
 _WINE_NOUNS = frozenset(
     {"вино", "вина", "вин", "вину", "вином", "вине", "винам", "винами", "винах", "wine", "wines"}
@@ -248,8 +249,8 @@ def world_claims(text: str) -> list[Claim]:
         for flag in _FLAG.findall(text)
         if (country := FLAG_COUNTRIES.get("".join(chr(ord(c) - _FLAG_A + 65) for c in flag)))
     ]
-    if (group := countries_of_group(text)) in (NEW_WORLD, OLD_WORLD):
-        claims.append(Claim("world", "new" if group == NEW_WORLD else "old"))
+    group = countries_of_group(text)
+    claims += [Claim("world", name) for name, known in GROUPS_BY_NAME.items() if group == known]
     return claims
 
 
@@ -262,8 +263,9 @@ def made_claims(folded: str) -> list[Claim]:
     claims = []
     if _FORTIFIED.search(folded):  # «брожение останавливают спиртом»: said to be fortified
         claims.append(Claim("colour", WineType.fortified))
-    if _BUBBLES.search(folded):  # «с тонкими пузырьками»: said to sparkle
-        claims.append(Claim("colour", WineType.sparkling))
+    for match in _BUBBLES.finditer(folded):  # «с тонкими пузырьками»: said to sparkle
+        denied = negated_at(folded, match.start())  # «без единого пузырька»
+        claims.append(Claim("colour", WineType.sparkling, negated=denied))
     if _STILL.search(folded):
         claims.append(Claim("colour", WineType.sparkling, negated=True))
     if _ORANGE.search(folded):

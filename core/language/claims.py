@@ -77,6 +77,8 @@ _ALCOHOL_FREE = re.compile(r"безалкогол|non-alcohol|alcohol[- ]free|0[
 _BOTTLE_SIZE = re.compile(
     r"(?:бутылк\w*|объем\w*|bottle)\s+(?:в\s+|of\s+)?([0-3][.,]\d{1,3})(?![\d%])"
 )
+# «4 из 5», «9/10»: a score, held to the wine's words like any number.
+_SCORE = re.compile(r"(?<![\d.,])(\d{1,3}(?:[.,]\d)?)\s*(?:из|/)\s*(?:5|10|20|100)(?![\d])")
 _ALCOHOL_CUE = re.compile(r"алкогол|крепост|спирт|abv|об\.|градус|°")
 
 
@@ -155,6 +157,10 @@ def read_claims(text: str) -> tuple[Claim, ...]:
     said = {kind for kind, _ in cues}
     cue_kinds = [kind for kind in CUES if kind in said]
     number_kind = cue_kinds[0] if cue_kinds else "number"
+    for match in _SCORE.finditer(folded):
+        if not _overlaps(match.span(), taken) and (value := _decimal(match.group(1))) is not None:
+            taken.append(match.span())
+            claims.append(Claim(number_kind, value))
     for span, claim in short_year_claims(folded):  # «шираз 23-го»
         claims.append(claim)
         taken.append(span)

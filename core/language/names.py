@@ -89,6 +89,7 @@ _WORD_CHARACTER = re.compile(r"[^\W_]")
 _CAPITALS = re.compile(r"(?<![\w])[А-ЯЁ]{3,}(?:-[А-ЯЁ]+)*(?![\w])")
 
 
+_QUALITY_NOUN = re.compile(r"(?<=...)(?:ость|есть)$")
 _ADJECTIVE_END = re.compile(
     r"(?<=..)(?:ый|ий|ой|ая|яя|ое|ее|ые|ие|ого|его|ому|ему|ым|им|ую|юю|ых|их|ыми|ими)$"
 )
@@ -107,10 +108,13 @@ def _lone_name(word: str) -> bool:
     no term of the trade («Амароне», «Пинотаж») or pointing word («Этот»)?"""
     folded = fold(word)
     return (
-        word not in _OPENERS
+        len(folded) >= 3
+        and word not in _OPENERS
         and not _ADJECTIVE_END.search(folded)  # «Эпернейский дом»: a place's adjective
+        and not _QUALITY_NOUN.search(folded)  # «Тельность», «Винность»: a quality
         and (not analyse(folded)[1] or is_proper_noun(folded))
         and stem(folded) not in _wine_terms()
+        and not _covered(ScannedText.of(folded), _VOCABULARY)  # «Паэлья», «Рибай»: a dish
     )
 
 

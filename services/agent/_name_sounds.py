@@ -25,21 +25,31 @@ _GENERIC_NAME_WORDS = frozenset(
 def word_sounds(text: str) -> tuple[frozenset[str], ...]:
     """Each distinctive word of a name or text as its sound skeletons, of the word as written
     and of its dictionary form («Фрэнка Гери» ≈ «Фрэнк Гери», «Виктором» ≈ «Виктор»)."""
+    return tuple(sounds for sounds, _ in written_sounds(text))
+
+
+@lru_cache(maxsize=8192)
+def written_sounds(text: str) -> tuple[tuple[frozenset[str], bool], ...]:
+    """The words `word_sounds` gives, each with whether it is written in Latin letters."""
     found, generic = _sounds_by_kind(text)
     # A word that sounds like a house's title («Тенуты» is «Tenuta» in Cyrillic) is that
     # title when a name follows, but a name when it stands alone («реки Кача» is no «Casa»).
     return found or generic
 
 
-def _sounds_by_kind(text: str) -> tuple[tuple[frozenset[str], ...], tuple[frozenset[str], ...]]:
-    """(the sounds of the distinctive words, of those that sound like a house's title)."""
+def _sounds_by_kind(
+    text: str,
+) -> tuple[tuple[tuple[frozenset[str], bool], ...], tuple[tuple[frozenset[str], bool], ...]]:
+    """(the sounds of the distinctive words, of those that sound like a house's title), each
+    with whether the word is written in Latin letters."""
     found = []
     generic = []
     for word in words(text):
         if len(word) < 3 or word in _GENERIC_NAME_WORDS:
             continue
         sounds = _sounds_of_word(word)
-        (generic if _blurred_set(sounds) & _generic_sounds() else found).append(sounds)
+        entry = (sounds, word.isascii())
+        (generic if _blurred_set(sounds) & _generic_sounds() else found).append(entry)
     return tuple(found), tuple(generic)
 
 
@@ -98,17 +108,33 @@ def _heard_as(word: str) -> set[str]:
 def name_sounds(text: str) -> frozenset[str]:
     """Sound skeletons of the words of a name or text that a name said may be (a word that
     sounds like a house's title too: «Chianti»)."""
-    return frozenset(s for kind in _sounds_by_kind(text) for sounds in kind for s in sounds)
+    return frozenset(s for kind in _sounds_by_kind(text) for sounds, _ in kind for s in sounds)
 
 
-def sounds_like(sounds: frozenset[str], names: frozenset[str]) -> bool:
+@lru_cache(maxsize=8192)
+def latin_name_sounds(text: str) -> frozenset[str]:
+    """The sound skeletons `name_sounds` gives of the words written in Latin letters."""
+    return frozenset(
+        s for kind in _sounds_by_kind(text) for sounds, latin in kind if latin for s in sounds
+    )
+
+
+def sounds_like(
+    sounds: frozenset[str],
+    names: frozenset[str],
+    latin_names: frozenset[str] | None = None,
+    latin: bool = True,
+) -> bool:
     """One word against a wine's names: the same skeleton, one a case ending longer
     («фонтанафредды» ≈ «Fontanafredda») or another case ending («вдова» ≈ «вдово(й)»), or
     the same consonants once vowels are blurred and a silent ending dropped, as a name is
-    heard when written in another alphabet («Вэлли» ≈ «Valley», «Жадо» ≈ «Jadot»)."""
+    heard when written in another alphabet («Вэлли» ≈ «Valley», «Жадо» ≈ «Jadot»): a word in
+    Cyrillic (`latin` False) is heard so only against the names written in Latin
+    (`latin_names`), as Russian writes its own vowels as they are («Кача» is no «козий»)."""
     if sounds & names:
         return True
-    if _blurred_set(sounds) & _blurred_set(names):
+    heard_in = names if latin or latin_names is None else latin_names
+    if _blurred_set(sounds) & _blurred_set(heard_in):
         return True
     return any(
         len(a) >= 5

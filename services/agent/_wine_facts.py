@@ -22,9 +22,15 @@ from core.language.folding import fold, stem
 from core.language.lemmas import lemma
 from core.language.request import country_from_text, grape_from_text, region_from_text
 from core.language.vocabulary import BODY_BOUNDS, STYLE_TYPES
-from core.language.world import NEW_WORLD, OLD_WORLD
+from core.language.world import GROUPS_BY_NAME, NEW_WORLD, OLD_WORLD
 from core.recommendation import RecommendedWine
-from services.agent._name_sounds import name_sounds, sounds_like, word_sounds
+from services.agent._name_sounds import (
+    latin_name_sounds,
+    name_sounds,
+    sounds_like,
+    word_sounds,
+    written_sounds,
+)
 
 
 class Verdict(enum.Enum):
@@ -65,6 +71,11 @@ class Facts:
     def names(self) -> frozenset[str]:
         """Sound skeletons of the name's, the producer's and the own words."""
         return name_sounds(self.name_text)
+
+    @property
+    def latin_names(self) -> frozenset[str]:
+        """Sound skeletons of those words written in Latin letters."""
+        return latin_name_sounds(self.name_text)
 
     @property
     def own(self) -> frozenset[Claim]:
@@ -145,11 +156,14 @@ class Facts:
             return Verdict.OK if value == len(self.grapes) else Verdict.FALSE
         if kind == "country":
             return Verdict.OK if value in self.countries else Verdict.FALSE
-        if kind == "world":  # «вино Нового Света»
-            group, other = (NEW_WORLD, OLD_WORLD) if value == "new" else (OLD_WORLD, NEW_WORLD)
+        if kind == "world":  # «вино Нового Света», «из Европы»
+            group = GROUPS_BY_NAME[str(value)]
             if self.countries & set(group):
                 return Verdict.OK
-            return Verdict.FALSE if self.countries & set(other) else Verdict.UNCONFIRMED
+            # a country of the other world, or any known country outside Europe or the Caucasus
+            other = {"new": OLD_WORLD, "old": NEW_WORLD}.get(str(value))
+            outside = self.countries & set(other) if other else self.countries
+            return Verdict.FALSE if outside else Verdict.UNCONFIRMED
         if kind == "region":
             return Verdict.OK if value in self.regions else Verdict.FALSE
         if kind in ("producer", "name"):
@@ -163,7 +177,10 @@ class Facts:
                 if len(words) >= 2 and not _stems(name) <= _stems(self.name_text):
                     return Verdict.FALSE
                 return Verdict.OK
-            words_held = [sounds_like(sounds, self.names) for sounds in word_sounds(name)]
+            words_held = [
+                sounds_like(sounds, self.names, self.latin_names, latin)
+                for sounds, latin in written_sounds(name)
+            ]
             # «Chianti Classico» of a plain Chianti, «братья Иларио и Леопольдо Руффино» of
             # Ruffino: every word must hold
             return Verdict.OK if all(words_held) else Verdict.FALSE
@@ -288,6 +305,7 @@ def row_facts(wine: RecommendedWine) -> Facts:
         alcohol=row.alcohol,
         volume=row.volume_l,
         foods=foods_of(tuple(row.food_pairings or ())),
+        dishes=tuple(row.food_pairings or ()),
         body=row.body,
         price=Decimal(str(wine.price_rub)) if wine.price_rub is not None else None,
     )
@@ -340,6 +358,7 @@ def facts_of(
     wine_type: WineType | None,
     sweetness: Sweetness | None,
     own_words: str,
+    dishes: tuple[str, ...] = (),
     **known: Any,
 ) -> Facts:
     return Facts(
@@ -349,9 +368,10 @@ def facts_of(
         countries=_canonical([country], country_from_text),
         regions=_regions(*regions),
         own_text=own_words,
-        # a place or a grape the row names is a name the prose may give («из Западного Кейпа»)
+        # a place, a grape or a dish the row names is a name the prose may give («из Западного
+        # Кейпа», «Паэлья — лучшая пара»)
         name_text=" ".join(
-            (name, producer, country, *(r for r in regions if r), *grapes, own_words)
+            (name, producer, country, *(r for r in regions if r), *grapes, *dishes, own_words)
         ),
         **known,
     )
@@ -361,6 +381,6 @@ def forget_wine_facts() -> None:
     """Forget every row read so far (a benchmark reads each answer cold)."""
     for cached in (facts_of, _own_claims, _own_numbers, _own_cues, _year_gaps, _stems):
         cached.cache_clear()
-    for cached in (name_sounds, word_sounds):
+    for cached in (name_sounds, word_sounds, written_sounds, latin_name_sounds):
         cached.cache_clear()
     forget_groups_read()
