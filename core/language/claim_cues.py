@@ -204,9 +204,13 @@ def cue_claims(text: str) -> frozenset[tuple[str, str]]:
     found: set[tuple[str, str]] = set()
     others = [m.span() for m in _OTHER_SUBJECT.finditer(folded)]
 
+    marks: dict[int, str] = {}  # a vessel («дуба») is read as ageing and as a method
+
     def mark(start: int) -> str:
-        denied = NOT if negated_at(folded, start) else ""
-        return denied + (OTHER if any(a <= start < b for a, b in others) else "")
+        if start not in marks:
+            denied = NOT if negated_at(folded, start) else ""
+            marks[start] = denied + (OTHER if any(a <= start < b for a, b in others) else "")
+        return marks[start]
 
     for kind, cue in CUES.items():
         for m in cue.finditer(folded):

@@ -244,17 +244,22 @@ def _appearance_claims(message: ScannedText) -> list[Claim]:
 
 def world_claims(text: str) -> list[Claim]:
     """«вино Нового Света»; a country's flag («🇦🇷 Мальбек»)."""
-    claims = [
-        Claim("country", country)
-        for flag in _FLAG.findall(text)
-        if (country := FLAG_COUNTRIES.get("".join(chr(ord(c) - _FLAG_A + 65) for c in flag)))
-    ]
+    claims = (
+        [
+            Claim("country", country)
+            for flag in _FLAG.findall(text)
+            if (country := FLAG_COUNTRIES.get("".join(chr(ord(c) - _FLAG_A + 65) for c in flag)))
+        ]
+        if text and max(text) >= _FIRST_FLAG_LETTER
+        else []
+    )
     group = countries_of_group(text)
     claims += [Claim("world", name) for name, known in GROUPS_BY_NAME.items() if group == known]
     return claims
 
 
 _FLAG_A = 0x1F1E6  # the regional indicator letter A
+_FIRST_FLAG_LETTER = chr(_FLAG_A)
 _FLAG = re.compile("[\U0001f1e6-\U0001f1ff]{2}")
 
 

@@ -187,7 +187,9 @@ def read_claims(text: str) -> tuple[Claim, ...]:
         value = _decimal(match.group())
         if value is None:
             continue
-        if _PRICE_SAID.search(folded, 0, match.start()):  # «Стоит 2000.», «Цена — 1200.»
+        if _PRICE_SAID.search(
+            folded, max(0, match.start() - 40), match.start()
+        ):  # «Стоит 2000.», «Цена — 1200.»
             claims.append(Claim(_sum_kind(folded, match.start()), value))
         elif YEARS[0] <= value <= YEARS[1] and value == value.to_integral_value():
             before = folded[max(0, match.start() - 12) : match.start()]

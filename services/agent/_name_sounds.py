@@ -37,6 +37,7 @@ def written_sounds(text: str) -> tuple[tuple[frozenset[str], bool], ...]:
     return found or generic
 
 
+@lru_cache(maxsize=8192)
 def _sounds_by_kind(
     text: str,
 ) -> tuple[tuple[tuple[frozenset[str], bool], ...], tuple[tuple[frozenset[str], bool], ...]]:
@@ -109,6 +110,12 @@ def name_sounds(text: str) -> frozenset[str]:
     """Sound skeletons of the words of a name or text that a name said may be (a word that
     sounds like a house's title too: «Chianti»)."""
     return frozenset(s for kind in _sounds_by_kind(text) for sounds, _ in kind for s in sounds)
+
+
+def forget_name_sounds() -> None:
+    """Forget the names read so far (a benchmark reads each answer cold)."""
+    for cached in (_sounds_by_kind, word_sounds, written_sounds, name_sounds, latin_name_sounds):
+        cached.cache_clear()
 
 
 @lru_cache(maxsize=8192)

@@ -25,10 +25,10 @@ from core.language.vocabulary import BODY_BOUNDS, STYLE_TYPES
 from core.language.world import GROUPS_BY_NAME, NEW_WORLD, OLD_WORLD
 from core.recommendation import RecommendedWine
 from services.agent._name_sounds import (
+    forget_name_sounds,
     latin_name_sounds,
     name_sounds,
     sounds_like,
-    word_sounds,
     written_sounds,
 )
 
@@ -381,6 +381,5 @@ def forget_wine_facts() -> None:
     """Forget every row read so far (a benchmark reads each answer cold)."""
     for cached in (facts_of, _own_claims, _own_numbers, _own_cues, _year_gaps, _stems):
         cached.cache_clear()
-    for cached in (name_sounds, word_sounds, written_sounds, latin_name_sounds):
-        cached.cache_clear()
+    forget_name_sounds()
     forget_groups_read()
