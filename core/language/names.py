@@ -104,15 +104,16 @@ def _as_name(match: re.Match[str]) -> str:
 
 def _lone_name(word: str) -> bool:
     """Is a word standing alone where any word is capitalised (a sentence's first) a name:
-    one the dictionary lacks or knows as a name or a place («Паарл», «Имеретия», «Перу»), and
-    no term of the trade («Амароне», «Пинотаж») or pointing word («Этот»)?"""
+    one the dictionary lacks or knows as a name or a place («Паарл», «Имеретия», «Перу»), or a
+    borrowed name («Шабли»), and no term of the trade («Амароне», «Пинотаж») or pointing word
+    («Этот»)?"""
     folded = fold(word)
     return (
         len(folded) >= 3
         and word not in _OPENERS
         and not _ADJECTIVE_END.search(folded)  # «Эпернейский дом»: a place's adjective
         and not _QUALITY_NOUN.search(folded)  # «Тельность», «Винность»: a quality
-        and (not analyse(folded)[1] or is_proper_noun(folded))
+        and (not analyse(folded)[1] or is_proper_noun(folded) or _borrowed_name(folded))
         and stem(folded) not in _wine_terms()
         and not _covered(ScannedText.of(folded), _VOCABULARY)  # «Паэлья», «Рибай»: a dish
     )
@@ -171,8 +172,7 @@ def unknown_terms(scanned: ScannedText) -> list[str]:
             and (
                 not analyse(token.text)[1]
                 or is_proper_noun(token.text)
-                # «напоминает кьянти»: a borrowed name the knowledge base writes as one
-                or (token.stem in _knowledge_words()[1] and is_indeclinable(token.text))
+                or _borrowed_name(token.text)  # «напоминает кьянти»
             )
         ):
             candidates.append((position, written))
@@ -180,6 +180,12 @@ def unknown_terms(scanned: ScannedText) -> list[str]:
         return []
     covered = _covered(scanned, _VOCABULARY)
     return [written for position, written in candidates if position not in covered]
+
+
+def _borrowed_name(word: str) -> bool:
+    """A noun Russian borrowed whole (it does not decline) that the knowledge base writes
+    capitalised inside a sentence: a place's or a wine's name («кьянти», «шабли»), not «кофе»."""
+    return stem(word) in _knowledge_words()[1] and is_indeclinable(word)
 
 
 def _covered(scanned: ScannedText, tables: tuple[Mapping[str, object], ...]) -> set[int]:
