@@ -59,6 +59,12 @@ METHODS: dict[str, re.Pattern[str]] = {
         r"(?<![а-яё])(?:в|из)\s+(?:\w+\s+)?стали(?![а-яё])|нержаве|стальн\w*\s+(?:чан|резервуар"
         r"|емкост|бак)|stainless|steel"
     ),
+    "barrique": re.compile(r"барри?к|barri?que"),
+    # «и ещё год в бутылке»: ageing after bottling, which the wine's words must tell
+    "bottle_aged": re.compile(
+        r"(?:год\w*|лет|месяц\w*|выдерж\w*|дозрева\w*|отдыха\w*|созрева\w*)\s+(?:\w+\s+){0,2}"
+        r"в бутылк|in (?:the )?bottle"
+    ),
     "partly_aged": re.compile(r"частичн|partial|partly"),
     "wholly_aged": re.compile(
         r"(?:полностью|целиком|entirely|fully)\s+(?:\w+\s+)?(?:в\s+(?:\w+\s+)?(?:дуб|бочк|барри?к"
@@ -118,6 +124,8 @@ ANCHORS = {
     "oak": "дуб бочк бочон барик баррик oak barri barrel",
     "new_oak": "новы ново новой новая новую new",
     "steel": "стали стальн нержаве stainless steel",
+    "barrique": "барик баррик barique barrique",
+    "bottle_aged": "бутылк bottle",
     "partly_aged": "частичн partial partly",
     "wholly_aged": "полностью целиком entirely fully",
     "smaragd": "смарагд smaragd",
