@@ -14,7 +14,13 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from core.language.claim_methods import ALL_ANCHORS, MADE_OR_LABELLED, METHODS
+from core.language.claim_methods import (
+    ALL_ANCHORS,
+    BARRIQUE,
+    MADE_OR_LABELLED,
+    NEW_BEFORE,
+    OAK,
+)
 from core.language.folding import fold
 from core.language.worded_numbers import ORDINAL_STEMS
 
@@ -53,8 +59,8 @@ CUES: dict[str, re.Pattern[str]] = {
     ),
     "ageing": re.compile(
         r"(?<![а-яёa-z])(?:выдержк|выдержива|выдержан\w*\s+(?:в|на)\s|бочк|бочон|дуб[аеуо]?\b|дубов"
-        r"|барри?к"
-        r"|oak|barri?que|\bлет в\b"
+        r"|дуб(?:ом|ах|ы)\b|барри?к"
+        r"|oak|barri?que|barrel|\bлет в\b"
         r"|месяц\w* в\b|на осадке|sur lie|амфор|квеври|qvevri|состар|созревал|провел\w* (?:\w+ )?"
         r"(?:год|лет|месяц)|aged\b)"
     ),
@@ -215,8 +221,10 @@ def cue_claims(text: str) -> frozenset[tuple[str, str]]:
     for kind, cue in CUES.items():
         for m in cue.finditer(folded):
             said = mark(m.start())
-            if kind == "ageing" and said.startswith(NOT) and METHODS["oak"].match(m.group()):
-                continue  # «без дуба», «никакого дуба»: no oak (read as such), not no ageing
+            if kind == "ageing" and OAK.match(m.group()):
+                found |= _vessels(folded, m, said)
+                if said.startswith(NOT):
+                    continue  # «без дуба», «никакого дуба»: no oak, not no ageing
             found.add((kind, kind + said))
     found |= {("history", SINCE + mark(m.start())) for m in _SINCE_YEAR.finditer(folded)}
     present = {anchor for anchor in ALL_ANCHORS if anchor in folded}
@@ -246,6 +254,16 @@ _SINCE_YEAR = re.compile(r"(?<![а-яёa-z])(?:с|since) \d{4}(?!\d)")
 SINCE = "since"
 # Vessels a wine's words would name if it was aged in them: denied, they stand unless named.
 _SILENCE_DENIES = frozenset({"oak", "new_oak"})
+
+
+def _vessels(folded: str, match: re.Match[str], said: str) -> set[tuple[str, str]]:
+    """Oak said of the wine (a method of its own), and whether as barriques or new oak."""
+    found = {("method", "oak" + said)}
+    if BARRIQUE.match(match.group()):
+        found.add(("method", "barrique" + said))
+    if NEW_BEFORE.search(folded, max(0, match.start() - 30), match.start()):
+        found.add(("method", "new_oak" + said))
+    return found
 
 
 def borne_out(claim: tuple[str, str], own: frozenset[tuple[str, str]]) -> bool:

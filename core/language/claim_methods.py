@@ -48,18 +48,10 @@ METHODS: dict[str, re.Pattern[str]] = {
     "kosher": re.compile(r"кошерн|kosher"),
     # What the wine was aged in and how much of it: «в дубе», «в новом дубе», «в стали»,
     # «частично» — a wine aged in steel is not one aged in oak.
-    "oak": re.compile(
-        r"(?<![а-яё])(?:дуб(?:а|е|у|ом|ы|ов|ах)?(?![а-яё])|дубов|бочк|бочон|барри?к)"
-        r"|(?<![a-z])(?:oak|barri?que|barrel)"
-    ),
-    "new_oak": re.compile(
-        r"(?<![а-яё])нов\w*\s+(?:\w+\s+)?(?:дуб|бочк|бочон|барри?к)|new (?:\w+ )?(?:oak|barrel)"
-    ),
     "steel": re.compile(
         r"(?<![а-яё])(?:в|из)\s+(?:\w+\s+)?стали(?![а-яё])|нержаве|стальн\w*\s+(?:чан|резервуар"
         r"|емкост|бак)|stainless|steel"
     ),
-    "barrique": re.compile(r"барри?к|barri?que"),
     # «и ещё год в бутылке»: ageing after bottling, which the wine's words must tell
     "bottle_aged": re.compile(
         r"(?:год\w*|лет|месяц\w*|выдерж\w*|дозрева\w*|отдыха\w*|созрева\w*)\s+(?:\w+\s+){0,2}"
@@ -97,6 +89,12 @@ LABELS: dict[str, re.Pattern[str]] = {
     "ripasso": re.compile(r"рипассо|ripasso"),
     "cru_bourgeois": re.compile(r"крю буржуа|cru bourgeois"),
 }
+# A vessel of oak, among the ageing cue's words («в дубе», «бочках», «oak»): a method of its
+# own, read from that cue's matches (claim_cues.py), which the wine's words must name too; so
+# are barriques and new oak («в новых барриках»).
+OAK = re.compile(r"дуб|бочк|бочон|барр?ик|oak|barr?ique|barrel")
+BARRIQUE = re.compile(r"барр?ик|barr?ique")
+NEW_BEFORE = re.compile(r"(?:(?<![а-яё])нов\w*|new)\s+(?:\w+\s+)?$")
 # Literal words one of which every match of a method or label holds: a sentence without any is
 # not searched by that pattern at all (most sentences name none).
 ANCHORS = {
@@ -121,11 +119,8 @@ ANCHORS = {
     "cork": "пробк cork",
     "gift_box": "подарочн тубе футляр gift",
     "kosher": "кошерн kosher",
-    "oak": "дуб бочк бочон барик баррик oak barri barrel",
-    "new_oak": "новы ново новой новая новую new",
     "steel": "стали стальн нержаве stainless steel",
-    "barrique": "барик баррик barique barrique",
-    "bottle_aged": "бутылк bottle",
+    "bottle_aged": "в бутылк in bottle in the bottle",
     "partly_aged": "частичн partial partly",
     "wholly_aged": "полностью целиком entirely fully",
     "smaragd": "смарагд smaragd",

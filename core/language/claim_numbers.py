@@ -135,6 +135,15 @@ def worded_number_claims(text: str, number_kind: str, taken: list[tuple[int, int
 def short_year_claims(folded: str) -> list[tuple[tuple[int, int], Claim]]:
     """«шираз 23-го»: short years written in digits, with their spans; «прошлогоднего
     урожая»: a vintage told from this year."""
+    found = [] if not _DIGIT.search(folded) else _short_years_in_digits(folded)
+    for match in _RELATIVE_VINTAGE.finditer(folded):
+        said = match.group()
+        back = 2 if "позапрошл" in said else 1 if "прошл" in said else 0
+        found.append((match.span(), Claim("vintage", date.today().year - back)))
+    return found
+
+
+def _short_years_in_digits(folded: str) -> list[tuple[tuple[int, int], Claim]]:
     found = [
         (match.span(), Claim("short_year", int(match.group(1))))
         for pattern in (SHORT_YEAR_DIGITS, _SHORT_YEAR_APOSTROPHE)
@@ -145,19 +154,13 @@ def short_year_claims(folded: str) -> list[tuple[tuple[int, int], Claim]]:
     for match in _SHORT_YEAR_BEFORE_NOUN.finditer(folded):
         number = match.group(1)
         # «22 года» may be a count of years; «урожай 22 года», «21 года», «в 22 году» a date
-        if (
-            match.group(2) == "у"
-            or number[-1] not in "234"
-            or _HARVEST.search(folded, 0, match.start())
-        ):
+        harvest = _HARVEST.search(folded, max(0, match.start() - 20), match.start())
+        if match.group(2) == "у" or number[-1] not in "234" or harvest:
             found.append((match.span(), Claim("short_year", int(number))))
-    for match in _RELATIVE_VINTAGE.finditer(folded):
-        said = match.group()
-        back = 2 if "позапрошл" in said else 1 if "прошл" in said else 0
-        found.append((match.span(), Claim("vintage", date.today().year - back)))
     return found
 
 
+_DIGIT = re.compile(r"\d")
 # «прошлогоднего урожая», «винтаж позапрошлого года», «урожай этого года» (not «этого
 # урожая»: this wine's own)
 _RELATIVE_VINTAGE = re.compile(

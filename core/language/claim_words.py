@@ -253,8 +253,8 @@ def world_claims(text: str) -> list[Claim]:
         if text and max(text) >= _FIRST_FLAG_LETTER
         else []
     )
-    group = countries_of_group(text)
-    claims += [Claim("world", name) for name, known in GROUPS_BY_NAME.items() if group == known]
+    if group := countries_of_group(text):
+        claims += [Claim("world", name) for name, known in GROUPS_BY_NAME.items() if group == known]
     return claims
 
 
@@ -271,9 +271,9 @@ def made_claims(folded: str) -> list[Claim]:
     for match in _BUBBLES.finditer(folded):  # «с тонкими пузырьками»: said to sparkle
         denied = negated_at(folded, match.start())  # «без единого пузырька»
         claims.append(Claim("colour", WineType.sparkling, negated=denied))
-    if _STILL.search(folded):
+    if ("тих" in folded or "still" in folded) and _STILL.search(folded):
         claims.append(Claim("colour", WineType.sparkling, negated=True))
-    if _ORANGE.search(folded):
+    if ("оранж" in folded or "orange" in folded) and _ORANGE.search(folded):
         claims.append(Claim("colour", "orange"))
     return claims
 

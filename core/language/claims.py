@@ -72,8 +72,8 @@ _CODE_LETTER = re.compile(r"[a-z_]")
 _PERCENT = re.compile(r"(\d+(?:[.,]\d+)?)\s*(?:%|процент\w*|градус\w*|°|об\.)")
 _VOLUME = re.compile(r"(\d+(?:[.,]\d+)?)\s*(л|литр\w*|мл|ml|l|cl)(?![a-zа-я])")
 _MAGNUM = re.compile(r"магнум|magnum")
-_HALF_BOTTLE = re.compile(r"полбутыл|половинк\w* бутыл|half[- ]bottle|demi-bouteille")
-_ALCOHOL_FREE = re.compile(r"безалкогол|non-alcohol|alcohol[- ]free|0[.,]0\s*%")
+_HALF_BOTTLE = re.compile(r"полбутыл|половинк\w* бутыл|half[- ]bottle")
+_ALCOHOL_FREE = re.compile(r"безалкогол|non-alcohol|alcohol[- ]free")
 _BOTTLE_SIZE = re.compile(
     r"(?:бутылк\w*|объем\w*|bottle)\s+(?:в\s+|of\s+)?([0-3][.,]\d{1,3})(?![\d%])"
 )
@@ -148,16 +148,18 @@ def read_claims(text: str) -> tuple[Claim, ...]:
             claims.append(Claim("volume", value.normalize()))
     if _MAGNUM.search(folded):
         claims.append(Claim("volume", Decimal("1.5")))
-    if _HALF_BOTTLE.search(folded):
+    # words these readers need, looked for first: most sentences have none
+    if ("бутыл" in folded or "half" in folded) and _HALF_BOTTLE.search(folded):
         claims.append(Claim("volume", Decimal("0.375")))
-    if _ALCOHOL_FREE.search(folded):
+    if ("алкогол" in folded or "alcohol" in folded) and _ALCOHOL_FREE.search(folded):
         claims.append(Claim("alcohol", Decimal(0)))
     cues = sorted(cue_claims(text))
     claims += [Claim(kind, value) for kind, value in cues]
     said = {kind for kind, _ in cues}
     cue_kinds = [kind for kind in CUES if kind in said]
     number_kind = cue_kinds[0] if cue_kinds else "number"
-    for match in _SCORE.finditer(folded):
+    numbers = list(_NUMBER.finditer(folded))
+    for match in _SCORE.finditer(folded) if numbers else ():
         if not _overlaps(match.span(), taken) and (value := _decimal(match.group(1))) is not None:
             taken.append(match.span())
             claims.append(Claim(number_kind, value))
@@ -175,7 +177,6 @@ def read_claims(text: str) -> tuple[Claim, ...]:
             claims.append(Claim(number_kind, amount.value))
         else:
             claims.append(Claim(_sum_kind(folded, amount.start), amount.value))
-    numbers = list(_NUMBER.finditer(folded))
     codes = (
         [m.span() for m in _CODE.finditer(folded) if _CODE_LETTER.search(m.group())]
         if numbers

@@ -34,7 +34,9 @@ def written_sounds(text: str) -> tuple[tuple[frozenset[str], bool], ...]:
     found, generic = _sounds_by_kind(text)
     # A word that sounds like a house's title («Тенуты» is «Tenuta» in Cyrillic) is that
     # title when a name follows, but a name when it stands alone («реки Кача» is no «Casa»).
-    return found or generic
+    return tuple(
+        (sounds | _unsaid(sounds) if latin else sounds, latin) for sounds, latin in found or generic
+    )
 
 
 @lru_cache(maxsize=8192)
@@ -59,11 +61,16 @@ def _sounds_of_word(word: str) -> frozenset[str]:
     forms = {word, lemma(word), *_heard_as(word)}
     # «ai» and «ei» merged for names alone: Taylor ≈ Тэйлор (a search would confuse more)
     found = {s.replace("ai", "ei") for form in forms for s in skeletons(form)}
-    if word.isascii():  # a silent ending Latin letters write and Cyrillic ones do not
-        found |= {unsaid for s in found for unsaid in _without_silent_end(s)}
-    elif _POSSESSIVE.search(word):  # «Грэхэмс» is «Graham's»
+    if not word.isascii() and _POSSESSIVE.search(word):  # «Грэхэмс» is «Graham's»
         found |= skeletons(word[:-1])
     return frozenset(found)
+
+
+@lru_cache(maxsize=8192)
+def _unsaid(sounds: frozenset[str]) -> frozenset[str]:
+    """The skeletons of a word written in Latin letters without an ending it may not sound:
+    heard only against another alphabet (a name in Cyrillic writes what is heard)."""
+    return frozenset(unsaid for s in sounds for unsaid in _without_silent_end(s))
 
 
 _SILENT_END = re.compile(r"(?:[tsdx]|[aeiou]+)$")
@@ -107,22 +114,46 @@ def _heard_as(word: str) -> set[str]:
 
 @lru_cache(maxsize=8192)
 def name_sounds(text: str) -> frozenset[str]:
-    """Sound skeletons of the words of a name or text that a name said may be (a word that
-    sounds like a house's title too: «Chianti»)."""
+    """Sound skeletons of the distinctive words of a name or text."""
+    return frozenset(s for sounds, _ in _sounds_by_kind(text)[0] for s in sounds)
+
+
+@lru_cache(maxsize=8192)
+def titled_name_sounds(text: str) -> frozenset[str]:
+    """Sound skeletons of the words of a text a name that sounds like a house's title may be
+    («кьянт» of «Chianti»): its distinctive words and those that sound like a title."""
     return frozenset(s for kind in _sounds_by_kind(text) for sounds, _ in kind for s in sounds)
+
+
+def sounds_like_a_title(name: str) -> bool:
+    """Does every distinctive word of `name` sound like a house's title («Кача», «кьянт»)?"""
+    return not _sounds_by_kind(name)[0]
 
 
 def forget_name_sounds() -> None:
     """Forget the names read so far (a benchmark reads each answer cold)."""
-    for cached in (_sounds_by_kind, word_sounds, written_sounds, name_sounds, latin_name_sounds):
+    cached_readers = (
+        _sounds_by_kind,
+        word_sounds,
+        written_sounds,
+        name_sounds,
+        titled_name_sounds,
+        latin_name_sounds,
+    )
+    for cached in cached_readers:
         cached.cache_clear()
 
 
 @lru_cache(maxsize=8192)
 def latin_name_sounds(text: str) -> frozenset[str]:
-    """The sound skeletons `name_sounds` gives of the words written in Latin letters."""
+    """The sound skeletons `name_sounds` gives of the words written in Latin letters, and those
+    skeletons without an ending a Latin spelling may not sound."""
     return frozenset(
-        s for kind in _sounds_by_kind(text) for sounds, latin in kind if latin for s in sounds
+        s
+        for kind in _sounds_by_kind(text)
+        for sounds, latin in kind
+        if latin
+        for s in sounds | _unsaid(sounds)
     )
 
 
@@ -140,8 +171,14 @@ def sounds_like(
     (`latin_names`), as Russian writes its own vowels as they are («Кача» is no «козий»)."""
     if sounds & names:
         return True
-    heard_in = names if latin or latin_names is None else latin_names
-    if _blurred_set(sounds) & _blurred_set(heard_in):
+    blurred = _blurred_set(sounds)
+    shared = blurred & _blurred_set(names)
+    if shared and (latin or latin_names is None):
+        return True
+    # within Cyrillic a blurred vowel holds only in a long name («Массандры»), not «Кача»
+    if any(len(_VOWELS.sub("", form)) >= 3 for form in shared):
+        return True
+    if not latin and latin_names is not None and blurred & _blurred_set(latin_names):
         return True
     return any(
         len(a) >= 5

@@ -29,6 +29,8 @@ from services.agent._name_sounds import (
     latin_name_sounds,
     name_sounds,
     sounds_like,
+    sounds_like_a_title,
+    titled_name_sounds,
     written_sounds,
 )
 
@@ -168,17 +170,19 @@ class Facts:
             return Verdict.OK if value in self.regions else Verdict.FALSE
         if kind in ("producer", "name"):
             name = _numerals_as_written(str(value), self.name_text)
-            if not name_sounds(name) and len(name) == 2:  # «как у Юэ»: a short name
+            claimed = titled_name_sounds(name)
+            if not claimed and len(name) == 2:  # «как у Юэ»: a short name
                 return Verdict.OK if fold(name) in fold(self.name_text).split() else Verdict.FALSE
-            claimed = name_sounds(name)
             if not claimed:  # «от Château», «винодельня Дом»: no name to check
                 # …but «ООО «Винный дом»»: a name of common words, held to the words as said
                 words = name.split()
                 if len(words) >= 2 and not _stems(name) <= _stems(self.name_text):
                     return Verdict.FALSE
                 return Verdict.OK
+            # a name that sounds like a house's title alone is held to such words too
+            names = titled_name_sounds(self.name_text) if sounds_like_a_title(name) else self.names
             words_held = [
-                sounds_like(sounds, self.names, self.latin_names, latin)
+                sounds_like(sounds, names, self.latin_names, latin)
                 for sounds, latin in written_sounds(name)
             ]
             # «Chianti Classico» of a plain Chianti, «братья Иларио и Леопольдо Руффино» of
@@ -305,7 +309,6 @@ def row_facts(wine: RecommendedWine) -> Facts:
         alcohol=row.alcohol,
         volume=row.volume_l,
         foods=foods_of(tuple(row.food_pairings or ())),
-        dishes=tuple(row.food_pairings or ()),
         body=row.body,
         price=Decimal(str(wine.price_rub)) if wine.price_rub is not None else None,
     )
@@ -358,7 +361,6 @@ def facts_of(
     wine_type: WineType | None,
     sweetness: Sweetness | None,
     own_words: str,
-    dishes: tuple[str, ...] = (),
     **known: Any,
 ) -> Facts:
     return Facts(
@@ -368,10 +370,9 @@ def facts_of(
         countries=_canonical([country], country_from_text),
         regions=_regions(*regions),
         own_text=own_words,
-        # a place, a grape or a dish the row names is a name the prose may give («из Западного
-        # Кейпа», «Паэлья — лучшая пара»)
+        # a place or a grape the row names is a name the prose may give («из Западного Кейпа»)
         name_text=" ".join(
-            (name, producer, country, *(r for r in regions if r), *grapes, *dishes, own_words)
+            (name, producer, country, *(r for r in regions if r), *grapes, own_words)
         ),
         **known,
     )
