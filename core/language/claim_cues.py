@@ -14,6 +14,13 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from core.language.claim_methods import (
+    ALL_ANCHORS,
+    BARRIQUE,
+    MADE_OR_LABELLED,
+    NEW_BEFORE,
+    OAK,
+)
 from core.language.folding import fold
 from core.language.worded_numbers import ORDINAL_STEMS
 
@@ -51,18 +58,18 @@ CUES: dict[str, re.Pattern[str]] = {
         r"|победител\w* (?:конкурс|дегустац|выставк|чемпионат))"
     ),
     "ageing": re.compile(
-        r"(?<![а-яёa-z])(?:выдержк|выдерживал|выдержан\w*\s+(?:в|на)\s|бочк|бочон|дуб[аеуо]?\b|дубов"
-        r"|барри?к"
-        r"|oak|barri?que|\bлет в\b"
+        r"(?<![а-яёa-z])(?:выдержк|выдержива|выдержан\w*\s+(?:в|на)\s|бочк|бочон|дуб[аеуо]?\b|дубов"
+        r"|дуб(?:ом|ах|ы)\b|барри?к"
+        r"|oak|barri?que|barrel|\bлет в\b"
         r"|месяц\w* в\b|на осадке|sur lie|амфор|квеври|qvevri|состар|созревал|провел\w* (?:\w+ )?"
         r"(?:год|лет|месяц)|aged\b)"
     ),
     "history": re.compile(
-        r"(?<![а-яёa-z])(?:старейш|древнейш|крупнейш|основа[лн]|основыва|основател|\bс \d{4}\b"
+        r"(?<![а-яёa-z])(?:старейш|древнейш|крупнейш|основа[лн]|основыва|основател"
         # «прошлого века» dates a year or a decade, read as a date of its own (claim_numbers)
         r"|(?<!прошлого )(?<!прошлом )(?<!прошлый )\bвек[аеу]?\b|столети"
         r"|(?:сто|ста|двести|двухсот|триста|трехсот|тысяч\w*) лет|вековы|многовеков|старинн"
-        r"|династи|поколени|founded|oldest|since \d{4}|перв\w+ (?:винодел|хозяйств|производ)"
+        r"|династи|поколени|founded|oldest|перв\w+ (?:винодел|хозяйств|производ)"
         r"|истори\w+ (?:насчитыва|хозяйств|винодельн|дома)|легендарн|годовщин|юбиле|anniversary)"
     ),
     # A person's past («бывший игрок в регби», «former banker»): the wine's words must tell it.
@@ -87,114 +94,10 @@ CUES: dict[str, re.Pattern[str]] = {
 }
 
 
-# How the wine was made, beyond the bubbles: each method stands only when the wine's own words
-# name the same one («из подвяленного винограда» for an amarone, not for a muscat).
-METHODS: dict[str, re.Pattern[str]] = {
-    "dried_grapes": re.compile(
-        r"подвял|изюмлен|заизюм|пассито|passito|аппассимент|appassiment|соломенн\w* вин|straw wine"
-    ),
-    "noble_rot": re.compile(
-        r"благородн\w* (?:плесен|гнил)|ботрит|botryt|noble rot|пораж\w* плесень"
-    ),
-    "flor": re.compile(r"(?<![а-яёa-z])(?:флор(?:а|ом|е|у)?|flor)(?![а-яёa-z])"),
-    "carbonic": re.compile(r"карбоническ|углекисл\w* мацерац|carbonic"),
-    "solera": re.compile(r"солер[аы]|solera"),
-    "late_harvest": re.compile(r"поздн\w* сбор|late harvest|vendange tardive"),
-    "ice_wine": re.compile(r"айсвайн|eiswein|ледян\w* вин|ice ?wine|icewine"),
-    "organic": re.compile(
-        r"органическ|organic|(?<![а-яё])эко(?:логическ|-)|(?<![a-z])bio(?![a-z])"
-    ),
-    "biodynamic": re.compile(r"биодинам|biodynam"),
-    "vegan": re.compile(r"веган|vegan"),
-    "unfiltered": re.compile(r"нефильтр|без фильтрац|unfiltered|без оклейк"),
-    "natural": re.compile(r"натуральн\w* вин|natural wine|без (?:добавления )?сульфит"),
-    "hand_harvest": re.compile(r"вручную|ручн\w* (?:сбор|отбор)|hand[- ]?(?:picked|harvest)"),
-    "night_harvest": re.compile(r"ночью|ночн\w* (?:сбор|урожа)|at night"),
-    "screw_cap": re.compile(r"винтов\w* (?:пробк|крышк)|screw ?cap"),
-    "cellaring": re.compile(
-        r"потенциал|(?:хранить|хранения|заложить|выдерж\w+) (?:\w+ )?(?:ещ[её]|до|лет|год)"
-        r"|открыть через|пить (?:\w+ )?(?:до|в течение)|drink (?:by|until|now)|cellar"
-    ),
-    "decanting": re.compile(r"декант|аэрац|подышать|breathe"),
-}
-# Terms of a label or a classification said of the wine («смарагд», «крианса», «блан де блан»):
-# the wine's own words must name the same one.
-LABELS: dict[str, re.Pattern[str]] = {
-    "smaragd": re.compile(r"смарагд|smaragd"),
-    "federspiel": re.compile(r"федершпил|federspiel"),
-    "steinfeder": re.compile(r"штайнфедер|steinfeder"),
-    "kabinett": re.compile(r"кабинетт|kabinett"),
-    "spatlese": re.compile(r"шпетлезе|sp[aä]tlese"),
-    "auslese": re.compile(r"(?<![а-яё])ауслезе|(?<![a-z])auslese"),
-    "beerenauslese": re.compile(r"(?<![а-яё])беренауслезе|(?<![a-z])beerenauslese"),
-    "trockenbeerenauslese": re.compile(r"трокенберенауслезе|trockenbeerenauslese"),
-    "grosses_gewachs": re.compile(r"гроссес гевекс|gro(?:ss|ß)es gew[aä]chs"),
-    "crianza": re.compile(r"крианс|crianza"),
-    "reserva": re.compile(r"(?<![а-яё])резерв(?!уар)|(?<![a-z])(?:reserv|riserv)|ризерв"),
-    "blanc_de_blancs": re.compile(r"блан де блан|blanc de blancs?"),
-    "blanc_de_noirs": re.compile(r"блан де нуар|blanc de noirs?"),
-    "late_bottled": re.compile(r"(?<![a-z])lbv(?![a-z])|late bottled|лбв"),
-    "tawny": re.compile(r"(?<![а-яё])(?:тони|тауни)(?![а-яё])|tawny"),
-    "ruby": re.compile(r"(?<![а-яё])руби(?![а-яё])|(?<![a-z])ruby(?![a-z])"),
-    "fino": re.compile(r"(?<![а-яё])фино(?![а-яё])|(?<![a-z])fino(?![a-z])"),
-    "oloroso": re.compile(r"олоросо|oloroso"),
-    "amontillado": re.compile(r"амонтильядо|amontillado"),
-    "manzanilla": re.compile(r"мансанилья|manzanilla"),
-    "ripasso": re.compile(r"рипассо|ripasso"),
-    "cru_bourgeois": re.compile(r"крю буржуа|cru bourgeois"),
-}
-# Literal words one of which every match of a method or label holds: a sentence without any is
-# not searched by that pattern at all (most sentences name none).
-_ANCHORS = {
-    "dried_grapes": "подвял изюм пассито passito аппассимент appassiment соломенн straw",
-    "noble_rot": "благородн ботрит botryt noble плесень",
-    "flor": "флор flor",
-    "carbonic": "карбоническ углекисл carbonic",
-    "solera": "солер solera",
-    "late_harvest": "поздн late vendange",
-    "ice_wine": "айсвайн eiswein ледян ice",
-    "organic": "органическ organic эко bio",
-    "biodynamic": "биодинам biodynam",
-    "vegan": "веган vegan",
-    "unfiltered": "нефильтр фильтрац unfiltered оклейк",
-    "natural": "натуральн natural сульфит",
-    "hand_harvest": "вручную ручн hand",
-    "night_harvest": "ночью ночн night",
-    "screw_cap": "винтов screw",
-    "cellaring": "потенциал хранить хранения заложить выдерж открыть пить drink cellar",
-    "decanting": "декант аэрац подышать breathe",
-    "smaragd": "смарагд smaragd",
-    "federspiel": "федершпил federspiel",
-    "steinfeder": "штайнфедер steinfeder",
-    "kabinett": "кабинетт kabinett",
-    "spatlese": "шпетлезе spätlese spatlese",
-    "auslese": "ауслезе auslese",
-    "beerenauslese": "беренауслезе beerenauslese",
-    "trockenbeerenauslese": "трокенберенауслезе trockenbeerenauslese",
-    "grosses_gewachs": "гроссес grosses großes",
-    "crianza": "крианс crianza",
-    "reserva": "резерв reserv riserv ризерв",
-    "blanc_de_blancs": "блан blanc",
-    "blanc_de_noirs": "блан blanc",
-    "late_bottled": "lbv late лбв",
-    "tawny": "тони тауни tawny",
-    "ruby": "руби ruby",
-    "fino": "фино fino",
-    "oloroso": "олоросо oloroso",
-    "amontillado": "амонтильядо amontillado",
-    "manzanilla": "мансанилья manzanilla",
-    "ripasso": "рипассо ripasso",
-    "cru_bourgeois": "буржуа bourgeois",
-}
-_MADE_OR_LABELLED = [
-    (name, "method" if name in METHODS else "label", cue, frozenset(_ANCHORS[name].split()))
-    for name, cue in (*METHODS.items(), *LABELS.items())
-]
-_ALL_ANCHORS = tuple(sorted({anchor for *_, anchors in _MADE_OR_LABELLED for anchor in anchors}))
 # A clause that denies what follows: «не проходит выдержку в дубе», «без крепления» — not «не
 # менее двух лет в дубе» or «не только…».
 _NEGATOR = re.compile(
-    r"(?<![а-яёa-z])(?:не|нет|без|ни|никогда|never|not|without)(?![а-яёa-z])"
+    r"(?<![а-яёa-z])(?:не|нет|без|ни|никогда|никак\w*|never|not|without|no)(?![а-яёa-z])"
     r"(?!\s+(?:менее|более|меньше|больше|только|раньше|позже|позднее|дольше|реже|хуже|уступа"
     r"|случайно|зря|слишком|очень|так))"
 )
@@ -261,7 +164,7 @@ _STANDING = re.compile(
     r"|(?P<second>втор|трет)\w* (?:по|в) (?:величин|объем|размер|известност|продаж|мир)"
     r"|в (?P<top>тройк|пятерк|десятк|двадцатк|сотн)\w*|(?P<top_n>топ)[- ]?\d+|номер один"
     # «лидер Аргентины», «эталон региона», «законодатель моды»: a standing by a noun
-    r"|(?P<lead>лидер|эталон|законодател|первопроход)\w*"
+    r"|(?P<lead>лидер|эталон|законодател|первопроход|флагман)\w*"
     r"|the (?P<en>best|oldest|largest|biggest|first|only)\b)"
 )
 
@@ -307,14 +210,25 @@ def cue_claims(text: str) -> frozenset[tuple[str, str]]:
     found: set[tuple[str, str]] = set()
     others = [m.span() for m in _OTHER_SUBJECT.finditer(folded)]
 
+    marks: dict[int, str] = {}  # a vessel («дуба») is read as ageing and as a method
+
     def mark(start: int) -> str:
-        denied = NOT if negated_at(folded, start) else ""
-        return denied + (OTHER if any(a <= start < b for a, b in others) else "")
+        if start not in marks:
+            denied = NOT if negated_at(folded, start) else ""
+            marks[start] = denied + (OTHER if any(a <= start < b for a, b in others) else "")
+        return marks[start]
 
     for kind, cue in CUES.items():
-        found |= {(kind, kind + mark(m.start())) for m in cue.finditer(folded)}
-    present = {anchor for anchor in _ALL_ANCHORS if anchor in folded}
-    for name, kind, cue, anchors in _MADE_OR_LABELLED:
+        for m in cue.finditer(folded):
+            said = mark(m.start())
+            if kind == "ageing" and OAK.match(m.group()):
+                found |= _vessels(folded, m, said)
+                if said.startswith(NOT):
+                    continue  # «без дуба», «никакого дуба»: no oak, not no ageing
+            found.add((kind, kind + said))
+    found |= {("history", SINCE + mark(m.start())) for m in _SINCE_YEAR.finditer(folded)}
+    present = {anchor for anchor in ALL_ANCHORS if anchor in folded}
+    for name, kind, cue, anchors in MADE_OR_LABELLED:
         if present and not anchors.isdisjoint(present):
             found |= {(kind, name + mark(m.start())) for m in cue.finditer(folded)}
     for match in _RANKED.finditer(folded):
@@ -334,12 +248,36 @@ def cue_claims(text: str) -> frozenset[tuple[str, str]]:
     return frozenset(found)
 
 
+# «с 1961 года», «since 1887»: a year a thing has lasted since — the year itself is the claim
+# (read and held to the wine's words as a year); the wine's words saying one tell a history.
+_SINCE_YEAR = re.compile(r"(?<![а-яёa-z])(?:с|since) \d{4}(?!\d)")
+SINCE = "since"
+# Vessels a wine's words would name if it was aged in them: denied, they stand unless named.
+_SILENCE_DENIES = frozenset({"oak", "new_oak"})
+
+
+def _vessels(folded: str, match: re.Match[str], said: str) -> set[tuple[str, str]]:
+    """Oak said of the wine (a method of its own), and whether as barriques or new oak."""
+    found = {("method", "oak" + said)}
+    if BARRIQUE.match(match.group()):
+        found.add(("method", "barrique" + said))
+    if NEW_BEFORE.search(folded, max(0, match.start() - 30), match.start()):
+        found.add(("method", "new_oak" + said))
+    return found
+
+
 def borne_out(claim: tuple[str, str], own: frozenset[tuple[str, str]]) -> bool:
     """Is a cue claim made by the wine's own words in the same relation? A claim about the wine
     needs the same about the wine; one about something else, the same said of anything."""
     kind, value = claim
     if (kind, value) in own:
         return True
+    if kind == "method" and value.removesuffix(NOT) in _SILENCE_DENIES and value.endswith(NOT):
+        return (kind, value.removesuffix(NOT)) not in own  # «без дуба»: none named
+    if kind == "history" and value.startswith(SINCE):
+        return True  # the year said is held to the wine's words on its own
+    if kind == "history" and (kind, SINCE + value[len(kind) :]) in own:
+        return True  # «работает с 1887 года» tells a history
     if kind == "standing" and "@мир" not in value:  # «одно из самых продаваемых» is borne
         said = value.rstrip(NOT + OTHER)  # out by the same said «в мире»
         if (kind, f"{said}@мир{value[len(said) :]}") in own:

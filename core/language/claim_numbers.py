@@ -34,6 +34,11 @@ _YEAR_WORDS = re.compile(r"^\s*(?:год\w*\s+)?")
 _HARVEST = re.compile(r"(?:урожа\w*|винтаж\w*|vintage)\s*$")
 # What ends a clause after a bare number: «…, тысяча четыреста.»
 _CLAUSE_END = re.compile(r"^\s*(?:$|[.,;:!?)—–-])")
+# Words that round the amount after them: «около двух тысяч» of 1900 ₽ is a price said.
+ROUGHLY = re.compile(
+    r"(?<![а-яё])(?:около|примерно|приблизительно|порядка|почти|где-то|в районе|под"
+    r"|чуть (?:меньше|больше)|немногим (?:меньше|больше)|about|around|roughly|almost)\s*$"
+)
 # «трёхлетняя», «столетние», «двухмесячная»: a length said as an adjective.
 _LENGTH_ADJECTIVE = re.compile(
     r"(?<![а-яё])(одно|полу|двух|дву|трех|четырех|пяти|шести|семи|восьми|девяти|десяти"
@@ -61,8 +66,12 @@ _LENGTH_PREFIXES = {
     "ста": 100,
     "сто": 100,
 }
-# A number in digits with an ordinal ending: «23-го», «21-й» — a short year.
+# A number in digits with an ordinal ending: «23-го», «21-й» — a short year; so are «'21» and
+# «21 года».
 SHORT_YEAR_DIGITS = re.compile(r"(?<![\d.,])(\d{2})-(?:го|й|м|ом|ого|ый|ий)(?![а-яё])")
+_DECADE_DIGITS = re.compile(r"(?<![\d.,])(1[5-9]\d0|20[0-2]0|[1-9]0)-?(?:х|е|ых|ые|ми)(?![а-яё])")
+_SHORT_YEAR_APOSTROPHE = re.compile(r"(?<![\w'’])['’](\d{2})(?![\d'’])")
+_SHORT_YEAR_BEFORE_NOUN = re.compile(r"(?<![\d.,])((?!1[1-4])\d{2})\s+год(а|у)(?![а-яё])")
 
 
 def worded_number_claims(text: str, number_kind: str, taken: list[tuple[int, int]]) -> list[Claim]:
@@ -103,7 +112,8 @@ def worded_number_claims(text: str, number_kind: str, taken: list[tuple[int, int
             if year and (number.ordinal or number.next_lemma == "год"):
                 found.append(Claim(_year_kind(before), int(value)))
             elif value >= 100 and not number.ordinal and _CLAUSE_END.match(after):
-                found.append(Claim("sum", value))  # «…, тысяча четыреста.»: a price said
+                # «…, тысяча четыреста.»: a price said; «около двух тысяч.» one rounded
+                found.append(Claim("rough_sum" if ROUGHLY.search(before) else "sum", value))
             else:
                 found.append(Claim(number_kind, value))
         elif value >= 10 and not number.ordinal:
@@ -125,10 +135,7 @@ def worded_number_claims(text: str, number_kind: str, taken: list[tuple[int, int
 def short_year_claims(folded: str) -> list[tuple[tuple[int, int], Claim]]:
     """«шираз 23-го»: short years written in digits, with their spans; «прошлогоднего
     урожая»: a vintage told from this year."""
-    found = [
-        (match.span(), Claim("short_year", int(match.group(1))))
-        for match in SHORT_YEAR_DIGITS.finditer(folded)
-    ]
+    found = [] if not _DIGIT.search(folded) else _short_years_in_digits(folded)
     for match in _RELATIVE_VINTAGE.finditer(folded):
         said = match.group()
         back = 2 if "позапрошл" in said else 1 if "прошл" in said else 0
@@ -136,6 +143,24 @@ def short_year_claims(folded: str) -> list[tuple[tuple[int, int], Claim]]:
     return found
 
 
+def _short_years_in_digits(folded: str) -> list[tuple[tuple[int, int], Claim]]:
+    found = [
+        (match.span(), Claim("short_year", int(match.group(1))))
+        for pattern in (SHORT_YEAR_DIGITS, _SHORT_YEAR_APOSTROPHE)
+        for match in pattern.finditer(folded)
+    ]
+    for match in _DECADE_DIGITS.finditer(folded):  # «с 1870-х», «в 90-е»
+        found.append((match.span(), Claim("decade", int(match.group(1)))))
+    for match in _SHORT_YEAR_BEFORE_NOUN.finditer(folded):
+        number = match.group(1)
+        # «22 года» may be a count of years; «урожай 22 года», «21 года», «в 22 году» a date
+        harvest = _HARVEST.search(folded, max(0, match.start() - 20), match.start())
+        if match.group(2) == "у" or number[-1] not in "234" or harvest:
+            found.append((match.span(), Claim("short_year", int(number))))
+    return found
+
+
+_DIGIT = re.compile(r"\d")
 # «прошлогоднего урожая», «винтаж позапрошлого года», «урожай этого года» (not «этого
 # урожая»: this wine's own)
 _RELATIVE_VINTAGE = re.compile(

@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from core.domain import WineType
 from core.language.claim import Claim
+from core.language.claim_cues import negated_at
 from core.language.claim_grapes import food_claims, grape_claims, said_hits
 from core.language.folding import stem, stem_key, word_set
 from core.language.grapes import GRAPE_ALIASES
@@ -22,7 +23,12 @@ from core.language.names import (
     proper_names,
     unknown_terms,
 )
-from core.language.places import CASE_SENSITIVE_ALIASES, COUNTRY_ALIASES, REGION_ALIASES
+from core.language.places import (
+    CASE_SENSITIVE_ALIASES,
+    COUNTRY_ALIASES,
+    FLAG_COUNTRIES,
+    REGION_ALIASES,
+)
 from core.language.scanning import ScannedText, live_hits
 from core.language.vocabulary import (
     BARE_DESSERT,
@@ -31,7 +37,7 @@ from core.language.vocabulary import (
     SWEETNESS_WORDS,
     WINE_TYPE_WORDS,
 )
-from core.language.world import NEW_WORLD, OLD_WORLD, countries_of_group
+from core.language.world import GROUPS_BY_NAME, countries_of_group
 
 _WINE_NOUNS = frozenset(
     {"вино", "вина", "вин", "вину", "вином", "вине", "винам", "винами", "винах", "wine", "wines"}
@@ -75,7 +81,13 @@ _FORTIFIED = re.compile(
 )
 
 
-_BUBBLES = re.compile(r"пузыр|перляж|мусс\b|шипуч|газирован|bubbl|fizz")
+_BUBBLES = re.compile(
+    r"пузыр|перляж|мусс\b|шипуч|газирован|bubbl|fizz|слабоигрист|полуигрист|фриц?цант|фризант"
+    r"|frizzant|p[eé]tillant|петийан"
+)
+# «тихое вино»: said not to sparkle; «оранжевое вино»: a style no row's colour is.
+_STILL = re.compile(r"(?<![а-яё])тих\w*\s+(?:\w+\s+)?(?:вин|шампанск)|still wine")
+_ORANGE = re.compile(r"оранжев\w*\s+(?:\w+\s+)?вин|вин\w*\s+оранжев|orange wine|оранж-вин")
 
 
 # Things a place names the origin of, not the wine's: «во французском дубе», «бургундских
@@ -231,10 +243,24 @@ def _appearance_claims(message: ScannedText) -> list[Claim]:
 
 
 def world_claims(text: str) -> list[Claim]:
-    """«вино Нового Света»."""
-    if (group := countries_of_group(text)) in (NEW_WORLD, OLD_WORLD):
-        return [Claim("world", "new" if group == NEW_WORLD else "old")]
-    return []
+    """«вино Нового Света»; a country's flag («🇦🇷 Мальбек»)."""
+    claims = (
+        [
+            Claim("country", country)
+            for flag in _FLAG.findall(text)
+            if (country := FLAG_COUNTRIES.get("".join(chr(ord(c) - _FLAG_A + 65) for c in flag)))
+        ]
+        if text and max(text) >= _FIRST_FLAG_LETTER
+        else []
+    )
+    if group := countries_of_group(text):
+        claims += [Claim("world", name) for name, known in GROUPS_BY_NAME.items() if group == known]
+    return claims
+
+
+_FLAG_A = 0x1F1E6  # the regional indicator letter A
+_FIRST_FLAG_LETTER = chr(_FLAG_A)
+_FLAG = re.compile("[\U0001f1e6-\U0001f1ff]{2}")
 
 
 def made_claims(folded: str) -> list[Claim]:
@@ -242,8 +268,13 @@ def made_claims(folded: str) -> list[Claim]:
     claims = []
     if _FORTIFIED.search(folded):  # «брожение останавливают спиртом»: said to be fortified
         claims.append(Claim("colour", WineType.fortified))
-    if _BUBBLES.search(folded):  # «с тонкими пузырьками»: said to sparkle
-        claims.append(Claim("colour", WineType.sparkling))
+    for match in _BUBBLES.finditer(folded):  # «с тонкими пузырьками»: said to sparkle
+        denied = negated_at(folded, match.start())  # «без единого пузырька»
+        claims.append(Claim("colour", WineType.sparkling, negated=denied))
+    if ("тих" in folded or "still" in folded) and _STILL.search(folded):
+        claims.append(Claim("colour", WineType.sparkling, negated=True))
+    if ("оранж" in folded or "orange" in folded) and _ORANGE.search(folded):
+        claims.append(Claim("colour", "orange"))
     return claims
 
 

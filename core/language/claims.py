@@ -23,12 +23,13 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
-from core.language.amounts import money_mentions
+from core.language.amounts import find_amounts
 from core.language.claim import Claim
 from core.language.claim_cues import CUES, cue_claims
 from core.language.claim_grapes import food_claims, grape_claims
 from core.language.claim_numbers import (
     HISTORY_YEAR,
+    ROUGHLY,
     YEARS,
     short_year_claims,
     worded_number_claims,
@@ -71,9 +72,13 @@ _CODE_LETTER = re.compile(r"[a-z_]")
 _PERCENT = re.compile(r"(\d+(?:[.,]\d+)?)\s*(?:%|процент\w*|градус\w*|°|об\.)")
 _VOLUME = re.compile(r"(\d+(?:[.,]\d+)?)\s*(л|литр\w*|мл|ml|l|cl)(?![a-zа-я])")
 _MAGNUM = re.compile(r"магнум|magnum")
+_HALF_BOTTLE = re.compile(r"полбутыл|половинк\w* бутыл|half[- ]bottle")
+_ALCOHOL_FREE = re.compile(r"безалкогол|non-alcohol|alcohol[- ]free")
 _BOTTLE_SIZE = re.compile(
     r"(?:бутылк\w*|объем\w*|bottle)\s+(?:в\s+|of\s+)?([0-3][.,]\d{1,3})(?![\d%])"
 )
+# «4 из 5», «9/10»: a score, held to the wine's words like any number.
+_SCORE = re.compile(r"(?<![\d.,])(\d{1,3}(?:[.,]\d)?)\s*(?:из|/)\s*(?:5|10|20|100)(?![\d])")
 _ALCOHOL_CUE = re.compile(r"алкогол|крепост|спирт|abv|об\.|градус|°")
 
 
@@ -113,9 +118,11 @@ def read_claims(text: str) -> tuple[Claim, ...]:
     claims: list[Claim] = []
     taken: list[tuple[int, int]] = []  # character spans already read as a number of some kind
 
-    for money in money_mentions(text):
-        claims.append(Claim("price", money.value))
-        taken.append((money.start, money.end))
+    amounts = find_amounts(folded)
+    for amount in amounts:
+        if amount.currency:
+            claims.append(Claim("price", amount.value))
+            taken.append((amount.start, amount.end))
     for match in _PERCENT.finditer(folded):
         if _overlaps(match.span(), taken):
             continue
@@ -141,15 +148,35 @@ def read_claims(text: str) -> tuple[Claim, ...]:
             claims.append(Claim("volume", value.normalize()))
     if _MAGNUM.search(folded):
         claims.append(Claim("volume", Decimal("1.5")))
+    # words these readers need, looked for first: most sentences have none
+    if ("бутыл" in folded or "half" in folded) and _HALF_BOTTLE.search(folded):
+        claims.append(Claim("volume", Decimal("0.375")))
+    if ("алкогол" in folded or "alcohol" in folded) and _ALCOHOL_FREE.search(folded):
+        claims.append(Claim("alcohol", Decimal(0)))
     cues = sorted(cue_claims(text))
     claims += [Claim(kind, value) for kind, value in cues]
     said = {kind for kind, _ in cues}
     cue_kinds = [kind for kind in CUES if kind in said]
     number_kind = cue_kinds[0] if cue_kinds else "number"
+    numbers = list(_NUMBER.finditer(folded))
+    for match in _SCORE.finditer(folded) if numbers else ():
+        if not _overlaps(match.span(), taken) and (value := _decimal(match.group(1))) is not None:
+            taken.append(match.span())
+            claims.append(Claim(number_kind, value))
     for span, claim in short_year_claims(folded):  # «шираз 23-го»
         claims.append(claim)
         taken.append(span)
-    numbers = list(_NUMBER.finditer(folded))
+    for amount in amounts:  # «за 1,2 тыс.»: a sum said without its currency
+        span = (amount.start, amount.end)
+        if amount.currency or amount.multiplier is None or _overlaps(span, taken):
+            continue
+        if not folded[amount.start].isdigit():
+            continue  # «полторы тысячи»: read with the numbers in words
+        taken.append(span)
+        if _unit_follows(text, amount.end):  # «1,5 тыс. метров»
+            claims.append(Claim(number_kind, amount.value))
+        else:
+            claims.append(Claim(_sum_kind(folded, amount.start), amount.value))
     codes = (
         [m.span() for m in _CODE.finditer(folded) if _CODE_LETTER.search(m.group())]
         if numbers
@@ -161,7 +188,11 @@ def read_claims(text: str) -> tuple[Claim, ...]:
         value = _decimal(match.group())
         if value is None:
             continue
-        if YEARS[0] <= value <= YEARS[1] and value == value.to_integral_value():
+        if _PRICE_SAID.search(
+            folded, max(0, match.start() - 40), match.start()
+        ):  # «Стоит 2000.», «Цена — 1200.»
+            claims.append(Claim(_sum_kind(folded, match.start()), value))
+        elif YEARS[0] <= value <= YEARS[1] and value == value.to_integral_value():
             before = folded[max(0, match.start() - 12) : match.start()]
             kind = "history" if HISTORY_YEAR.search(before) else "vintage"
             claims.append(Claim(kind, int(value)))
@@ -182,6 +213,19 @@ def read_claims(text: str) -> tuple[Claim, ...]:
     claims += made_claims(folded)
     claims += name_claims(text, message)
     return tuple(claims)
+
+
+# Words that say the number after them is the price: «Стоит 2000.», «цена — около 1900».
+_PRICE_SAID = re.compile(
+    r"(?<![а-яё])(?:стои\w*|цена|ценой|по цене|обойд\w+(?: вам)? в|всего за|price)\s*[—:-]?\s*"
+    r"(?:(?:около|примерно|приблизительно|порядка|почти|где-то|в районе|под)\s+)?$"
+)
+
+
+def _sum_kind(folded: str, start: int) -> str:
+    """A sum said («sum»), or said roughly («rough_sum»: «около двух тысяч»)."""
+    rounded = ROUGHLY.search(folded, max(0, start - 30), start)
+    return "rough_sum" if rounded else "sum"
 
 
 def _unit_follows(text: str, end: int) -> bool:

@@ -12,7 +12,7 @@ from functools import cache
 from core.language.folding import fold, stem, word_set
 from core.language.foods import FOOD_WORDS
 from core.language.grapes import GRAPE_ALIASES
-from core.language.lemmas import analyse, is_person, is_proper_noun
+from core.language.lemmas import analyse, is_indeclinable, is_person, is_proper_noun
 from core.language.places import COUNTRY_ALIASES, REGION_ALIASES
 from core.language.scanning import ScannedText, live_hits
 from core.language.vocabulary import BODY_WORDS, SWEETNESS_WORDS, WINE_TYPE_WORDS
@@ -54,15 +54,17 @@ def proper_names(text: str) -> list[str]:
         words = [w for w in match.group().split() if w not in _NOT_NAMES]
         if words:
             found.append(" ".join(words))
-    for match in _CYRILLIC_NAME.finditer(text):
+    cased = _CAPITALS.sub(_as_name, text) if _CAPITALS.search(text) else text
+    for match in _CYRILLIC_NAME.finditer(cased):
         name = match.group()
         # A sentence, a clause after a colon, or text after markup begins with a capital.
-        at_start = not text[: match.start()].strip(' «"(—-') or _ENDS_CLAUSE.search(
-            text[: match.start()]
-        )
+        before = cased[: match.start()]
+        at_start = not _WORD_CHARACTER.search(before) or _ENDS_CLAUSE.search(before)
         if at_start:
             rest = name.split(maxsplit=1)
-            if len(rest) < 2 and not _INNER_CAPITAL.search(name):  # «Сент-Эмильон» is a name
+            # «Сент-Эмильон» is a name; so is a lone first word the language does not have
+            # as a common one («Паарл.», «Имеретия славится…»)
+            if len(rest) < 2 and not _INNER_CAPITAL.search(name) and not _lone_name(name):
                 continue
             if len(rest) == 2 and (rest[0] in _OPENERS or _common_word(rest[0])):  # «Линейку…»
                 name = rest[1]
@@ -78,6 +80,43 @@ def proper_names(text: str) -> list[str]:
         ):
             names.append(name)
     return names
+
+
+# Only marks before a word (quotes, emoji, markdown): it opens the sentence.
+_WORD_CHARACTER = re.compile(r"[^\W_]")
+# A word in capitals («ИЗ РЕЙМСА», «ПЕРУ»), read as a name is written when the language has
+# no common word like it (not «ОЧЕНЬ ВАЖНО»).
+_CAPITALS = re.compile(r"(?<![\w])[А-ЯЁ]{3,}(?:-[А-ЯЁ]+)*(?![\w])")
+
+
+_QUALITY_NOUN = re.compile(r"(?<=...)(?:ость|есть)$")
+_ADJECTIVE_END = re.compile(
+    r"(?<=..)(?:ый|ий|ой|ая|яя|ое|ее|ые|ие|ого|его|ому|ему|ым|им|ую|юю|ых|их|ыми|ими)$"
+)
+
+
+def _as_name(match: re.Match[str]) -> str:
+    word = match.group()
+    if not _lone_name(word):
+        return word
+    return "-".join(part.capitalize() for part in word.split("-"))
+
+
+def _lone_name(word: str) -> bool:
+    """Is a word standing alone where any word is capitalised (a sentence's first) a name:
+    one the dictionary lacks or knows as a name or a place («Паарл», «Имеретия», «Перу»), or a
+    borrowed name («Шабли»), and no term of the trade («Амароне», «Пинотаж») or pointing word
+    («Этот»)?"""
+    folded = fold(word)
+    return (
+        len(folded) >= 3
+        and word not in _OPENERS
+        and not _ADJECTIVE_END.search(folded)  # «Эпернейский дом»: a place's adjective
+        and not _QUALITY_NOUN.search(folded)  # «Тельность», «Винность»: a quality
+        and (not analyse(folded)[1] or is_proper_noun(folded) or _borrowed_name(folded))
+        and stem(folded) not in _wine_terms()
+        and not _covered(ScannedText.of(folded), _VOCABULARY)  # «Паэлья», «Рибай»: a dish
+    )
 
 
 def _common_word(word: str) -> bool:
@@ -130,13 +169,23 @@ def unknown_terms(scanned: ScannedText) -> list[str]:
         elif (
             token.text.startswith(token.stem)  # not a misspelling of a word it knows
             and not _PLACE_ADJECTIVE.match(token.text)
-            and (not analyse(token.text)[1] or is_proper_noun(token.text))
+            and (
+                not analyse(token.text)[1]
+                or is_proper_noun(token.text)
+                or _borrowed_name(token.text)  # «напоминает кьянти»
+            )
         ):
             candidates.append((position, written))
     if not candidates:
         return []
     covered = _covered(scanned, _VOCABULARY)
     return [written for position, written in candidates if position not in covered]
+
+
+def _borrowed_name(word: str) -> bool:
+    """A noun Russian borrowed whole (it does not decline) that the knowledge base writes
+    capitalised inside a sentence: a place's or a wine's name («кьянти», «шабли»), not «кофе»."""
+    return stem(word) in _knowledge_words()[1] and is_indeclinable(word)
 
 
 def _covered(scanned: ScannedText, tables: tuple[Mapping[str, object], ...]) -> set[int]:
@@ -154,16 +203,24 @@ def _wine_terms() -> frozenset[str]:
     """Stems of the lower-case words the shop's knowledge base writes («миллезимное»,
     «апелласьон»): terms of the trade, but those it also writes capitalised inside a sentence
     («бароло», «Бароло»): a place's or a house's name, however a sentence writes it."""
+    lower, names = _knowledge_words()
+    return lower - names
+
+
+@cache
+def _knowledge_words() -> tuple[frozenset[str], frozenset[str]]:
+    """Stems of the words the knowledge base writes in lower case, and of those it writes
+    capitalised inside a sentence."""
     from core.language.knowledge import knowledge_base  # the base loads only when needed
 
     found: set[str] = set()
-    names: set[str] = set()  # words it also writes capitalised inside a sentence: «Бароло»
+    names: set[str] = set()
     for entry in knowledge_base():
         texts = (entry.title, entry.answer, *entry.facts, *entry.questions, *entry.keywords)
         for text in texts:
             found |= {stem(fold(w)) for w in _LOWER_WORD.findall(text)}
             names |= {stem(fold(w)) for w in _INNER_NAME.findall(text)}
-    return frozenset(found - names)
+    return frozenset(found), frozenset(names)
 
 
 _LOWER_WORD = re.compile(r"(?<![\w-])[a-zа-яё]{4,}(?![\w-])")

@@ -87,6 +87,39 @@ _COUNTRY_GROUPS: dict[str, list[str]] = {
 
 COUNTRY_ALIASES: dict[str, str] = phrase_table(with_forms(_COUNTRY_GROUPS))
 
+# A country's flag («🇫🇷») by the two letters of its code: a claim of the country like its name.
+FLAG_COUNTRIES: dict[str, str] = {
+    "FR": "Франция",
+    "IT": "Италия",
+    "ES": "Испания",
+    "DE": "Германия",
+    "PT": "Португалия",
+    "AT": "Австрия",
+    "GE": "Грузия",
+    "US": "США",
+    "CL": "Чили",
+    "AR": "Аргентина",
+    "ZA": "ЮАР",
+    "AU": "Австралия",
+    "NZ": "Новая Зеландия",
+    "RU": "Россия",
+    "HU": "Венгрия",
+    "GR": "Греция",
+    "MD": "Молдова",
+    "AM": "Армения",
+    "UY": "Уругвай",
+    "BR": "Бразилия",
+    "CA": "Канада",
+    "LB": "Ливан",
+    "IL": "Израиль",
+    "SI": "Словения",
+    "HR": "Хорватия",
+    "BG": "Болгария",
+    "RO": "Румыния",
+    "CH": "Швейцария",
+    "GB": "Великобритания",
+}
+
 # Aliases that are ordinary words in lowercase ("give us a wine") and count only as written.
 CASE_SENSITIVE_ALIASES: dict[str, frozenset[str]] = {
     "us": frozenset({"US"}),

@@ -51,6 +51,10 @@ _GROUPS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
 )
 
 
+# The groups a claim may name, by the value of a «world» claim.
+GROUPS_BY_NAME = {"new": NEW_WORLD, "old": OLD_WORLD, "europe": EUROPE, "caucasus": CAUCASUS}
+
+
 def countries_of_group(text: str) -> tuple[str, ...]:
     """The countries a group name in the text stands for, or () when none is named."""
     for pattern, countries in _GROUPS:

@@ -25,22 +25,68 @@ _GENERIC_NAME_WORDS = frozenset(
 def word_sounds(text: str) -> tuple[frozenset[str], ...]:
     """Each distinctive word of a name or text as its sound skeletons, of the word as written
     and of its dictionary form («Фрэнка Гери» ≈ «Фрэнк Гери», «Виктором» ≈ «Виктор»)."""
+    return tuple(sounds for sounds, _ in written_sounds(text))
+
+
+@lru_cache(maxsize=8192)
+def written_sounds(text: str) -> tuple[tuple[frozenset[str], bool], ...]:
+    """The words `word_sounds` gives, each with whether it is written in Latin letters."""
+    found, generic = _sounds_by_kind(text)
+    # A word that sounds like a house's title («Тенуты» is «Tenuta» in Cyrillic) is that
+    # title when a name follows, but a name when it stands alone («реки Кача» is no «Casa»).
+    return tuple(
+        (sounds | _unsaid(sounds) if latin else sounds, latin) for sounds, latin in found or generic
+    )
+
+
+@lru_cache(maxsize=8192)
+def _sounds_by_kind(
+    text: str,
+) -> tuple[tuple[tuple[frozenset[str], bool], ...], tuple[tuple[frozenset[str], bool], ...]]:
+    """(the sounds of the distinctive words, of those that sound like a house's title), each
+    with whether the word is written in Latin letters."""
     found = []
+    generic = []
     for word in words(text):
         if len(word) < 3 or word in _GENERIC_NAME_WORDS:
             continue
         sounds = _sounds_of_word(word)
-        if _blurred_set(sounds) & _generic_sounds():  # «Тенуты» is «Tenuta» in Cyrillic
-            continue
-        found.append(sounds)
-    return tuple(found)
+        entry = (sounds, word.isascii())
+        (generic if _blurred_set(sounds) & _generic_sounds() else found).append(entry)
+    return tuple(found), tuple(generic)
 
 
 @lru_cache(maxsize=65_536)  # like the skeletons and lemmas it is made of: words repeat
 def _sounds_of_word(word: str) -> frozenset[str]:
     forms = {word, lemma(word), *_heard_as(word)}
     # «ai» and «ei» merged for names alone: Taylor ≈ Тэйлор (a search would confuse more)
-    return frozenset(s.replace("ai", "ei") for form in forms for s in skeletons(form))
+    found = {s.replace("ai", "ei") for form in forms for s in skeletons(form)}
+    if not word.isascii() and _POSSESSIVE.search(word):  # «Грэхэмс» is «Graham's»
+        found |= skeletons(word[:-1])
+    return frozenset(found)
+
+
+@lru_cache(maxsize=8192)
+def _unsaid(sounds: frozenset[str]) -> frozenset[str]:
+    """The skeletons of a word written in Latin letters without an ending it may not sound:
+    heard only against another alphabet (a name in Cyrillic writes what is heard)."""
+    return frozenset(unsaid for s in sounds for unsaid in _without_silent_end(s))
+
+
+_SILENT_END = re.compile(r"(?:[tsdx]|[aeiou]+)$")
+_POSSESSIVE = re.compile(r"[бвгдзклмнпрт]с$")
+
+
+def _without_silent_end(skeleton: str) -> set[str]:
+    """A skeleton without the final letters a Latin spelling may not sound («sogrape» ≈
+    «согрейп», «jadot» ≈ «жадо», «grapes» ≈ «грейпс»); a Cyrillic spelling writes what is
+    heard, so «перец» has no such ending (and is no «Перу»)."""
+    if len(_VOWELS.sub("a", skeleton)) <= 3:
+        return set()
+    found = {_SILENT_END.sub("", skeleton, count=1)}
+    if skeleton.endswith("es"):
+        found.add(skeleton[:-2])
+    return found - {skeleton}
 
 
 @lru_cache(maxsize=1)
@@ -49,9 +95,13 @@ def _generic_sounds() -> frozenset[str]:
     return _blurred_set(frozenset(generic))
 
 
-# How Russian writes some Latin spellings of names: «Jadot» is «Жадо», «Guido» «Гвидо», «Ste.»
-# «Сент».
-_HEARD_AS = ((re.compile(r"^j(?=[aeiou])"), "zh"), (re.compile(r"gu(?=[aeiou])"), "gv"))
+# How Russian writes some Latin spellings of names: «Jadot» is «Жадо», «Guido» «Гвидо»,
+# Catalan and Portuguese «ix» «ш» («Freixenet» is «Фрешенет»), «Ste.» «Сент».
+_HEARD_AS = (
+    (re.compile(r"^j(?=[aeiou])"), "zh"),
+    (re.compile(r"gu(?=[aeiou])"), "gv"),
+    (re.compile(r"(?<=[aeo])ix(?=[aeiou])"), "sh"),
+)
 _SAINTS = {"st": ("sent", "saint", "sankt"), "ste": ("sent", "saint")}
 
 
@@ -65,17 +115,70 @@ def _heard_as(word: str) -> set[str]:
 @lru_cache(maxsize=8192)
 def name_sounds(text: str) -> frozenset[str]:
     """Sound skeletons of the distinctive words of a name or text."""
-    return frozenset(s for sounds in word_sounds(text) for s in sounds)
+    return frozenset(s for sounds, _ in _sounds_by_kind(text)[0] for s in sounds)
 
 
-def sounds_like(sounds: frozenset[str], names: frozenset[str]) -> bool:
+@lru_cache(maxsize=8192)
+def titled_name_sounds(text: str) -> frozenset[str]:
+    """Sound skeletons of the words of a text a name that sounds like a house's title may be
+    («кьянт» of «Chianti»): its distinctive words and those that sound like a title."""
+    return frozenset(s for kind in _sounds_by_kind(text) for sounds, _ in kind for s in sounds)
+
+
+def sounds_like_a_title(name: str) -> bool:
+    """Does every distinctive word of `name` sound like a house's title («Кача», «кьянт»)?"""
+    return not _sounds_by_kind(name)[0]
+
+
+def forget_name_sounds() -> None:
+    """Forget the names read so far (a benchmark reads each answer cold)."""
+    cached_readers = (
+        _sounds_by_kind,
+        word_sounds,
+        written_sounds,
+        name_sounds,
+        titled_name_sounds,
+        latin_name_sounds,
+    )
+    for cached in cached_readers:
+        cached.cache_clear()
+
+
+@lru_cache(maxsize=8192)
+def latin_name_sounds(text: str) -> frozenset[str]:
+    """The sound skeletons `name_sounds` gives of the words written in Latin letters, and those
+    skeletons without an ending a Latin spelling may not sound."""
+    return frozenset(
+        s
+        for kind in _sounds_by_kind(text)
+        for sounds, latin in kind
+        if latin
+        for s in sounds | _unsaid(sounds)
+    )
+
+
+def sounds_like(
+    sounds: frozenset[str],
+    names: frozenset[str],
+    latin_names: frozenset[str] | None = None,
+    latin: bool = True,
+) -> bool:
     """One word against a wine's names: the same skeleton, one a case ending longer
     («фонтанафредды» ≈ «Fontanafredda») or another case ending («вдова» ≈ «вдово(й)»), or
     the same consonants once vowels are blurred and a silent ending dropped, as a name is
-    heard when written in another alphabet («Вэлли» ≈ «Valley», «Жадо» ≈ «Jadot»)."""
+    heard when written in another alphabet («Вэлли» ≈ «Valley», «Жадо» ≈ «Jadot»): a word in
+    Cyrillic (`latin` False) is heard so only against the names written in Latin
+    (`latin_names`), as Russian writes its own vowels as they are («Кача» is no «козий»)."""
     if sounds & names:
         return True
-    if _blurred_set(sounds) & _blurred_set(names):
+    blurred = _blurred_set(sounds)
+    shared = blurred & _blurred_set(names)
+    if shared and (latin or latin_names is None):
+        return True
+    # within Cyrillic a blurred vowel holds only in a long name («Массандры»), not «Кача»
+    if any(len(_VOWELS.sub("", form)) >= 3 for form in shared):
+        return True
+    if not latin and latin_names is not None and blurred & _blurred_set(latin_names):
         return True
     return any(
         len(a) >= 5
@@ -99,13 +202,9 @@ def _blurred_set(skeletons: frozenset[str]) -> frozenset[str]:
 
 @lru_cache(maxsize=65_536)
 def _blurred(skeleton: str) -> frozenset[str]:
-    """A skeleton heard loosely: each run of vowels one vowel («veli», «valei» → «vala»), and
-    without a silent final vowel or consonant («sogrape» ≈ «согрейп», «jadot» ≈ «жадо»); a
+    """A skeleton heard loosely: each run of vowels one vowel («veli», «valei» → «vala»); a
     leading «j» may be «ж» («jadot»). Two sounds at least, so no short word matches by chance."""
     forms = set()
     for base in {skeleton, "s" + skeleton[1:] if skeleton.startswith("h") else skeleton}:
-        blurred = _VOWELS.sub("a", base)
-        forms.add(blurred)
-        if len(blurred) > 3 and blurred[-1] in "atsdx":
-            forms.add(blurred[:-1])
+        forms.add(_VOWELS.sub("a", base))
     return frozenset(f for f in forms if len(f) >= 2 and len(_VOWELS.sub("", f)) >= 1)

@@ -15,6 +15,7 @@ from decimal import Decimal
 
 from core.domain import WineFilters
 from core.language.amounts import MoneyMention, money_mentions
+from core.language.claim_numbers import ROUGHLY
 from core.language.folding import fold
 
 LINK_PLACEHOLDER = "(ссылка скрыта)"
@@ -57,8 +58,31 @@ def _wrong_prices(
         for m in mentions
         if all(abs(m.value - ok) >= 1 for ok in allowed)
         and not (_near(m.value, limits) and _LIMIT_CUE.search(fold(text[: m.start])))
+        and not _borne_out_roughly(m.value, fold(text[: m.start]), allowed)
     ]
     return mentions, wrong
+
+
+# «дешевле тысячи», «не дороже 2000 ₽»: a bound the prices shown keep to; «дороже 500 ₽» the
+# other way; «около двух тысяч» of 1900 ₽: a price rounded (a tenth either way).
+_UPPER_BOUND = re.compile(
+    r"(?:\bдо|дешевле|меньше|ниже|не дороже|не больше|не выше|в пределах|under|below"
+    r"|cheaper than|less than|up to)\s*$"
+)
+_LOWER_BOUND = re.compile(r"(?<!не )(?:дороже|выше|больше|over|more than)\s*$")
+
+
+def _borne_out_roughly(value: Decimal, before: str, allowed: Collection[Decimal]) -> bool:
+    """Is an amount said as a bound or a round figure true of every price shown?"""
+    if not allowed:
+        return False
+    if _UPPER_BOUND.search(before):
+        return all(price <= value for price in allowed)
+    if _LOWER_BOUND.search(before):
+        return all(price >= value for price in allowed)
+    if ROUGHLY.search(before):
+        return all(abs(price - value) <= value / 10 for price in allowed)
+    return False
 
 
 def _near(value: Decimal, prices: Collection[Decimal]) -> bool:

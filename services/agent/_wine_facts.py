@@ -22,9 +22,17 @@ from core.language.folding import fold, stem
 from core.language.lemmas import lemma
 from core.language.request import country_from_text, grape_from_text, region_from_text
 from core.language.vocabulary import BODY_BOUNDS, STYLE_TYPES
-from core.language.world import NEW_WORLD, OLD_WORLD
+from core.language.world import GROUPS_BY_NAME, NEW_WORLD, OLD_WORLD
 from core.recommendation import RecommendedWine
-from services.agent._name_sounds import name_sounds, sounds_like, word_sounds
+from services.agent._name_sounds import (
+    forget_name_sounds,
+    latin_name_sounds,
+    name_sounds,
+    sounds_like,
+    sounds_like_a_title,
+    titled_name_sounds,
+    written_sounds,
+)
 
 
 class Verdict(enum.Enum):
@@ -67,6 +75,11 @@ class Facts:
         return name_sounds(self.name_text)
 
     @property
+    def latin_names(self) -> frozenset[str]:
+        """Sound skeletons of those words written in Latin letters."""
+        return latin_name_sounds(self.name_text)
+
+    @property
     def own(self) -> frozenset[Claim]:
         """The claims the wine's own words make."""
         return _own_claims(self.own_text)
@@ -96,6 +109,9 @@ class Facts:
             return Verdict.OK if dated else Verdict.UNCONFIRMED
         if claim.kind == "sum" and self.price is not None and claim.value == self.price:
             return Verdict.OK
+        if claim.kind == "rough_sum" and self.price is not None:  # a tenth either way
+            value = Decimal(str(claim.value))
+            return Verdict.OK if abs(self.price - value) <= value / 10 else Verdict.UNCONFIRMED
         verdict = self._row_check(claim)
         if verdict is Verdict.OK or _own(self, claim):
             return Verdict.OK
@@ -142,25 +158,33 @@ class Facts:
             return Verdict.OK if value == len(self.grapes) else Verdict.FALSE
         if kind == "country":
             return Verdict.OK if value in self.countries else Verdict.FALSE
-        if kind == "world":  # «вино Нового Света»
-            group, other = (NEW_WORLD, OLD_WORLD) if value == "new" else (OLD_WORLD, NEW_WORLD)
+        if kind == "world":  # «вино Нового Света», «из Европы»
+            group = GROUPS_BY_NAME[str(value)]
             if self.countries & set(group):
                 return Verdict.OK
-            return Verdict.FALSE if self.countries & set(other) else Verdict.UNCONFIRMED
+            # a country of the other world, or any known country outside Europe or the Caucasus
+            other = {"new": OLD_WORLD, "old": NEW_WORLD}.get(str(value))
+            outside = self.countries & set(other) if other else self.countries
+            return Verdict.FALSE if outside else Verdict.UNCONFIRMED
         if kind == "region":
             return Verdict.OK if value in self.regions else Verdict.FALSE
         if kind in ("producer", "name"):
             name = _numerals_as_written(str(value), self.name_text)
-            if not name_sounds(name) and len(name) == 2:  # «как у Юэ»: a short name
+            claimed = titled_name_sounds(name)
+            if not claimed and len(name) == 2:  # «как у Юэ»: a short name
                 return Verdict.OK if fold(name) in fold(self.name_text).split() else Verdict.FALSE
-            claimed = name_sounds(name)
             if not claimed:  # «от Château», «винодельня Дом»: no name to check
                 # …but «ООО «Винный дом»»: a name of common words, held to the words as said
                 words = name.split()
                 if len(words) >= 2 and not _stems(name) <= _stems(self.name_text):
                     return Verdict.FALSE
                 return Verdict.OK
-            words_held = [sounds_like(sounds, self.names) for sounds in word_sounds(name)]
+            # a name that sounds like a house's title alone is held to such words too
+            names = titled_name_sounds(self.name_text) if sounds_like_a_title(name) else self.names
+            words_held = [
+                sounds_like(sounds, names, self.latin_names, latin)
+                for sounds, latin in written_sounds(name)
+            ]
             # «Chianti Classico» of a plain Chianti, «братья Иларио и Леопольдо Руффино» of
             # Ruffino: every word must hold
             return Verdict.OK if all(words_held) else Verdict.FALSE
@@ -358,6 +382,5 @@ def forget_wine_facts() -> None:
     """Forget every row read so far (a benchmark reads each answer cold)."""
     for cached in (facts_of, _own_claims, _own_numbers, _own_cues, _year_gaps, _stems):
         cached.cache_clear()
-    for cached in (name_sounds, word_sounds):
-        cached.cache_clear()
+    forget_name_sounds()
     forget_groups_read()
