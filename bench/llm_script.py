@@ -25,7 +25,7 @@ from fakes.openai_server import (
 )
 
 API_KEY = "bench-key"
-CLOSING = "Хорошего вечера! Бенчмарк завершен."
+CLOSING = "Хорошего вечера! Замер завершен."  # words the grounding check keeps
 # A catalog line starts with the wine's id as the model is shown it (its first 8 hex digits).
 _CATALOG_LINE = re.compile(r"^([0-9a-f]{8}) \|", re.M)
 

@@ -33,7 +33,9 @@ CHAT = 717001
 PHOTO_PREFIX = "https://shop.example.com/images/"
 # Paragraphs full of characters that must be escaped for Telegram HTML.
 PARAGRAPH = (
-    "Вино <из погреба> & с историей: «танины > кислотность», а сладость < 5 г/л & ниже. "
+    # markup-heavy, and no fact the grounding check would hold to the row (a sum of sugar
+    # in g/l is one, and a sentence claiming it is dropped)
+    "Вино <из погреба> & с историей: «танины > кислотность», а сладость < кислотности & ниже. "
     # no dish: the grounded-prose check holds a dish to the wine's pairings
     "Подойдет к беседе & долгому вечеру, к историям <негромким> и к разговору до утра. "
 )
