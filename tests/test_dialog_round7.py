@@ -489,3 +489,16 @@ def test_a_misspelt_comparative_is_not_split_as_a_glued_preposition() -> None:
 def test_a_dearer_wish_in_a_long_sentence_is_a_request(text: str) -> None:
     reading = read(text)
     assert reading.is_request and reading.followup.dearer
+
+
+async def test_which_for_a_dish_among_a_country_gets_its_wines(seeded: Runtime) -> None:
+    *_, then = await _dialog(
+        seeded,
+        722,
+        "посоветуйте что-нибудь немецкое",
+        "а австрийское?",
+        "а к шницелю из австрийских какое?",
+    )
+    shown = await rows_shown(seeded, then)
+    assert shown
+    assert all(w.country == "Австрия" and "шницель" in w.food_pairings for w in shown)
