@@ -48,12 +48,20 @@ def _sounds_by_kind(
     found = []
     generic = []
     for word in words(text):
-        if len(word) < 3 or word in _GENERIC_NAME_WORDS:
-            continue
-        sounds = _sounds_of_word(word)
-        entry = (sounds, word.isascii())
-        (generic if _blurred_set(sounds) & _generic_sounds() else found).append(entry)
+        if (read := _word_entry(word)) is not None:
+            entry, titled = read
+            (generic if titled else found).append(entry)
     return tuple(found), tuple(generic)
+
+
+@lru_cache(maxsize=65_536)  # a wine's words come back wine after wine
+def _word_entry(word: str) -> tuple[tuple[frozenset[str], bool], bool] | None:
+    """((a word's sound skeletons, whether it is written in Latin letters), whether it sounds
+    like a house's title), or None for a short or generic word of names."""
+    if len(word) < 3 or word in _GENERIC_NAME_WORDS:
+        return None
+    sounds = _sounds_of_word(word)
+    return (sounds, word.isascii()), bool(_blurred_set(sounds) & _generic_sounds())
 
 
 @lru_cache(maxsize=65_536)  # like the skeletons and lemmas it is made of: words repeat
