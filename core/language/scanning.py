@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Generic, TypeVar
 
-from core.language.folding import Token, fold, tokenize
+from core.language.folding import Token, fold
 from core.language.foods import FOOD_WORDS
 from core.language.typos import corrected_tokens
 from core.language.vocabulary import FALSE_FRIENDS, MEAL_WORDS, NEGATION_FILLERS, NEGATIONS
@@ -115,7 +115,7 @@ class ScannedText:
     @classmethod
     def of(cls, text: str) -> ScannedText:
         folded = fold(text)
-        return cls(text, folded, corrected_tokens(tokenize(folded)))
+        return cls(text, folded, corrected_tokens(folded))
 
     def span(self, hit: Hit[object]) -> str:
         return self.original[self.tokens[hit.start].start : self.tokens[hit.end - 1].end]

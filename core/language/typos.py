@@ -14,7 +14,7 @@ from functools import cache, lru_cache
 
 from rapidfuzz import fuzz, process
 
-from core.language.folding import Token, fold, stem
+from core.language.folding import TOKEN_RE, Token, fold, stem
 from core.language.foods import FOOD_WORDS
 from core.language.grapes import GRAPE_ALIASES
 from core.language.lemmas import analyse
@@ -73,16 +73,22 @@ def corrected(word: str, word_stem: str) -> tuple[str, ...] | None:
     return spellings[near[0][0]] if near else None
 
 
-def corrected_tokens(tokens: list[Token]) -> list[Token]:
-    """The tokens with typos of vocabulary words replaced (positions kept for quoting)."""
-    fixed: list[Token] = []
-    for token in tokens:
-        stems = corrected(token.text, token.stem)
-        if stems is None:
-            fixed.append(token)
-            continue
-        fixed.extend(Token(token.text, s, token.start, token.end) for s in stems)
-    return fixed
+def corrected_tokens(folded: str) -> list[Token]:
+    """The words of a folded text as tokens, typos of vocabulary words replaced by the words
+    they stand for (positions kept for quoting)."""
+    tokens = []
+    for match in TOKEN_RE.finditer(folded):
+        word, (start, end) = match.group(), match.span()
+        tokens += [Token(word, word_stem, start, end) for word_stem in _read_stems(word)]
+    return tokens
+
+
+@lru_cache(maxsize=65536)
+def _read_stems(word: str) -> tuple[str, ...]:
+    """The stems a folded word is read as: its own, or those of the words it misspells."""
+    own = stem(word)
+    stems = corrected(word, own)
+    return (own,) if stems is None else stems
 
 
 # Little words a phone keyboard glues to the next one: «дотысячи», «кшашлыку», «подрыбу».

@@ -282,7 +282,12 @@ def _year_gaps(numbers: frozenset[Decimal], vintage: int | None) -> frozenset[De
 
 
 def _canonical(values: Iterable[str | None], reader: Any) -> frozenset[str]:
-    return frozenset(reader(v) or v for v in values if v)
+    return frozenset(_canonical_term(v, reader) for v in values if v)
+
+
+@lru_cache(maxsize=16384)  # a catalog's grapes, countries and regions repeat wine after wine
+def _canonical_term(value: str, reader: Any) -> str:
+    return reader(value) or value
 
 
 def _regions(*names: str | None) -> frozenset[str]:
