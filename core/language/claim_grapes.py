@@ -60,7 +60,7 @@ def said_hits(table: Mapping[str, V], text: ScannedText) -> list[tuple[Hit[V], b
     """The hits of `table` a sentence says or denies (True: denied), not false friends
     («сырой погоды») nor softened ones («не очень сладкое»)."""
     found: list[tuple[Hit[V], bool]] = []
-    for hit in scan(table, text.tokens):
+    for hit in scan(table, text.tokens, text.stems):
         if any(t.text in FALSE_FRIENDS for t in text.tokens[hit.start : hit.end]):
             continue
         if any(_corrected_name(text, t) for t in text.tokens[hit.start : hit.end]):

@@ -147,6 +147,7 @@ def forget_name_sounds() -> None:
         name_sounds,
         titled_name_sounds,
         latin_name_sounds,
+        names_by_start,
     )
     for cached in cached_readers:
         cached.cache_clear()
@@ -188,16 +189,25 @@ def sounds_like(
         return True
     if not latin and latin_names is not None and blurred & _blurred_set(latin_names):
         return True
+    by_start = names_by_start(names)
     return any(
-        len(a) >= 5
-        and len(b) >= 5
-        and (
-            ((a.startswith(b) or b.startswith(a)) and abs(len(a) - len(b)) <= 2)
-            or (len(a) == len(b) and a[:-1] == b[:-1])  # «вдова» ≈ «вдовой»: another case
-        )
+        ((a.startswith(b) or b.startswith(a)) and abs(len(a) - len(b)) <= 2)
+        or (len(a) == len(b) and a[:-1] == b[:-1])  # «вдова» ≈ «вдовой»: another case
         for a in sounds
-        for b in names
+        if len(a) >= 5
+        for b in by_start.get(a[:4], ())
     )
+
+
+@lru_cache(maxsize=8192)
+def names_by_start(names: frozenset[str]) -> dict[str, tuple[str, ...]]:
+    """A wine's sounds of five or more by their first four: two sounds `sounds_like` holds
+    alike beyond the same one share at least their first four."""
+    found: dict[str, list[str]] = {}
+    for name in names:
+        if len(name) >= 5:
+            found.setdefault(name[:4], []).append(name)
+    return {start: tuple(alike) for start, alike in found.items()}
 
 
 _VOWELS = re.compile(r"[aeiou]+")
