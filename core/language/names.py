@@ -14,6 +14,7 @@ from core.language.foods import FOOD_WORDS
 from core.language.grapes import GRAPE_ALIASES
 from core.language.lemmas import analyse, is_indeclinable, is_person, is_proper_noun
 from core.language.places import COUNTRY_ALIASES, REGION_ALIASES
+from core.language.required_words import finditer_gated
 from core.language.scanning import ScannedText, live_hits
 from core.language.vocabulary import BODY_WORDS, SWEETNESS_WORDS, WINE_TYPE_WORDS
 from core.language.world import countries_of_group
@@ -254,7 +255,7 @@ def method_terms(text: str) -> list[str]:
     does not know them: a claim the wine's words must bear out."""
     return [
         match.group(1)
-        for match in _METHOD_TERM.finditer(fold(text))
+        for match in finditer_gated(_METHOD_TERM, fold(text))
         if not analyse(match.group(1))[1]
     ]
 
