@@ -19,13 +19,17 @@ from core.language.scanning import ScannedText, live_hits
 from core.language.vocabulary import BODY_WORDS, SWEETNESS_WORDS, WINE_TYPE_WORDS
 from core.language.world import countries_of_group
 
+# The capital first and what may not stand before it checked behind it: the engine then looks
+# only at capitals (a pattern opening with a look-behind is tried at every position).
 _LATIN_NAME = re.compile(
-    r"(?<![\w'’])[A-ZÀ-ÖØ-Þ][\w'’&\-]*(?:\s+(?:[A-ZÀ-ÖØ-Þ][\w'’&\-]*|(?:de|del|della|di|da|do|dos"
+    r"[A-ZÀ-ÖØ-Þ](?<![\w'’].)[\w'’&\-]*(?:\s+(?:[A-ZÀ-ÖØ-Þ][\w'’&\-]*|(?:de|del|della|di|da|do|dos"
     r"|du|des|la|le|les|y|et|&|von|van|der)(?=\s+[A-ZÀ-ÖØ-Þ])))*"
 )
 # A hyphen may join capitalised parts: «Трентино-Альто-Адидже», «Сант-Садурни».
 _CYRILLIC_WORD = r"[А-ЯЁ][а-яё]+(?:-[А-ЯЁа-яё][а-яё]*)*"
-_CYRILLIC_NAME = re.compile(rf"(?<![\w«]){_CYRILLIC_WORD}(?:\s+{_CYRILLIC_WORD})*")
+_CYRILLIC_NAME = re.compile(
+    rf"[А-ЯЁ](?<![\w«].)[а-яё]+(?:-[А-ЯЁа-яё][а-яё]*)*(?:\s+{_CYRILLIC_WORD})*"
+)
 # Words that open a sentence before a name and are none of it: «Этот Пойяк», «Наш Шабли».
 _OPENERS = word_set(
     "Этот Эта Это Эти Этого Этой Этом Этих Тот Та То Те Такой Такое Такая Наш Наше Наша Наши "

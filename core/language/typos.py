@@ -10,6 +10,7 @@ enough (`rapidfuzz` over Snowball stems, the same first letter); a word written 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache, lru_cache
 
 from rapidfuzz import fuzz, process
@@ -76,11 +77,16 @@ def corrected(word: str, word_stem: str) -> tuple[str, ...] | None:
 def corrected_tokens(folded: str) -> list[Token]:
     """The words of a folded text as tokens, typos of vocabulary words replaced by the words
     they stand for (positions kept for quoting)."""
-    tokens = []
+    tokens: list[Token] = []
     for match in TOKEN_RE.finditer(folded):
         word, (start, end) = match.group(), match.span()
-        tokens += [Token(word, word_stem, start, end) for word_stem in _read_stems(word)]
+        for word_stem in _read_stems(word):
+            tokens.append(_token(Token, (word, word_stem, start, end)))
     return tokens
+
+
+# A Token made without the Python-level constructor a named tuple adds: words by the thousand.
+_token: Callable[[type[Token], tuple[str, str, int, int]], Token] = tuple.__new__  # type: ignore[assignment]
 
 
 @lru_cache(maxsize=65536)

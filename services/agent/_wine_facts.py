@@ -232,9 +232,17 @@ _ROMAN = {
 def _numerals_as_written(name: str, own: str) -> str:
     """A name without the ordinals the wine's words write as Roman numerals: «Виктором
     Эммануилом Вторым» of «Виктором Эммануилом II»."""
-    written = set(re.findall(r"(?<![\w])[IVX]+(?![\w])", own))
+    written = _roman_numerals(own)
     kept = [w for w in name.split() if _ROMAN.get(lemma(fold(w)), "") not in written]
     return " ".join(kept)
+
+
+_ROMAN_NUMERAL = re.compile(r"[IVX](?<![\w].)[IVX]*(?![\w])")  # the engine looks at I, V, X only
+
+
+@lru_cache(maxsize=4096)
+def _roman_numerals(text: str) -> frozenset[str]:
+    return frozenset(_ROMAN_NUMERAL.findall(text))
 
 
 def _own(facts: Facts, claim: Claim) -> bool:
@@ -385,8 +393,8 @@ def facts_of(
 
 def forget_wine_facts() -> None:
     """Forget every row read so far (a benchmark reads each answer cold)."""
-    for cached in (facts_of, _own_claims, _own_numbers, _own_cues, _year_gaps, _stems):
+    own_words = (_own_claims, _own_numbers, _own_cues, _year_gaps, _stems, _roman_numerals)
+    for cached in (facts_of, *own_words, cue_claims_of_kind):
         cached.cache_clear()
-    cue_claims_of_kind.cache_clear()
     forget_name_sounds()
     forget_groups_read()
