@@ -12,7 +12,6 @@ something else («соперничает со вторыми крю», «вла�
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from functools import lru_cache
 
 from core.language.claim_methods import BARRIQUE, NEW_BEFORE, OAK, made_or_labelled
@@ -188,17 +187,13 @@ def _standings(folded: str) -> list[tuple[int, str]]:
     """(where, the word said, and «@мир» when it is a standing in the world) of each standing
     in `folded`."""
     found: list[tuple[int, str]] = []
-    for match in _matches(_STANDING, folded):
+    for match in finditer_gated(_STANDING, folded):
         said = next((v for v in match.groupdict().values() if v), "top")
         said = ("сам " if match.group("most") else "") + said
         if _WORLDWIDE.match(folded, match.end()):
             said += "@мир"
         found.append((match.start(), said))
     return found
-
-
-def _matches(pattern: re.Pattern[str], folded: str) -> Iterable[re.Match[str]]:
-    return finditer_gated(pattern, folded)  # most texts hold none of a cue's words
 
 
 # Every kind of claim `cue_claims` finds: a claim of one kind is borne out only by the wine's
@@ -241,7 +236,7 @@ def _cues(folded: str, kinds: frozenset[str]) -> frozenset[tuple[str, str]]:
     for kind, cue in CUES.items():  # the ageing cue's matches also tell the vessel, a method
         if kind not in kinds and (kind != "ageing" or "method" not in kinds):
             continue
-        for m in _matches(cue, folded):
+        for m in finditer_gated(cue, folded):
             said = mark(m.start())
             if kind == "ageing" and OAK.match(m.group()):
                 found |= _vessels(folded, m, said)
@@ -254,21 +249,21 @@ def _cues(folded: str, kinds: frozenset[str]) -> frozenset[tuple[str, str]]:
         if kind in kinds:
             found |= {(kind, name + mark(m.start())) for name, m in made_or_labelled(folded, kind)}
     if "rank" in kinds:
-        for match in _matches(_RANKED, folded):
+        for match in finditer_gated(_RANKED, folded):
             found.add(("rank", f"{ORDINAL_STEMS[match.group(1)]}{mark(match.start())}"))
     if "standing" in kinds:
         for start, said in _standings(folded):
             found.add(("standing", said + mark(start)))
     if "comparison" in kinds:
-        for match in _matches(_COMPARISON, folded):
+        for match in finditer_gated(_COMPARISON, folded):
             said = (match.group("than") or match.group("beats") or "")[:5]
             found.add(("comparison", said + mark(match.start())))
     if "ageing_span" in kinds:
-        for match in _matches(_SPAN, folded):
+        for match in finditer_gated(_SPAN, folded):
             span = "long" if match.group("long") else "short"
             found.add(("ageing_span", span + mark(match.start())))
     if "side" in kinds:
-        for match in _matches(_SIDE, folded):
+        for match in finditer_gated(_SIDE, folded):
             side = next(name for name in _SIDES if match.group(name))
             found.add(("side", side + mark(match.start())))
     return frozenset(found)

@@ -72,6 +72,7 @@ def any_word_pattern(words: frozenset[str]) -> re.Pattern[str]:
 # By the pattern's id: hashing a compiled pattern hashes its whole code. The pattern is kept
 # beside its gate, so its id is never another's.
 _GATES: dict[int, tuple[re.Pattern[str], re.Pattern[str] | None]] = {}
+_NOTHING: Iterator[re.Match[str]] = iter(())  # empty for good: shared by every call
 
 
 def gate_of(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
@@ -85,5 +86,6 @@ def gate_of(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
 
 def finditer_gated(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
     """`pattern.finditer(text)`, at once empty when `text` holds none of its required words."""
-    gate = gate_of(pattern)
-    return iter(()) if gate is not None and gate.search(text) is None else pattern.finditer(text)
+    known = _GATES.get(id(pattern))
+    gate = known[1] if known is not None else gate_of(pattern)
+    return _NOTHING if gate is not None and gate.search(text) is None else pattern.finditer(text)

@@ -54,6 +54,15 @@ def _vocabulary() -> tuple[frozenset[str], dict[str, tuple[str, ...]]]:
     return frozenset(known), spellings
 
 
+@cache
+def _spellings_by_first_letter() -> dict[str, list[str]]:
+    """The tables' spellings by their first letter, in the tables' order."""
+    found: dict[str, list[str]] = {}
+    for spelling in _vocabulary()[1]:
+        found.setdefault(spelling[0], []).append(spelling)
+    return found
+
+
 @lru_cache(maxsize=65536)
 def corrected(word: str, word_stem: str) -> tuple[str, ...] | None:
     """The stems a misspelt word stands for, or None when it is no typo of the tables."""
@@ -65,7 +74,7 @@ def corrected(word: str, word_stem: str) -> tuple[str, ...] | None:
     latin = word.isascii()
     if not latin and analyse(word)[1]:
         return None  # a real Russian word
-    candidates = [s for s in spellings if s[0] == word_stem[0]]
+    candidates = _spellings_by_first_letter().get(word_stem[0], [])
     cutoff = _LATIN_CUTOFF if latin else _CYRILLIC_CUTOFF
     found = process.extract(word_stem, candidates, scorer=fuzz.ratio, score_cutoff=cutoff, limit=3)
     # a typo changes a letter or two, not the word's length by three («барбареско» is no
