@@ -58,11 +58,15 @@ _PRODUCER = re.compile(
     rf"(«?[A-ZÀ-ÖØ-Þ][\w'’&\-]*(?:\s+(?:[A-ZÀ-ÖØ-Þ][\w'’&\-]*|{_LINK_WORD}(?=\s+[A-Z])))*)»?"
 )
 
-# What every match of `_PRODUCER` holds: a Latin capital or a producer's title (most sentences
-# have neither, and are not scanned for producers at all).
-_MAY_NAME_PRODUCER = re.compile(
-    r"[A-ZÀ-ÖØ-Þ]|(?i:производител|производства|винодел|хозяйств|дом|шато|семь)"
-)
+# What every match of `_PRODUCER` holds: a Latin capital, or a producer's title in any case
+# (read in the case-folded text: every letter the pattern's «(?i:…)» takes for a letter of a
+# title folds to it). Most sentences have neither and are not scanned for producers at all.
+_LATIN_CAPITAL = re.compile(r"[A-ZÀ-ÖØ-Þ]")
+_PRODUCER_TITLE_FOLDED = re.compile(r"производител|производства|винодел|хозяйств|дом|шато|семь")
+
+
+def _may_name_producer(text: str) -> bool:
+    return bool(_LATIN_CAPITAL.search(text) or _PRODUCER_TITLE_FOLDED.search(text.casefold()))
 
 
 # Words that title a producer and are no part of its name: «Винодельней Ведерников».
@@ -297,7 +301,7 @@ def producer_claims(text: str) -> tuple[list[Claim], list[str]]:
     as names."""
     claims = []
     producers: list[str] = []
-    for match in _PRODUCER.finditer(text) if _MAY_NAME_PRODUCER.search(text) else ():
+    for match in _PRODUCER.finditer(text) if _may_name_producer(text) else ():
         name = (match.group(1) or match.group(2) or "").strip(" .,;:»")
         if len(name) >= 3 and not is_place_or_grape(name):
             claims.append(Claim("producer", name))
