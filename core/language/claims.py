@@ -107,8 +107,13 @@ def read_sentence(sentence: str) -> Sentence:
         sentence,
         read_claims(sentence),
         bool(_UNIVERSAL.search(folded)),
-        sentence.rstrip().endswith("?"),
+        is_question(sentence),
     )
+
+
+def is_question(sentence: str) -> bool:
+    """A question states nothing: the check keeps it, whatever it names."""
+    return sentence.rstrip().endswith("?")
 
 
 @lru_cache(maxsize=4096)
