@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from core.language import amounts, claim_cues, claim_numbers, names
+from core.language import amounts, claim_cues, claim_numbers, claim_words, names, world
 from core.language.folding import fold
 from core.language.knowledge import knowledge_base
 from core.language.required_words import finditer_gated, gate_of, required_words
@@ -107,3 +107,18 @@ def test_the_words_a_pattern_requires(pattern: str, words: set[str]) -> None:
 )
 def test_a_pattern_that_requires_no_word_is_not_gated(pattern: str) -> None:
     assert required_words(re.compile(pattern)) is None
+
+
+def test_a_text_passed_over_for_producers_or_groups_of_countries_names_none() -> None:
+    """The gates written by hand: a Latin capital or a producer's title in any case before
+    the producer pattern, a word of a group in any case before the groups of countries."""
+    extra = ["ВИНОДЕЛЬНЯ Ведерников", "from Antinori", "НОВЫЙ СВЕТ", "Old World", "из НАШИХ"]
+    producers = groups = 0
+    for text in [*TEXTS, *extra]:
+        if claim_words._PRODUCER.search(text):
+            assert claim_words._may_name_producer(text), text
+            producers += 1
+        if any(pattern.search(text) for pattern, _ in world._GROUPS):
+            assert world._GROUP_WORDS.search(text.casefold()), text
+            groups += 1
+    assert producers > len(extra) and groups > len(extra)  # the sets' own texts are checked

@@ -24,6 +24,8 @@ _DIGIT_AMOUNT_RE = re.compile(
     r"(?:\s?(?P<cur>" + _CURRENCY + r")(?![a-zа-я]))?"
 )
 
+_DIGIT = re.compile(r"\d")  # what every digit amount holds: most sentences have none
+
 _NUMBER_WORDS: dict[str, Decimal] = {
     "одна": Decimal(1),
     "одну": Decimal(1),
@@ -175,7 +177,7 @@ class Amount:
 
 def _digit_amounts(folded: str) -> list[Amount]:
     amounts: list[Amount] = []
-    for match in _DIGIT_AMOUNT_RE.finditer(folded):
+    for match in _DIGIT_AMOUNT_RE.finditer(folded) if _DIGIT.search(folded) else ():
         integer = re.sub(r"\D", "", match.group("int"))
         raw = Decimal(integer)
         if match.group("frac"):

@@ -123,7 +123,7 @@ def _heard_as(word: str) -> set[str]:
 @lru_cache(maxsize=8192)
 def name_sounds(text: str) -> frozenset[str]:
     """Sound skeletons of the distinctive words of a name or text."""
-    return frozenset(s for sounds, _ in _sounds_by_kind(text)[0] for s in sounds)
+    return frozenset().union(*(sounds for sounds, _ in _sounds_by_kind(text)[0]))
 
 
 @lru_cache(maxsize=8192)
