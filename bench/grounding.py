@@ -6,12 +6,13 @@ the wine's own name and description, a true intro) and an inventing model's
 catalog rows are emptied before each answer, so each answer is read as if its sentences and
 its wines were new — the cost of a real answer, not of a repeated one; what is kept by word (a
 word's stems, its dictionary parse, its sounds) or by a catalog term (a grape's, a country's,
-a pairing's canonical name) stays warm, as in a running bot. The agent benchmark (`python -m bench`) measures the
-same step inside the whole pipeline (`grounding` in the agent-overhead table). Wall time per
-answer is printed for each kind of prose, and the CPU time of the check (`cpu`, all answers),
-which other processes on a busy machine do not inflate. `--digest` prints instead a sha256 of
-every sentence of the same answers with its verdict (kept or dropped) and the prose as it comes
-out of the check: a change that only makes the check faster must leave it unchanged.
+a pairing's canonical name) stays warm, as in a running bot. The agent benchmark (`python -m
+bench`) measures the same step inside the whole pipeline (`grounding` in the agent-overhead
+table). Wall time per answer is printed for each kind of prose, and the CPU time of the check
+(`cpu`, all answers), which other processes on a busy machine do not inflate. `--digest`
+prints instead a sha256 of every sentence of the same answers with its verdict (kept or
+dropped) and the prose as it comes out of the check: a change that only makes the check faster
+must leave it unchanged.
 """
 
 from __future__ import annotations
