@@ -2,25 +2,33 @@
 
 Answers of three demo-catalog wines each, with prose of two kinds: an honest model's (each why
 the wine's own name and description, a true intro) and an inventing model's
-(fakes/inventing_model.py: nine claims per why, most false). Every cache of the claim reader
-is emptied before each answer, so each answer is read as if its sentences were new — the cost
-of a real answer, not of a repeated one. The agent benchmark (`python -m bench`) measures the
-same step inside the whole pipeline (`grounding` in the agent-overhead table). Wall time per
-answer is printed for each kind of prose, and the CPU time of the check (`cpu`, all answers),
-which other processes on a busy machine do not inflate.
+(fakes/inventing_model.py: nine claims per why, most false). The caches of sentences and of
+catalog rows are emptied before each answer, so each answer is read as if its sentences and
+its wines were new — the cost of a real answer, not of a repeated one; what is kept by word (a
+word's stems, its dictionary parse, its sounds) or by a catalog term (a grape's, a country's,
+a pairing's canonical name) stays warm, as in a running bot. The agent benchmark (`python -m
+bench`) measures the same step inside the whole pipeline (`grounding` in the agent-overhead
+table). Wall time per answer is printed for each kind of prose, and the CPU time of the check
+(`cpu`, all answers), which other processes on a busy machine do not inflate. `--digest`
+prints instead a sha256 of every sentence of the same answers with its verdict (kept or
+dropped) and the prose as it comes out of the check: a change that only makes the check faster
+must leave it unchanged.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import random
 import sys
 import time
 import uuid
+from collections.abc import Iterator
 from typing import Any
 
 from bench.stats import Summary
-from core.language.reading import read
+from core.language.claims import split_sentences
+from core.language.reading import Reading, read
 from core.recommendation import RecommendedWine
 from fakes.inventing_model import INVENTED_CLOSING, invented_intro, invented_why
 from repositories.models import Wine
@@ -39,11 +47,13 @@ def _rows() -> list[Wine]:
     return rows
 
 
-def measure(answers: int = 300, seed: int = 31) -> dict[str, Summary]:
+Answer = tuple[str, Reading, str, list[RecommendedWine], str]  # kind, asked, intro, cards, closing
+
+
+def _answers(answers: int, seed: int) -> Iterator[Answer]:
     rows = _rows()
     asked = read(QUESTION)
     rng = random.Random(seed)
-    out: dict[str, list[float]] = {"honest": [], "inventing": [], "cpu": []}
     for index in range(answers):
         kind = "honest" if index % 2 == 0 else "inventing"
         picked = rng.sample(rows, 3)
@@ -56,6 +66,12 @@ def measure(answers: int = 300, seed: int = 31) -> dict[str, Summary]:
         wines = [
             RecommendedWine.from_wine(w, why, row=w) for w, why in zip(picked, whys, strict=True)
         ]
+        yield kind, asked, intro, wines, closing
+
+
+def measure(answers: int = 300, seed: int = 31) -> dict[str, Summary]:
+    out: dict[str, list[float]] = {"honest": [], "inventing": [], "cpu": []}
+    for kind, asked, intro, wines, closing in _answers(answers, seed):
         forget_prose_readings()
         started, cpu = time.perf_counter(), time.thread_time()
         ground_prose(asked, intro, wines, closing)
@@ -65,10 +81,39 @@ def measure(answers: int = 300, seed: int = 31) -> dict[str, Summary]:
     return {name: Summary.of(values) for name, values in (*out.items(), ("all", both))}
 
 
+def digest(answers: int = 300, seed: int = 31) -> tuple[str, int, int]:
+    """(sha256 of every sentence's verdict and of the prose the check gives back, sentences,
+    sentences kept) over the answers `measure` times, each read cold as there."""
+    verdicts = hashlib.sha256()
+    sentences = kept = 0
+    for _, asked, intro, wines, closing in _answers(answers, seed):
+        written = [wine.why for wine in wines]
+        forget_prose_readings()
+        grounded_intro, grounded_closing, report = ground_prose(asked, intro, wines, closing)
+        parts = [("intro", intro, grounded_intro), ("closing", closing, grounded_closing)]
+        parts += [("why", why, wine.why) for why, wine in zip(written, wines, strict=True)]
+        for part, before, after in parts:
+            left = split_sentences(after)
+            for sentence in split_sentences(before):
+                verdict = "kept" if sentence in left else "dropped"
+                sentences += 1
+                kept += verdict == "kept"
+                verdicts.update(f"{part}\t{verdict}\t{sentence}\n".encode())
+            verdicts.update(f"{part} as given back\t{after}\n".encode())
+        dropped = sorted(report.dropped.items())
+        verdicts.update(f"{dropped} {report.why_sentences} {report.why_kept}\n".encode())
+    return verdicts.hexdigest(), sentences, kept
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.grounding", description=__doc__)
     parser.add_argument("--answers", type=int, default=300)
+    parser.add_argument("--digest", action="store_true", help="the verdicts' sha256, no timing")
     args = parser.parse_args(argv)
+    if args.digest:
+        sha, sentences, kept = digest(args.answers)
+        print(f"grounding verdicts: {sentences} sentences, {kept} kept, sha256 {sha}")
+        return 0
     measure(20)  # warm-up: imports, the stemmer's own tables
     for name, summary in measure(args.answers).items():
         print(

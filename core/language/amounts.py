@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from core.language.folding import fold
+from core.language.required_words import finditer_gated
 
 _CURRENCY = r"(?:₽|руб(?:л[а-я]*)?\.?|р\.?|rub(?:les?)?\.?|roubles?|rur)"
 _MULTIPLIER_WORD = r"(?:тыс(?:яч[а-я]*)?\.?|тыщ[а-я]*|косар[а-я]*|thousands?)"
@@ -22,6 +23,8 @@ _DIGIT_AMOUNT_RE = re.compile(
     r"(?:(?P<k>[kк])(?![a-zа-я])|\s?(?P<mult>" + _MULTIPLIER_WORD + r")(?![a-zа-я]))?"
     r"(?:\s?(?P<cur>" + _CURRENCY + r")(?![a-zа-я]))?"
 )
+
+_DIGIT = re.compile(r"\d")  # what every digit amount holds: most sentences have none
 
 _NUMBER_WORDS: dict[str, Decimal] = {
     "одна": Decimal(1),
@@ -174,7 +177,7 @@ class Amount:
 
 def _digit_amounts(folded: str) -> list[Amount]:
     amounts: list[Amount] = []
-    for match in _DIGIT_AMOUNT_RE.finditer(folded):
+    for match in _DIGIT_AMOUNT_RE.finditer(folded) if _DIGIT.search(folded) else ():
         integer = re.sub(r"\D", "", match.group("int"))
         raw = Decimal(integer)
         if match.group("frac"):
@@ -217,18 +220,18 @@ def _word_amounts(folded: str) -> list[Amount]:
     for match in _MULTIPLIER_FIRST_RE.finditer(folded):
         about = match.group("about") is not None
         add(Amount(match.start(), match.end(), _number(match), _THOUSAND, False, False, about))
-    for match in _WORD_AMOUNT_RE.finditer(folded):
+    for match in finditer_gated(_WORD_AMOUNT_RE, folded):
         if match.group("num") is None and match.group("mult") not in _BARE_THOUSAND:
             continue  # "несколько тысяч" is no amount
         raw = _number(match) if match.group("num") else Decimal(1)
         raw += Decimal(_hundreds(match)) / _THOUSAND
         add(Amount(match.start(), match.end(), raw, _THOUSAND, bool(match.group("cur")), False))
-    for match in _BARE_AFTER_BOUND_RE.finditer(folded):
+    for match in finditer_gated(_BARE_AFTER_BOUND_RE, folded):
         add(Amount(match.start("num"), match.end(), _number(match), _THOUSAND, False, False))
-    for match in _SLANG_RE.finditer(folded):
+    for match in finditer_gated(_SLANG_RE, folded):
         value = _SLANG_SUMS[match.group("stem")]
         add(Amount(match.start(), match.end(), value / _THOUSAND, _THOUSAND, False, False))
-    for match in _HUNDREDS_RE.finditer(folded):
+    for match in finditer_gated(_HUNDREDS_RE, folded):
         value = _hundreds(match)
         if value > 100:  # «на все сто» is no price
             add(

@@ -13,7 +13,7 @@ import re
 import unicodedata
 from array import array
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 from rapidfuzz import fuzz, process
@@ -43,7 +43,29 @@ _UNCOMBINED = _Uncombined()
 
 
 def _strip_accents(text: str) -> str:
-    return unicodedata.normalize("NFKD", text).translate(_UNCOMBINED)
+    decomposed = unicodedata.normalize("NFKD", text)
+    if decomposed.isascii():
+        return decomposed
+    if _ASTRAL.search(decomposed):  # beyond the table below: each character looked up
+        return decomposed.translate(_UNCOMBINED)
+    return _bmp_combining().sub("", decomposed)
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+@cache
+def _bmp_combining() -> re.Pattern[str]:
+    """Every combining mark of the Basic Multilingual Plane, as one class: a long text is
+    stripped in one pass of the engine (the table above takes a look-up per character)."""
+    marks = [code for code in range(0x10000) if unicodedata.combining(chr(code))]
+    ranges: list[tuple[int, int]] = []
+    for code in marks:
+        if ranges and ranges[-1][1] == code - 1:
+            ranges[-1] = (ranges[-1][0], code)
+        else:
+            ranges.append((code, code))
+    return re.compile("[" + "".join(f"\\u{a:04x}-\\u{b:04x}" for a, b in ranges) + "]")
 
 
 def _latin(word: str) -> str:

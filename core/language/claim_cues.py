@@ -14,14 +14,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from core.language.claim_methods import (
-    ALL_ANCHORS,
-    BARRIQUE,
-    MADE_OR_LABELLED,
-    NEW_BEFORE,
-    OAK,
-)
+from core.language.claim_methods import BARRIQUE, NEW_BEFORE, OAK, made_or_labelled
 from core.language.folding import fold
+from core.language.required_words import finditer_gated
 from core.language.worded_numbers import ORDINAL_STEMS
 
 UNCONFIRMED_KINDS = (
@@ -192,7 +187,7 @@ def _standings(folded: str) -> list[tuple[int, str]]:
     """(where, the word said, and «@мир» when it is a standing in the world) of each standing
     in `folded`."""
     found: list[tuple[int, str]] = []
-    for match in _STANDING.finditer(folded):
+    for match in finditer_gated(_STANDING, folded):
         said = next((v for v in match.groupdict().values() if v), "top")
         said = ("сам " if match.group("most") else "") + said
         if _WORLDWIDE.match(folded, match.end()):
@@ -201,50 +196,76 @@ def _standings(folded: str) -> list[tuple[int, str]]:
     return found
 
 
-@lru_cache(maxsize=4096)  # a wine's own words are read for claims and for cues
+# Every kind of claim `cue_claims` finds: a claim of one kind is borne out only by the wine's
+# words' claims of the same kind, so the wine's words are read for the kinds a sentence needs.
+CUE_KINDS = (*CUES, "method", "label", "rank", "standing", "comparison", "ageing_span", "side")
+_ALL_KINDS = frozenset(CUE_KINDS)
+
+
+@lru_cache(maxsize=4096)  # a sentence is read for claims once; cleared with the other readings
 def cue_claims(text: str) -> frozenset[tuple[str, str]]:
     """The claims-without-a-row-field `text` makes, as (kind, value): the kind of cue («award»,
     «premier_cru»), a rank («rank», "2") or a side («side», "east"); a value ends in ``OTHER``
     when the clause says it of something other than the wine."""
-    folded = fold(text)
-    found: set[tuple[str, str]] = set()
-    others = [m.span() for m in _OTHER_SUBJECT.finditer(folded)]
+    return _cues(fold(text), _ALL_KINDS)
 
+
+@lru_cache(maxsize=4096)  # a wine's own words, asked for each kind a sentence claims
+def cue_claims_of_kind(text: str, kind: str) -> frozenset[tuple[str, str]]:
+    """The claims of `cue_claims(text)` of one kind."""
+    if kind not in CUE_KINDS:
+        return frozenset()
+    return frozenset(claim for claim in _cues(fold(text), frozenset((kind,))) if claim[0] == kind)
+
+
+def _cues(folded: str, kinds: frozenset[str]) -> frozenset[tuple[str, str]]:
+    """The claims of `kinds` in `folded`, and perhaps some of other kinds read on the way."""
+    found: set[tuple[str, str]] = set()
+    others: list[tuple[int, int]] | None = None  # read only once a cue is found
     marks: dict[int, str] = {}  # a vessel («дуба») is read as ageing and as a method
 
     def mark(start: int) -> str:
+        nonlocal others
+        if others is None:
+            others = [m.span() for m in _OTHER_SUBJECT.finditer(folded)]
         if start not in marks:
             denied = NOT if negated_at(folded, start) else ""
             marks[start] = denied + (OTHER if any(a <= start < b for a, b in others) else "")
         return marks[start]
 
-    for kind, cue in CUES.items():
-        for m in cue.finditer(folded):
+    for kind, cue in CUES.items():  # the ageing cue's matches also tell the vessel, a method
+        if kind not in kinds and (kind != "ageing" or "method" not in kinds):
+            continue
+        for m in finditer_gated(cue, folded):
             said = mark(m.start())
             if kind == "ageing" and OAK.match(m.group()):
                 found |= _vessels(folded, m, said)
                 if said.startswith(NOT):
                     continue  # «без дуба», «никакого дуба»: no oak, not no ageing
             found.add((kind, kind + said))
-    found |= {("history", SINCE + mark(m.start())) for m in _SINCE_YEAR.finditer(folded)}
-    present = {anchor for anchor in ALL_ANCHORS if anchor in folded}
-    for name, kind, cue, anchors in MADE_OR_LABELLED:
-        if present and not anchors.isdisjoint(present):
-            found |= {(kind, name + mark(m.start())) for m in cue.finditer(folded)}
-    for match in _RANKED.finditer(folded):
-        found.add(("rank", f"{ORDINAL_STEMS[match.group(1)]}{mark(match.start())}"))
-    for start, said in _standings(folded):
-        found.add(("standing", said + mark(start)))
-    for match in _COMPARISON.finditer(folded):
-        said = (match.group("than") or match.group("beats") or "")[:5]
-        found.add(("comparison", said + mark(match.start())))
-    for match in _SPAN.finditer(folded):
-        found.add(
-            ("ageing_span", ("long" if match.group("long") else "short") + mark(match.start()))
-        )
-    for match in _SIDE.finditer(folded):
-        side = next(name for name in _SIDES if match.group(name))
-        found.add(("side", side + mark(match.start())))
+    if "history" in kinds:
+        found |= {("history", SINCE + mark(m.start())) for m in _SINCE_YEAR.finditer(folded)}
+    for kind in ("method", "label"):
+        if kind in kinds:
+            found |= {(kind, name + mark(m.start())) for name, m in made_or_labelled(folded, kind)}
+    if "rank" in kinds:
+        for match in finditer_gated(_RANKED, folded):
+            found.add(("rank", f"{ORDINAL_STEMS[match.group(1)]}{mark(match.start())}"))
+    if "standing" in kinds:
+        for start, said in _standings(folded):
+            found.add(("standing", said + mark(start)))
+    if "comparison" in kinds:
+        for match in finditer_gated(_COMPARISON, folded):
+            said = (match.group("than") or match.group("beats") or "")[:5]
+            found.add(("comparison", said + mark(match.start())))
+    if "ageing_span" in kinds:
+        for match in finditer_gated(_SPAN, folded):
+            span = "long" if match.group("long") else "short"
+            found.add(("ageing_span", span + mark(match.start())))
+    if "side" in kinds:
+        for match in finditer_gated(_SIDE, folded):
+            side = next(name for name in _SIDES if match.group(name))
+            found.add(("side", side + mark(match.start())))
     return frozenset(found)
 
 

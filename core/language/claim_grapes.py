@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import TypeVar
 
 from core.language.claim import Claim
@@ -59,7 +60,7 @@ def said_hits(table: Mapping[str, V], text: ScannedText) -> list[tuple[Hit[V], b
     """The hits of `table` a sentence says or denies (True: denied), not false friends
     («сырой погоды») nor softened ones («не очень сладкое»)."""
     found: list[tuple[Hit[V], bool]] = []
-    for hit in scan(table, text.tokens):
+    for hit in scan(table, text.tokens, text.stems):
         if any(t.text in FALSE_FRIENDS for t in text.tokens[hit.start : hit.end]):
             continue
         if any(_corrected_name(text, t) for t in text.tokens[hit.start : hit.end]):
@@ -188,9 +189,12 @@ def food_claims(text: ScannedText) -> list[Claim]:
 
 def foods_of(pairings: tuple[str, ...]) -> frozenset[str]:
     """The dishes a catalog row pairs a wine with, as the food words a sentence is read into."""
-    return frozenset(
-        hit.value for pairing in pairings for hit in live_hits(FOOD_WORDS, ScannedText.of(pairing))
-    )
+    return frozenset(dish for pairing in pairings for dish in _dishes_of(pairing))
+
+
+@lru_cache(maxsize=16384)  # a catalog's pairings («стейк», «выдержанные сыры») repeat by wine
+def _dishes_of(pairing: str) -> tuple[str, ...]:
+    return tuple(hit.value for hit in live_hits(FOOD_WORDS, ScannedText.of(pairing)))
 
 
 # A steak is beef unless said otherwise.

@@ -7,6 +7,7 @@ words: a method («из подвяленного винограда», «в но
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 # How the wine was made, beyond the bubbles: each method stands only when the wine's own words
 # name the same one («из подвяленного винограда» for an amarone, not for a muscat).
@@ -146,8 +147,43 @@ ANCHORS = {
     "ripasso": "рипассо ripasso",
     "cru_bourgeois": "буржуа bourgeois",
 }
+# (name, kind, pattern, its Cyrillic anchors, its Latin ones: looked for only in a text with
+# Latin letters)
 MADE_OR_LABELLED = [
-    (name, "method" if name in METHODS else "label", cue, frozenset(ANCHORS[name].split()))
+    (
+        name,
+        "method" if name in METHODS else "label",
+        cue,
+        tuple(a for a in ANCHORS[name].split() if not a.isascii()),
+        tuple(a for a in ANCHORS[name].split() if a.isascii()),
+    )
     for name, cue in (*METHODS.items(), *LABELS.items())
 ]
-ALL_ANCHORS = tuple(sorted({anchor for *_, anchors in MADE_OR_LABELLED for anchor in anchors}))
+# Any anchor of a kind at all: most texts name no method and no label, and are let go at once.
+ANY_ANCHOR = {
+    kind: re.compile(
+        "|".join(
+            re.escape(anchor)
+            for name, made_kind, *_ in MADE_OR_LABELLED
+            if made_kind == kind
+            for anchor in ANCHORS[name].split()
+        )
+    )
+    for kind in ("method", "label")
+}
+_LATIN = re.compile(r"[a-z]")
+
+
+def made_or_labelled(folded: str, kind: str) -> Iterator[tuple[str, re.Match[str]]]:
+    """(the method's or label term's name, its match) of each one of `kind` («method» or
+    «label») `folded` names: a pattern is searched only where one of its anchors is."""
+    if not ANY_ANCHOR[kind].search(folded):
+        return
+    latin = _LATIN.search(folded) is not None
+    for name, made_kind, cue, cyrillic, latin_anchors in MADE_OR_LABELLED:
+        if made_kind != kind:
+            continue
+        named = any(a in folded for a in cyrillic)
+        if named or (latin and any(a in folded for a in latin_anchors)):
+            for match in cue.finditer(folded):
+                yield name, match

@@ -22,6 +22,7 @@ from core.language.claim import Claim
 from core.language.folding import fold
 from core.language.lemmas import words_of
 from core.language.names import ROMAN_CENTURY
+from core.language.required_words import finditer_gated
 from core.language.worded_numbers import worded_numbers
 
 YEARS = (1900, 2030)
@@ -120,13 +121,13 @@ def worded_number_claims(text: str, number_kind: str, taken: list[tuple[int, int
             found.append(Claim("sum" if _CLAUSE_END.match(after) else number_kind, value))
         elif number.next_lemma and not _known(number.next_lemma):
             found.append(Claim("number", number.value))
-    for match in _PAST_CENTURY.finditer(folded):
+    for match in finditer_gated(_PAST_CENTURY, folded):
         if not any(abs(match.start() - end) <= 2 for end in dated_centuries):
             found.append(Claim("century", 19 if match.group(1) else 20))
-    for match in ROMAN_CENTURY.finditer(text):
+    for match in finditer_gated(ROMAN_CENTURY, text):
         if not text[max(0, match.start() - 1) : match.start()].isalnum():
             found.append(Claim("century", _roman(match.group(1))))
-    for match in _LENGTH_ADJECTIVE.finditer(folded):
+    for match in finditer_gated(_LENGTH_ADJECTIVE, folded):
         if not _overlaps(match.span(), taken):
             found.append(Claim(number_kind, Decimal(str(_LENGTH_PREFIXES[match.group(1)]))))
     return found
@@ -136,7 +137,7 @@ def short_year_claims(folded: str) -> list[tuple[tuple[int, int], Claim]]:
     """«шираз 23-го»: short years written in digits, with their spans; «прошлогоднего
     урожая»: a vintage told from this year."""
     found = [] if not _DIGIT.search(folded) else _short_years_in_digits(folded)
-    for match in _RELATIVE_VINTAGE.finditer(folded):
+    for match in finditer_gated(_RELATIVE_VINTAGE, folded):
         said = match.group()
         back = 2 if "позапрошл" in said else 1 if "прошл" in said else 0
         found.append((match.span(), Claim("vintage", date.today().year - back)))

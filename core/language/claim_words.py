@@ -58,6 +58,16 @@ _PRODUCER = re.compile(
     rf"(«?[A-ZÀ-ÖØ-Þ][\w'’&\-]*(?:\s+(?:[A-ZÀ-ÖØ-Þ][\w'’&\-]*|{_LINK_WORD}(?=\s+[A-Z])))*)»?"
 )
 
+# What every match of `_PRODUCER` holds: a Latin capital, or a producer's title in any case
+# (read in the case-folded text: every letter the pattern's «(?i:…)» takes for a letter of a
+# title folds to it). Most sentences have neither and are not scanned for producers at all.
+_LATIN_CAPITAL = re.compile(r"[A-ZÀ-ÖØ-Þ]")
+_PRODUCER_TITLE_FOLDED = re.compile(r"производител|производства|винодел|хозяйств|дом|шато|семь")
+
+
+def _may_name_producer(text: str) -> bool:
+    return bool(_LATIN_CAPITAL.search(text) or _PRODUCER_TITLE_FOLDED.search(text.casefold()))
+
 
 # Words that title a producer and are no part of its name: «Винодельней Ведерников».
 _PRODUCER_TITLE = re.compile(
@@ -184,20 +194,23 @@ _IRREGULAR_DEMONYM = re.compile(
 
 def _people_of_places(message: ScannedText) -> list[Claim]:
     """«Делают его бургундцы»: a place said by the people of it, a claim like «бургундское»."""
-    claims = []
-    for token in message.tokens:
-        if (irregular := _IRREGULAR_DEMONYM.match(token.text)) is not None:
-            adjective = _DEMONYM_ADJECTIVES[irregular.group(1)]
-        elif (regular := _DEMONYM.match(token.text)) is not None:
-            adjective = regular.group(1) + "ский"
-        else:
-            continue
-        key = stem_key(adjective)  # the exact adjective: no typo read into a place
-        if (country := COUNTRY_ALIASES.get(key)) is not None:
-            claims.append(Claim("country", country))
-        elif (region := REGION_ALIASES.get(key)) is not None:
-            claims.append(Claim("region", region))
-    return claims
+    return [claim for token in message.tokens if (claim := _place_of_people(token.text))]
+
+
+@lru_cache(maxsize=65536)
+def _place_of_people(word: str) -> Claim | None:
+    if (irregular := _IRREGULAR_DEMONYM.match(word)) is not None:
+        adjective = _DEMONYM_ADJECTIVES[irregular.group(1)]
+    elif (regular := _DEMONYM.match(word)) is not None:
+        adjective = regular.group(1) + "ский"
+    else:
+        return None
+    key = stem_key(adjective)  # the exact adjective: no typo read into a place
+    if (country := COUNTRY_ALIASES.get(key)) is not None:
+        return Claim("country", country)
+    if (region := REGION_ALIASES.get(key)) is not None:
+        return Claim("region", region)
+    return None
 
 
 def style_claims(message: ScannedText) -> list[Claim]:
@@ -236,10 +249,15 @@ def _appearance_claims(message: ScannedText) -> list[Claim]:
     claims = []
     in_the_glass = bool(_IN_THE_GLASS.search(message.folded))
     for position, token in enumerate(message.tokens):
-        kind = next((k for stems, k in _APPEARANCE if token.text.startswith(stems)), None)
+        kind = _appearance_colour(token.text)
         if kind is not None and (in_the_glass or _said_of_wine(message, position, position + 1)):
             claims.append(Claim("colour", kind))
     return claims
+
+
+@lru_cache(maxsize=65536)
+def _appearance_colour(word: str) -> WineType | None:
+    return next((kind for stems, kind in _APPEARANCE if word.startswith(stems)), None)
 
 
 def world_claims(text: str) -> list[Claim]:
@@ -278,16 +296,23 @@ def made_claims(folded: str) -> list[Claim]:
     return claims
 
 
-def name_claims(text: str, message: ScannedText) -> list[Claim]:
-    """Producers and names: after a producer's title, by their shape, and terms the
-    dictionary does not know."""
+def producer_claims(text: str) -> tuple[list[Claim], list[str]]:
+    """Producers named after a producer's title («винодельня», «от Antinori»), as claims and
+    as names."""
     claims = []
     producers: list[str] = []
-    for match in _PRODUCER.finditer(text):
+    for match in _PRODUCER.finditer(text) if _may_name_producer(text) else ():
         name = (match.group(1) or match.group(2) or "").strip(" .,;:»")
         if len(name) >= 3 and not is_place_or_grape(name):
             claims.append(Claim("producer", name))
             producers.append(name)
+    return claims, producers
+
+
+def name_claims(text: str, message: ScannedText) -> list[Claim]:
+    """Producers and names: after a producer's title, by their shape, and terms the
+    dictionary does not know."""
+    claims, producers = producer_claims(text)
     terms = place_adjectives(message) + unknown_terms(message) + method_terms(text)
     claims += [Claim("name", name) for name in terms]
     for name in proper_names(text):
@@ -297,6 +322,7 @@ def name_claims(text: str, message: ScannedText) -> list[Claim]:
 
 
 def _places(message: ScannedText) -> list[Claim]:
+    """Places named, and a country's flag (`world_claims` reads it)."""
     return place_claims(message) + world_claims(message.original)
 
 
@@ -310,8 +336,10 @@ _READERS: dict[str, Callable[[ScannedText], list[Claim]]] = {
     "grape": grape_claims,
     "food": food_claims,
     "places": _places,
+    "world": lambda message: world_claims(message.original),
     "styles": _styles,
     "names": lambda message: name_claims(message.original, message),
+    "producers": lambda message: producer_claims(message.original)[0],
 }
 _GROUP_OF = {
     "grape": "grape",
@@ -319,11 +347,11 @@ _GROUP_OF = {
     "country": "places",
     "region": "places",
     "thing_origin": "places",
-    "world": "places",
+    "world": "world",
     "colour": "styles",
     "body": "styles",
     "sweetness": "styles",
-    "producer": "names",
+    "producer": "producers",
     "name": "names",
 }
 

@@ -66,6 +66,7 @@ _UNIVERSAL = re.compile(
     r"(?<![a-zа-я])(?:все|всех|всем|каждое|каждый|каждая|оба|обе|all|both|each|every)(?![a-zа-я])"
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+(?=[«\"(A-ZА-ЯЁ0-9])|\s*\n+\s*")
+_DIGIT = re.compile(r"\d")
 _NUMBER = re.compile(r"(?<![\d.,])\d+(?:[.,]\d+)?(?![\d])")
 _CODE = re.compile(r"[\w-]+")  # an id or code: digits next to Latin letters are no number
 _CODE_LETTER = re.compile(r"[a-z_]")
@@ -106,8 +107,13 @@ def read_sentence(sentence: str) -> Sentence:
         sentence,
         read_claims(sentence),
         bool(_UNIVERSAL.search(folded)),
-        sentence.rstrip().endswith("?"),
+        is_question(sentence),
     )
+
+
+def is_question(sentence: str) -> bool:
+    """A question states nothing: the check keeps it, whatever it names."""
+    return sentence.rstrip().endswith("?")
 
 
 @lru_cache(maxsize=4096)
@@ -123,7 +129,8 @@ def read_claims(text: str) -> tuple[Claim, ...]:
         if amount.currency:
             claims.append(Claim("price", amount.value))
             taken.append((amount.start, amount.end))
-    for match in _PERCENT.finditer(folded):
+    digits = _DIGIT.search(folded) is not None  # no digit: no percent, volume or number
+    for match in _PERCENT.finditer(folded) if digits else ():
         if _overlaps(match.span(), taken):
             continue
         taken.append(match.span())
@@ -135,14 +142,14 @@ def read_claims(text: str) -> tuple[Claim, ...]:
             claims.append(Claim("alcohol", value))
         elif value != 100:
             claims.append(Claim("number", value))
-    for match in _VOLUME.finditer(folded):
+    for match in _VOLUME.finditer(folded) if digits else ():
         if _overlaps(match.span(), taken) or (value := _decimal(match.group(1))) is None:
             continue
         taken.append(match.span())
         litres = value / 1000 if match.group(2) == "мл" or match.group(2) == "ml" else value
         litres = litres / 100 if match.group(2) == "cl" else litres
         claims.append(Claim("volume", litres.normalize()))
-    for match in _BOTTLE_SIZE.finditer(folded):  # «в бутылке 0,375»: litres, unit unsaid
+    for match in _BOTTLE_SIZE.finditer(folded) if digits else ():  # «в бутылке 0,375»
         if not _overlaps(match.span(1), taken) and (value := _decimal(match.group(1))):
             taken.append(match.span(1))
             claims.append(Claim("volume", value.normalize()))
@@ -158,7 +165,7 @@ def read_claims(text: str) -> tuple[Claim, ...]:
     said = {kind for kind, _ in cues}
     cue_kinds = [kind for kind in CUES if kind in said]
     number_kind = cue_kinds[0] if cue_kinds else "number"
-    numbers = list(_NUMBER.finditer(folded))
+    numbers = list(_NUMBER.finditer(folded)) if digits else []
     for match in _SCORE.finditer(folded) if numbers else ():
         if not _overlaps(match.span(), taken) and (value := _decimal(match.group(1))) is not None:
             taken.append(match.span())

@@ -36,6 +36,12 @@ def _analyzer() -> object:
     return pymorphy3.MorphAnalyzer()
 
 
+@lru_cache(maxsize=65536)  # one parse of a word for every question asked of it
+def _first_parse(word: str) -> Any:
+    """pymorphy's first (most likely) parse of one word."""
+    return _analyzer().parse(word)[0]  # type: ignore[attr-defined]
+
+
 # Forms the dictionary reads as another word: in a wine shop «вине» is wine, not guilt.
 _OVERRIDES = {
     form: "вино" for form in ("вина", "вине", "вину", "вином", "винам", "винами", "винах")
@@ -49,7 +55,7 @@ _PERSON = frozenset({"Name", "Surn", "Patr"})
 def is_person(word: str) -> bool:
     if word.isascii() or word in _OVERRIDES:
         return False
-    parse = _analyzer().parse(word)[0]  # type: ignore[attr-defined]
+    parse = _first_parse(word)
     return bool(_PERSON & set(parse.tag.grammemes))
 
 
@@ -99,7 +105,7 @@ def is_proper_noun(word: str) -> bool:
     it is written (a lower-case name is a name all the same)."""
     if word.isascii() or word in _OVERRIDES:
         return False
-    parse = _analyzer().parse(word)[0]  # type: ignore[attr-defined]
+    parse = _first_parse(word)
     return bool(_PROPER & set(parse.tag.grammemes))
 
 
@@ -109,7 +115,7 @@ def is_indeclinable(word: str) -> bool:
     wines and places from other languages mostly are)."""
     if word.isascii():
         return False
-    parse = _analyzer().parse(word)[0]  # type: ignore[attr-defined]
+    parse = _first_parse(word)
     return "NOUN" in parse.tag and "Fixd" in parse.tag
 
 
@@ -118,7 +124,7 @@ def is_past_verb(word: str) -> bool:
     """«пил», «подавали»: a verb in the past tense (a story, not a wish)."""
     if word.isascii():
         return False
-    tag = _analyzer().parse(word)[0].tag  # type: ignore[attr-defined]
+    tag = _first_parse(word).tag
     return "VERB" in tag and "past" in tag
 
 
@@ -128,7 +134,7 @@ def is_predicate(word: str) -> bool:
     something about its subject."""
     if word.isascii():
         return word in _ENGLISH_PREDICATES
-    tag = _analyzer().parse(word)[0].tag  # type: ignore[attr-defined]
+    tag = _first_parse(word).tag
     return bool({"VERB", "INFN", "PRED", "COMP"} & set(tag.grammemes))
 
 
@@ -137,7 +143,7 @@ def is_comparative(word: str) -> bool:
     """«подороже», «дороже», «милее»: a comparison, not the adjective's own form."""
     if word.isascii():
         return False
-    return "COMP" in _analyzer().parse(word)[0].tag  # type: ignore[attr-defined]
+    return "COMP" in _first_parse(word).tag
 
 
 @lru_cache(maxsize=65536)
@@ -147,7 +153,7 @@ def is_statement_verb(word: str) -> bool:
     its subject, unlike an infinitive («взять», «выбрать») that asks for a pick."""
     if word.isascii():
         return False
-    tag = _analyzer().parse(word)[0].tag  # type: ignore[attr-defined]
+    tag = _first_parse(word).tag
     return ("VERB" in tag and "impr" not in tag) or ("COMP" in tag and not word.startswith("по"))
 
 
@@ -182,7 +188,7 @@ def _known_parse(word: str) -> Any | None:
     morph = _analyzer()
     for spelt in dict.fromkeys((word, _LOST_SHORT_I.sub("й", word))):
         if morph.word_is_known(spelt):  # type: ignore[attr-defined]
-            return morph.parse(spelt)[0]  # type: ignore[attr-defined]
+            return _first_parse(spelt)
     return None
 
 

@@ -14,17 +14,22 @@ from core.language.foods import FOOD_WORDS
 from core.language.grapes import GRAPE_ALIASES
 from core.language.lemmas import analyse, is_indeclinable, is_person, is_proper_noun
 from core.language.places import COUNTRY_ALIASES, REGION_ALIASES
+from core.language.required_words import finditer_gated
 from core.language.scanning import ScannedText, live_hits
 from core.language.vocabulary import BODY_WORDS, SWEETNESS_WORDS, WINE_TYPE_WORDS
 from core.language.world import countries_of_group
 
+# The capital first and what may not stand before it checked behind it: the engine then looks
+# only at capitals (a pattern opening with a look-behind is tried at every position).
 _LATIN_NAME = re.compile(
-    r"(?<![\w'’])[A-ZÀ-ÖØ-Þ][\w'’&\-]*(?:\s+(?:[A-ZÀ-ÖØ-Þ][\w'’&\-]*|(?:de|del|della|di|da|do|dos"
+    r"[A-ZÀ-ÖØ-Þ](?<![\w'’].)[\w'’&\-]*(?:\s+(?:[A-ZÀ-ÖØ-Þ][\w'’&\-]*|(?:de|del|della|di|da|do|dos"
     r"|du|des|la|le|les|y|et|&|von|van|der)(?=\s+[A-ZÀ-ÖØ-Þ])))*"
 )
 # A hyphen may join capitalised parts: «Трентино-Альто-Адидже», «Сант-Садурни».
 _CYRILLIC_WORD = r"[А-ЯЁ][а-яё]+(?:-[А-ЯЁа-яё][а-яё]*)*"
-_CYRILLIC_NAME = re.compile(rf"(?<![\w«]){_CYRILLIC_WORD}(?:\s+{_CYRILLIC_WORD})*")
+_CYRILLIC_NAME = re.compile(
+    rf"[А-ЯЁ](?<![\w«].)[а-яё]+(?:-[А-ЯЁа-яё][а-яё]*)*(?:\s+{_CYRILLIC_WORD})*"
+)
 # Words that open a sentence before a name and are none of it: «Этот Пойяк», «Наш Шабли».
 _OPENERS = word_set(
     "Этот Эта Это Эти Этого Этой Этом Этих Тот Та То Те Такой Такое Такая Наш Наше Наша Наши "
@@ -254,7 +259,7 @@ def method_terms(text: str) -> list[str]:
     does not know them: a claim the wine's words must bear out."""
     return [
         match.group(1)
-        for match in _METHOD_TERM.finditer(fold(text))
+        for match in finditer_gated(_METHOD_TERM, fold(text))
         if not analyse(match.group(1))[1]
     ]
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Generic, TypeVar
 
-from core.language.folding import Token, fold, tokenize
+from core.language.folding import Token, fold
 from core.language.foods import FOOD_WORDS
 from core.language.typos import corrected_tokens
 from core.language.vocabulary import FALSE_FRIENDS, MEAL_WORDS, NEGATION_FILLERS, NEGATIONS
@@ -73,16 +73,19 @@ def match_at(table: Mapping[str, V], tokens: list[Token], index: int) -> Hit[V] 
     return None if sizes is None else _longest_at(table, sizes, tokens, index)
 
 
-def scan(table: Mapping[str, V], tokens: list[Token]) -> list[Hit[V]]:
-    """All non-overlapping hits, left to right, longest phrase first at each position."""
+def scan(
+    table: Mapping[str, V], tokens: list[Token], stems: frozenset[str] | None = None
+) -> list[Hit[V]]:
+    """All non-overlapping hits, left to right, longest phrase first at each position
+    (`stems`: the tokens' stems, when known)."""
     by_first = _table_sizes(table)
-    stems = list(map(_STEM_OF, tokens))
-    if by_first.keys().isdisjoint(stems):  # most tables have no phrase in most sentences
-        return []
+    if by_first.keys().isdisjoint(stems if stems is not None else map(_STEM_OF, tokens)):
+        return []  # most tables have no phrase in most sentences
+    stems_in_order = list(map(_STEM_OF, tokens))
     hits: list[Hit[V]] = []
     index = 0
     while index < len(tokens):
-        sizes = by_first.get(stems[index])
+        sizes = by_first.get(stems_in_order[index])
         hit = None if sizes is None else _longest_at(table, sizes, tokens, index)
         if hit is None:
             index += 1
@@ -111,11 +114,13 @@ class ScannedText:
     original: str
     folded: str
     tokens: list[Token]
+    stems: frozenset[str] | None = None  # of the tokens: a table none begins is not scanned
 
     @classmethod
     def of(cls, text: str) -> ScannedText:
         folded = fold(text)
-        return cls(text, folded, corrected_tokens(tokenize(folded)))
+        tokens = corrected_tokens(folded)
+        return cls(text, folded, tokens, frozenset(map(_STEM_OF, tokens)))
 
     def span(self, hit: Hit[object]) -> str:
         return self.original[self.tokens[hit.start].start : self.tokens[hit.end - 1].end]
@@ -147,7 +152,7 @@ def live_hits(table: Mapping[str, V], text: ScannedText) -> list[Hit[V]]:
     """Hits that are neither negated («не сладкое») nor false friends («сырой погоды»)."""
     return [
         hit
-        for hit in scan(table, text.tokens)
+        for hit in scan(table, text.tokens, text.stems)
         if not negated(text.tokens, hit.start)
         and not any(t.text in FALSE_FRIENDS for t in text.tokens[hit.start : hit.end])
     ]

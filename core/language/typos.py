@@ -10,11 +10,12 @@ enough (`rapidfuzz` over Snowball stems, the same first letter); a word written 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache, lru_cache
 
 from rapidfuzz import fuzz, process
 
-from core.language.folding import Token, fold, stem
+from core.language.folding import TOKEN_RE, Token, fold, stem
 from core.language.foods import FOOD_WORDS
 from core.language.grapes import GRAPE_ALIASES
 from core.language.lemmas import analyse
@@ -53,6 +54,15 @@ def _vocabulary() -> tuple[frozenset[str], dict[str, tuple[str, ...]]]:
     return frozenset(known), spellings
 
 
+@cache
+def _spellings_by_first_letter() -> dict[str, list[str]]:
+    """The tables' spellings by their first letter, in the tables' order."""
+    found: dict[str, list[str]] = {}
+    for spelling in _vocabulary()[1]:
+        found.setdefault(spelling[0], []).append(spelling)
+    return found
+
+
 @lru_cache(maxsize=65536)
 def corrected(word: str, word_stem: str) -> tuple[str, ...] | None:
     """The stems a misspelt word stands for, or None when it is no typo of the tables."""
@@ -64,7 +74,7 @@ def corrected(word: str, word_stem: str) -> tuple[str, ...] | None:
     latin = word.isascii()
     if not latin and analyse(word)[1]:
         return None  # a real Russian word
-    candidates = [s for s in spellings if s[0] == word_stem[0]]
+    candidates = _spellings_by_first_letter().get(word_stem[0], [])
     cutoff = _LATIN_CUTOFF if latin else _CYRILLIC_CUTOFF
     found = process.extract(word_stem, candidates, scorer=fuzz.ratio, score_cutoff=cutoff, limit=3)
     # a typo changes a letter or two, not the word's length by three («барбареско» is no
@@ -73,16 +83,27 @@ def corrected(word: str, word_stem: str) -> tuple[str, ...] | None:
     return spellings[near[0][0]] if near else None
 
 
-def corrected_tokens(tokens: list[Token]) -> list[Token]:
-    """The tokens with typos of vocabulary words replaced (positions kept for quoting)."""
-    fixed: list[Token] = []
-    for token in tokens:
-        stems = corrected(token.text, token.stem)
-        if stems is None:
-            fixed.append(token)
-            continue
-        fixed.extend(Token(token.text, s, token.start, token.end) for s in stems)
-    return fixed
+def corrected_tokens(folded: str) -> list[Token]:
+    """The words of a folded text as tokens, typos of vocabulary words replaced by the words
+    they stand for (positions kept for quoting)."""
+    tokens: list[Token] = []
+    for match in TOKEN_RE.finditer(folded):
+        word, (start, end) = match.group(), match.span()
+        for word_stem in _read_stems(word):
+            tokens.append(_token(Token, (word, word_stem, start, end)))
+    return tokens
+
+
+# A Token made without the Python-level constructor a named tuple adds: words by the thousand.
+_token: Callable[[type[Token], tuple[str, str, int, int]], Token] = tuple.__new__  # type: ignore[assignment]
+
+
+@lru_cache(maxsize=65536)
+def _read_stems(word: str) -> tuple[str, ...]:
+    """The stems a folded word is read as: its own, or those of the words it misspells."""
+    own = stem(word)
+    stems = corrected(word, own)
+    return (own,) if stems is None else stems
 
 
 # Little words a phone keyboard glues to the next one: «дотысячи», «кшашлыку», «подрыбу».

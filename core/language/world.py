@@ -54,9 +54,16 @@ _GROUPS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
 # The groups a claim may name, by the value of a «world» claim.
 GROUPS_BY_NAME = {"new": NEW_WORLD, "old": OLD_WORLD, "europe": EUROPE, "caucasus": CAUCASUS}
 
+# A word every group name holds, in any case: a text without one names no group. Read in the
+# case-folded text (every letter the patterns take case-insensitively for one of these folds
+# to it).
+_GROUP_WORDS = re.compile("свет|world|европ|europe|кавказ|caucas|наш")
+
 
 def countries_of_group(text: str) -> tuple[str, ...]:
     """The countries a group name in the text stands for, or () when none is named."""
+    if not _GROUP_WORDS.search(text.casefold()):
+        return ()
     for pattern, countries in _GROUPS:
         if pattern.search(text):
             return countries

@@ -21,10 +21,10 @@ from core.language.claim_cues import cue_claims
 from core.language.claims import (
     Claim,
     Sentence,
+    is_question,
     numbers_in,
     read_claims,
     read_sentence,
-    read_text,
     split_sentences,
 )
 from core.language.folding import fold
@@ -140,8 +140,8 @@ def ground_why(
     kept: list[str] = []
     sentences = split_sentences(wine.why)
     for text in sentences:
-        if len(text) > 20 and text in facts.own_text:  # quoted from its own description
-            kept.append(text)
+        if (len(text) > 20 and text in facts.own_text) or is_question(text):
+            kept.append(text)  # quoted from its own description, or a question: nothing new
             continue
         sentence = read_sentence(text)
         failing = _failing(
@@ -176,7 +176,11 @@ def ground_set_text(
     """(the text without unconfirmed sentences, whether a claim was false of the set)."""
     kept: list[str] = []
     false = False
-    for sentence in read_text(text):
+    for part in split_sentences(text):
+        if is_question(part):  # states nothing: not read
+            kept.append(part)
+            continue
+        sentence = read_sentence(part)
         failing = _failing(
             sentence,
             lambda claim, s=sentence: set_verdict(s, claim, shown, request),

@@ -48,12 +48,20 @@ def _sounds_by_kind(
     found = []
     generic = []
     for word in words(text):
-        if len(word) < 3 or word in _GENERIC_NAME_WORDS:
-            continue
-        sounds = _sounds_of_word(word)
-        entry = (sounds, word.isascii())
-        (generic if _blurred_set(sounds) & _generic_sounds() else found).append(entry)
+        if (read := _word_entry(word)) is not None:
+            entry, titled = read
+            (generic if titled else found).append(entry)
     return tuple(found), tuple(generic)
+
+
+@lru_cache(maxsize=65_536)  # a wine's words come back wine after wine
+def _word_entry(word: str) -> tuple[tuple[frozenset[str], bool], bool] | None:
+    """((a word's sound skeletons, whether it is written in Latin letters), whether it sounds
+    like a house's title), or None for a short or generic word of names."""
+    if len(word) < 3 or word in _GENERIC_NAME_WORDS:
+        return None
+    sounds = _sounds_of_word(word)
+    return (sounds, word.isascii()), bool(_blurred_set(sounds) & _generic_sounds())
 
 
 @lru_cache(maxsize=65_536)  # like the skeletons and lemmas it is made of: words repeat
@@ -115,7 +123,7 @@ def _heard_as(word: str) -> set[str]:
 @lru_cache(maxsize=8192)
 def name_sounds(text: str) -> frozenset[str]:
     """Sound skeletons of the distinctive words of a name or text."""
-    return frozenset(s for sounds, _ in _sounds_by_kind(text)[0] for s in sounds)
+    return frozenset().union(*(sounds for sounds, _ in _sounds_by_kind(text)[0]))
 
 
 @lru_cache(maxsize=8192)
@@ -139,6 +147,7 @@ def forget_name_sounds() -> None:
         name_sounds,
         titled_name_sounds,
         latin_name_sounds,
+        names_by_start,
     )
     for cached in cached_readers:
         cached.cache_clear()
@@ -180,16 +189,25 @@ def sounds_like(
         return True
     if not latin and latin_names is not None and blurred & _blurred_set(latin_names):
         return True
+    by_start = names_by_start(names)
     return any(
-        len(a) >= 5
-        and len(b) >= 5
-        and (
-            ((a.startswith(b) or b.startswith(a)) and abs(len(a) - len(b)) <= 2)
-            or (len(a) == len(b) and a[:-1] == b[:-1])  # «вдова» ≈ «вдовой»: another case
-        )
+        ((a.startswith(b) or b.startswith(a)) and abs(len(a) - len(b)) <= 2)
+        or (len(a) == len(b) and a[:-1] == b[:-1])  # «вдова» ≈ «вдовой»: another case
         for a in sounds
-        for b in names
+        if len(a) >= 5
+        for b in by_start.get(a[:4], ())
     )
+
+
+@lru_cache(maxsize=8192)
+def names_by_start(names: frozenset[str]) -> dict[str, tuple[str, ...]]:
+    """A wine's sounds of five or more by their first four: two sounds `sounds_like` holds
+    alike beyond the same one share at least their first four."""
+    found: dict[str, list[str]] = {}
+    for name in names:
+        if len(name) >= 5:
+            found.setdefault(name[:4], []).append(name)
+    return {start: tuple(alike) for start, alike in found.items()}
 
 
 _VOWELS = re.compile(r"[aeiou]+")

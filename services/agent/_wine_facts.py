@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from core.domain import Sweetness, WineType
-from core.language.claim_cues import UNCONFIRMED_KINDS, borne_out, cue_claims
+from core.language.claim_cues import UNCONFIRMED_KINDS, borne_out, cue_claims_of_kind
 from core.language.claim_grapes import foods_of, pairs_with
 from core.language.claim_words import forget_groups_read, own_claims_of_kind, reads_kind
 from core.language.claims import Claim, numbers_in, read_claims
@@ -88,9 +88,9 @@ class Facts:
     def numbers(self) -> frozenset[Decimal]:
         return _own_numbers(self.own_text)
 
-    @property
-    def cues(self) -> frozenset[tuple[str, str]]:
-        return _own_cues(self.own_text)
+    def cues(self, kind: str) -> frozenset[tuple[str, str]]:
+        """The claims of `kind` without a row field the own words make («award», «rank»…)."""
+        return _own_cues(self.own_text, kind)
 
     def check(self, claim: Claim) -> Verdict:
         if claim.negated and claim.kind == "body":  # «не тяжёлое»: false only of a full one
@@ -232,15 +232,23 @@ _ROMAN = {
 def _numerals_as_written(name: str, own: str) -> str:
     """A name without the ordinals the wine's words write as Roman numerals: «Виктором
     Эммануилом Вторым» of «Виктором Эммануилом II»."""
-    written = set(re.findall(r"(?<![\w])[IVX]+(?![\w])", own))
+    written = _roman_numerals(own)
     kept = [w for w in name.split() if _ROMAN.get(lemma(fold(w)), "") not in written]
     return " ".join(kept)
+
+
+_ROMAN_NUMERAL = re.compile(r"[IVX](?<![\w].)[IVX]*(?![\w])")  # the engine looks at I, V, X only
+
+
+@lru_cache(maxsize=4096)
+def _roman_numerals(text: str) -> frozenset[str]:
+    return frozenset(_ROMAN_NUMERAL.findall(text))
 
 
 def _own(facts: Facts, claim: Claim) -> bool:
     """Do the wine's own words (name, description, notes) say the same?"""
     if claim.kind in UNCONFIRMED_KINDS and isinstance(claim.value, str):
-        return borne_out((claim.kind, claim.value), facts.cues)
+        return borne_out((claim.kind, claim.value), facts.cues(claim.kind))
     if isinstance(claim.value, (int, Decimal)) and claim.kind != "price":
         value = Decimal(claim.value).normalize()
         return value in facts.numbers or value in _year_gaps(facts.numbers, facts.vintage)
@@ -282,7 +290,12 @@ def _year_gaps(numbers: frozenset[Decimal], vintage: int | None) -> frozenset[De
 
 
 def _canonical(values: Iterable[str | None], reader: Any) -> frozenset[str]:
-    return frozenset(reader(v) or v for v in values if v)
+    return frozenset(_canonical_term(v, reader) for v in values if v)
+
+
+@lru_cache(maxsize=16384)  # a catalog's grapes, countries and regions repeat wine after wine
+def _canonical_term(value: str, reader: Any) -> str:
+    return reader(value) or value
 
 
 def _regions(*names: str | None) -> frozenset[str]:
@@ -347,8 +360,8 @@ def _own_numbers(text: str) -> frozenset[Decimal]:
 
 
 @lru_cache(maxsize=4096)
-def _own_cues(text: str) -> frozenset[tuple[str, str]]:
-    return cue_claims(text)
+def _own_cues(text: str, kind: str) -> frozenset[tuple[str, str]]:
+    return cue_claims_of_kind(text, kind)
 
 
 @lru_cache(maxsize=4096)  # a catalog's rows come back answer after answer
@@ -380,7 +393,8 @@ def facts_of(
 
 def forget_wine_facts() -> None:
     """Forget every row read so far (a benchmark reads each answer cold)."""
-    for cached in (facts_of, _own_claims, _own_numbers, _own_cues, _year_gaps, _stems):
+    own_words = (_own_claims, _own_numbers, _own_cues, _year_gaps, _stems, _roman_numerals)
+    for cached in (facts_of, *own_words, cue_claims_of_kind):
         cached.cache_clear()
     forget_name_sounds()
     forget_groups_read()
