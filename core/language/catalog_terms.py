@@ -222,23 +222,24 @@ class CatalogIndex:
         self.styles = {entry.wine_id: tuple(entry.style.split("|")) for entry in entries}
         # The catalog's own dish words, by stem: «хачапури», «хамон» — whatever this shop pairs.
         self.foods: dict[str, str] = {}
-        # The pairings of several words each word is in («кухня»: «азиатская кухня»), by stem
-        self.dishes: dict[str, set[str]] = {}
+        # The pairings of several words each word is in («кухня»: «азиатская кухня»), by stem,
+        # with the stems each of their words is found by
+        self.dishes: dict[str, dict[str, tuple[frozenset[str], ...]]] = {}
         for entry in entries:
             for dish in entry.foods.split("|"):
-                said = _dish_words(dish)
-                for word in said:
-                    if len(word) >= MIN_WORD and word not in STOP:
-                        for key in _dish_keys(word):
-                            self.foods.setdefault(key, word)
-                            if len(said) > 1:
-                                self.dishes.setdefault(key, set()).add(dish.strip())
+                wanted = [w for w in _dish_words(dish) if len(w) >= MIN_WORD and w not in STOP]
+                found_by = tuple(frozenset(_dish_keys(w)) for w in wanted)
+                for word, keys in zip(wanted, found_by, strict=True):
+                    for key in keys:
+                        self.foods.setdefault(key, word)
+                        if len(wanted) > 1:
+                            self.dishes.setdefault(key, {})[dish.strip()] = found_by
 
     def food(self, text: str) -> str | None:
         """A dish of the catalog's pairings the message names: after «к», «под», «with»…, or
         any long word of one («а если хачапури по-аджарски?»)."""
         tokens = _dish_words(text)
-        keys = {key for word in tokens for key in _dish_keys(word)}
+        keys: set[str] | None = None  # every word's stems, read once a dish word is met
         for position, word in enumerate(tokens):
             before = tokens[max(0, position - 2) : position]
             near = any(t in _DISH_PREPOSITIONS for t in before) or len(word) >= 6
@@ -247,6 +248,8 @@ class CatalogIndex:
             for key in _dish_keys(word):
                 if key not in self.foods:
                     continue
+                if keys is None:
+                    keys = {k for token in tokens for k in _dish_keys(token)}
                 if whole := self._whole_dish(key, keys):
                     return whole
                 # «а если к жареной?» names no dish; «к острой еде» does
@@ -258,9 +261,8 @@ class CatalogIndex:
     def _whole_dish(self, key: str, said: set[str]) -> str | None:
         """The pairing of several words the message names whole («к азиатской кухне» is
         «азиатская кухня», not any «кухня»), if one is."""
-        for dish in sorted(self.dishes.get(key, ())):
-            wanted = [w for w in _dish_words(dish) if len(w) >= MIN_WORD and w not in STOP]
-            if len(wanted) > 1 and all(set(_dish_keys(w)) & said for w in wanted):
+        for dish, found_by in sorted(self.dishes.get(key, {}).items()):
+            if all(stems & said for stems in found_by):
                 return dish
         return None
 
