@@ -26,6 +26,12 @@ async def offline_chat(runtime: Runtime) -> AsyncIterator[Services]:
         await services.close()
 
 
+async def offline_dialog(runtime: Runtime, user: int, *texts: str) -> list[Recommendation]:
+    """The offline answers to `texts`, said in turn by one person."""
+    async with offline_chat(runtime) as chat:
+        return [await chat.turns.answer(user, text) for text in texts]
+
+
 async def _ask(chat: Services, user_id: int, text: str) -> Recommendation:
     rec = await chat.turns.answer(user_id, text)
     assert rec.path == "offline"

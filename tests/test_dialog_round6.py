@@ -12,16 +12,9 @@ from core.domain import Sweetness, WineType
 from core.language.followups import read_followup
 from core.language.lemmas import analyse
 from core.language.reading import read
-from core.recommendation import Recommendation
 from services.app.runtime import Runtime
 from tests.agent_fixtures import rows_shown
-from tests.test_conversation import offline_chat
-
-
-async def _dialog(seeded: Runtime, user: int, *texts: str) -> list[Recommendation]:
-    """The offline answers to `texts`, said in turn by one person."""
-    async with offline_chat(seeded) as chat:
-        return [await chat.turns.answer(user, text) for text in texts]
+from tests.test_conversation import offline_dialog as _dialog
 
 
 @pytest.mark.parametrize(

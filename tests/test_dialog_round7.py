@@ -14,16 +14,9 @@ from core.language.folding import fold
 from core.language.followups import read_followup
 from core.language.reading import read
 from core.language.wine_names import asked_for_by_name
-from core.recommendation import Recommendation
 from services.app.runtime import Runtime
 from tests.agent_fixtures import rows_shown
-from tests.test_conversation import offline_chat
-
-
-async def _dialog(seeded: Runtime, user: int, *texts: str) -> list[Recommendation]:
-    """The offline answers to `texts`, said in turn by one person."""
-    async with offline_chat(seeded) as chat:
-        return [await chat.turns.answer(user, text) for text in texts]
+from tests.test_conversation import offline_dialog as _dialog
 
 
 @pytest.mark.parametrize("text", ["ох, цены кусаются", "цены конские", "кусачие цены"])
@@ -142,9 +135,17 @@ def test_going_to_ask_someone_is_small_talk(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["а сколько ты уже работаешь?", "сколько тебе лет?", "кто тебя создал?"]
+    "text",
+    [
+        "а сколько ты уже работаешь?",
+        "сколько тебе лет?",
+        "кто тебя создал?",
+        "ты вообще где берёшь информацию?",
+        "на чём тебя обучали?",
+        "откуда ты это знаешь?",
+    ],
 )
-def test_the_bots_age_and_makers_are_small_talk_about_the_bot(text: str) -> None:
+def test_the_bots_age_makers_and_sources_are_small_talk_about_the_bot(text: str) -> None:
     reading = read(text)
     assert reading.kind.value == "smalltalk"
     assert reading.message.social == "about"
@@ -329,15 +330,6 @@ async def test_a_pause_between_two_requests_shows_nothing_and_keeps_the_request(
     shown = await rows_shown(seeded, then)
     assert shown
     assert all(w.wine_type is WineType.sparkling and w.sweetness.value == "dry" for w in shown)
-
-
-@pytest.mark.parametrize(
-    "text", ["ты вообще где берёшь информацию?", "на чём тебя обучали?", "откуда ты это знаешь?"]
-)
-def test_where_the_bots_answers_come_from_is_about_the_bot(text: str) -> None:
-    reading = read(text)
-    assert reading.kind.value == "smalltalk"
-    assert reading.message.social == "about"
 
 
 def test_an_allergy_to_sulfites_gets_the_health_answer_not_a_refusal() -> None:
