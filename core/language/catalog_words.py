@@ -101,6 +101,11 @@ STOP = frozenset(
         "этот",
         "эта",
         "очень",
+        # degree words («менее плотное»): no wine's name, however close a name sounds
+        "менее",
+        "более",
+        "слишком",
+        "чуть",
         "бутылку",
         "бутылка",
         "бутылки",

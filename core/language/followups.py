@@ -29,6 +29,7 @@ from core.language.step_words import (
     MORE,
     OPENERS,
     SWEETER,
+    steps_away,
 )
 
 _WORD = re.compile(r"[a-zа-яё]+")
@@ -114,6 +115,7 @@ _LESS_SUGAR = re.compile(
     rf"(?<![a-zа-я]){_SUGAR}(?: \w+)? (?:по)?меньше(?![a-zа-я])"
     rf"|(?<![a-zа-я])(?:по)?меньше(?: \w+)? {_SUGAR}"
 )
+_RICHER_TASTE = re.compile(r"(?<![a-zа-я])(?:по)?богаче (?:по |на )?вкус\w*")
 # «не дороже тысячи», «не дешевле 500»: a bound on the price, not «dearer» or «cheaper».
 _PRICE_BOUND = re.compile(r"(?:^|\s)не (?:дороже|дешевле|больше|меньше)\b")
 
@@ -169,12 +171,14 @@ def _opens_as_refinement(words: list[str]) -> bool:
 def read_followup(text: str) -> FollowUp:
     dropped = dropped_conditions(text)
     folded = price_steps_as_words(_PRICE_BOUND.sub(" ", _fold(text)))
+    folded = _RICHER_TASTE.sub(" насыщеннее ", folded)  # «побогаче вкусом»: body, not price
     extreme = "cheapest" if _CHEAPEST.search(folded) else ""
     extreme = "dearest" if not extreme and _DEAREST.search(folded) else extreme
     words = folded.split()
     negated = negated_filters(text)
-    stepped = has_cue(folded, DRIER) or bool(_LESS_SUGAR.search(folded))
-    sweeter = has_cue(folded, SWEETER) or bool(_MORE_SUGAR.search(folded))
+    away, rest = steps_away(folded)
+    stepped = has_cue(rest, DRIER) or bool(_LESS_SUGAR.search(folded)) or "drier" in away
+    sweeter = has_cue(rest, SWEETER) or bool(_MORE_SUGAR.search(folded)) or "sweeter" in away
     # «слишком кисло, но не приторное»: sweeter than shown, short of sweet
     between = stepped and sweeter
     # «не кислое, ну сладенькое»: a wish for sweeter is never ruled out by the «не» before it
@@ -190,8 +194,8 @@ def read_followup(text: str) -> FollowUp:
         dearer=steps_dearer(folded) and not extreme,
         drier=drier,
         sweeter=sweeter,
-        lighter=has_cue(folded, LIGHTER),
-        fuller=has_cue(folded, FULLER),
+        lighter=has_cue(rest, LIGHTER) or "lighter" in away,
+        fuller=has_cue(rest, FULLER) or "fuller" in away,
         more=has_cue(folded, MORE),
         # «бюджет не ограничен», «страна не важна»: a condition given up is of the request
         refines=_opens_as_refinement(words) or _tells_story(text) or bool(dropped),

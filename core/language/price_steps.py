@@ -7,6 +7,7 @@ is said again as «дороже» / «дешевле» first. The text comes fol
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from core.language.price_bands import too_cheap
 
@@ -61,6 +62,10 @@ _CHEAPER = (
     "столько не готов",
     "поскромн",
     "скромнее",
+    "демократичн",
+    "по карман",
+    "эконом ",
+    "студенческ",
     "более скромн",
     "подоступн",
     "доступнее",
@@ -151,6 +156,10 @@ _DEARER_PHRASES = (
     "уровень выше",
     "класс повыше",
     "класс выше",
+    "повыше классом",
+    "выше классом",
+    "повыше уровнем",
+    "выше уровнем",
 )
 
 # «не, дорого», «а попроще?»: the price of what was shown, said as a complaint or a wish
@@ -182,20 +191,37 @@ def _too_dear(folded: str) -> bool:
     return (
         bool(_TOO_DEAR.search(folded))
         and not _DEAR_WELCOME.search(folded)
-        and not (has_cue(folded, _DEARER) or has_cue(folded, _DEARER_PHRASES))
+        and not (has_comparative_cue(folded, _DEARER) or has_cue(folded, _DEARER_PHRASES))
     )
 
 
 def has_cue(folded: str, cues: tuple[str, ...]) -> bool:
     """Does a word of the folded text begin with one of `cues` (stems or phrases)?"""
-    padded = f" {folded} "
-    return any(f" {cue.replace('ё', 'е')}" in padded for cue in cues)
+    return _cue_pattern(cues, False).search(folded) is not None
+
+
+def has_comparative_cue(folded: str, stems: tuple[str, ...]) -> bool:
+    """As `has_cue`, and a stem may take the «по-» of a comparative: «поэлитнее»,
+    «подемократичнее», as «посолиднее» and «подешевле»."""
+    return _cue_pattern(stems, True).search(folded) is not None
+
+
+@cache
+def _cue_pattern(cues: tuple[str, ...], comparative: bool) -> re.Pattern[str]:
+    longest_first = sorted({cue.replace("ё", "е") for cue in cues}, key=len, reverse=True)
+    # a cue ending in a space («сладковато ») is a whole word: the text's end ends it too
+    alternatives = "|".join(
+        re.escape(cue.rstrip()) + (r"(?=\s|$)" if cue.endswith(" ") else "")
+        for cue in longest_first
+    )
+    return re.compile(rf"(?:^|\s){'(?:по)?' if comparative else ''}(?:{alternatives})")
 
 
 # The bar or the stakes raised or lowered, money spent more or less: «поднимем планку»,
 # «потратить побольше», «могу раскошелиться»; «опустим планку», «хочу сэкономить».
 _BAR = r"(?:\s+\w+)?\s+(?:планк|планочк|ставк|уровен|уровн|ценник)"
 _GROW = r"(?<![a-zа-я])(?:подн[яи]\w*|повыс\w*|повыш\w*|увелич\w*|расшир\w*)"
+_MONEY = r"\w*\s+(?:\w+\s+)?(?:деньг|денег|бюджет|сумм)"
 _SHRINK = r"(?<![a-zа-я])(?:сниз\w*|сниж\w*|уменьш\w*|урез\w*|уреж\w*|сократ\w*|ужать|ужмем|ужмём)"
 _RAISED = re.compile(
     rf"(?<![a-zа-я])(?:подн[яи]\w*|подым\w*|повыс\w*|повыш\w*|задер\w*|задр\w*){_BAR}"
@@ -211,13 +237,21 @@ _LOWERED = re.compile(
     r"|(?<![a-zа-я])(?:потрат\w*|потрачу|заплатить|отдать)\s+(?:по)?меньше"
     r"|(?<![a-zа-я])(?:по)?меньше\s+(?:потрат|заплат)|сэконом"
     rf"|{_SHRINK}(?:\s+\w+)?\s+бюджет|бюджет\w*(?:\s+\w+){{0,2}}\s+(?:{_SHRINK}|поменьше)"
+    # «за меньшие деньги», «небольшой бюджет», «денег поменьше»: less money, said of the money
+    rf"|(?<![a-zа-я])(?:меньш|небольш|маленьк|скромн|невелик){_MONEY}"
+    rf"|(?<![a-zа-я])(?:денег|деньг\w*|бюджет\w*|сумм\w*)\s+(?:\w+\s+)?(?:по)?меньше"
+    # «не хочу столько тратить», «не готова столько платить»
+    r"|(?<![a-zа-я])не\s+(?:хоч\w*|хотел\w*|готов\w*|буду|стану|могу|планиру\w*)\s+(?:\w+\s+)?"
+    r"(?:столько|так много)"
 )
 
 
 def steps_cheaper(folded: str) -> bool:
     """«подешевле», «не, дорого», «кусается», «опустим планку»: cheaper than the wines shown
     (not «слишком дёшево», which wishes dearer)."""
-    cheaper = has_cue(folded, _CHEAPER) or _too_dear(folded) or bool(_LOWERED.search(folded))
+    cheaper = (
+        has_comparative_cue(folded, _CHEAPER) or _too_dear(folded) or bool(_LOWERED.search(folded))
+    )
     return cheaper and not too_cheap(folded)
 
 
@@ -225,7 +259,7 @@ def steps_dearer(folded: str) -> bool:
     """«подороже», «посолиднее», «слишком дёшево», «поднимем планку»: dearer than the wines
     shown."""
     return (
-        has_cue(folded, _DEARER)
+        has_comparative_cue(folded, _DEARER)
         or has_cue(folded, _DEARER_PHRASES)
         or too_cheap(folded)
         or bool(_RAISED.search(folded))

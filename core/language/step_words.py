@@ -4,6 +4,8 @@ of the folded text starting with one of them carries the change (`price_steps.ha
 
 from __future__ import annotations
 
+import re
+
 from core.language.folding import word_set
 
 # Stems: a word starting with one of these (after ё→е) carries the change.
@@ -35,7 +37,8 @@ SWEETER = (
     "слаще",
     "sweeter",
     "more sweet",
-    "сладенькое",
+    "сладеньк",
+    "остаточн",
     "менее сух",
     "less dry",
     "too dry",
@@ -76,6 +79,16 @@ LIGHTER = (
     "слишком плотн",
     "слишком насыщ",
     "попроще по тел",
+    "тоньше",
+    "потоньше",
+    "изящнее",
+    "поизящн",
+    "жиже",
+    "пожиже",
+    "воздушн",
+    "легоньк",
+    "less heavy",
+    "less body",
 )
 FULLER = (
     "помощнее",
@@ -104,6 +117,12 @@ FULLER = (
     "не такое жидк",
     "слишком простое на вкус",
     "водянист",
+    "гуще",
+    "погуще",
+    "мясист",
+    "с телом",
+    "more body",
+    "bigger",
     "fuller",
     "bolder",
     "richer",
@@ -158,3 +177,43 @@ LEAD_INS = word_set(
     "alright yeah"
 )
 CORRECTIONS = word_set("не нет давай давайте no nah nope")
+
+
+# «не такое мощное», «менее насыщенное», «чтоб не кислило», «too heavy»: a quality said with
+# less of it, or as too much of it, asks for the other end of its scale
+_QUALITIES = {
+    "fuller": r"мощн|плотн|насыщен|тяжел|полнотел|густ|жирн|ядрен|концентрирован|heavy|full|bold",
+    "lighter": r"легк|жидк|водянист|тонк|воздушн|light|thin|watery",
+    "sweeter": r"слад|притор|сахарист|sweet|sugary",
+    "drier": r"сух|кисл|dry|sour|acidic|tart",
+}
+_OPPOSITE = {"fuller": "lighter", "lighter": "fuller", "sweeter": "drier", "drier": "sweeter"}
+_DEGREE = (
+    r"менее|слишком|чересчур|уж больно|очень уж|less|too|not (?:so|as|too)"
+    r"|не (?:такое|такой|такая|такие|так|настолько|слишком)"
+)
+# «не люблю кислое», «чтоб не кислило»; not of sweetness: «лишь бы не сладкое» is a wine with
+# no sugar to speak of, said rather than a step (`FollowUp.not_sweet`)
+_UNWANTED = (
+    r"(?:чтобы?|лишь бы|только) не|без"
+    r"|не (?:люблю|любит|любим|хочу|хочется|надо|нужно|нравится|нравятся)"
+)
+_LESS_OF_QUALITY = {
+    quality: re.compile(
+        rf"(?:^|\s)(?:{_DEGREE if quality == 'sweeter' else f'{_DEGREE}|{_UNWANTED}'})"
+        rf"\s+(?:\w+\s+)?(?:{stems})"
+    )
+    for quality, stems in _QUALITIES.items()
+}
+
+
+def steps_away(folded: str) -> tuple[frozenset[str], str]:
+    """The steps a quality said as too much or unwanted asks for («не такое мощное» →
+    lighter, «чтоб не кислило» → sweeter), and the text without those phrases: their own
+    word («без сладости») asks for nothing of itself."""
+    steps: set[str] = set()
+    for quality, pattern in _LESS_OF_QUALITY.items():
+        if pattern.search(folded):
+            steps.add(_OPPOSITE[quality])
+            folded = pattern.sub(" ", folded)
+    return frozenset(steps), folded

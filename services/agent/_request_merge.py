@@ -108,6 +108,8 @@ def merge(
             pick = min if followup.sweeter else max
             before = pick(shown, key=_SWEETNESS_ORDER.index)
         said = Sweetness(asked["sweetness"]) if "sweetness" in asked else None
+        if said is not None and before is not None and said in _beyond(before, not followup.drier):
+            said = None  # «слишком сладкое» after a semi-dry one: the word is the complaint
         if said is not None and said != before and said in _beyond(before, followup.drier):
             values["sweetness"] = said.value  # «послаще, полусладкое»: the level said
         else:

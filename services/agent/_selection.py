@@ -98,6 +98,11 @@ def _choose(
     else:
         target = filters.price_min or TYPICAL_PRICE
         ranked = sorted(wines, key=lambda w: (abs(w.price_rub - target), w.slug))
+        if len(ranked) > MAX_WINES:
+            # the dearest wine that fits is kept for «а подороже?», as a sommelier starts
+            # within the range rather than at its top
+            top = max(w.price_rub for w in ranked)
+            ranked.sort(key=lambda w: w.price_rub == top)
     ranked = picks.rerank(ranked)
     if filters.food_pairing is not None and not (cheapest or dearest):
         # «к барбекю»: a wine paired with the barbecue itself before one paired with grilled

@@ -1,0 +1,103 @@
+"""Follow-ups of an eighth round of my own phrasings (issue 40; none taken from the language
+sets), swept over twenty first requests each: a comparative takes its «по-» on any price word
+(«поэлитнее», «подемократичнее»); money said as less («за меньшие деньги», «не хочу столько
+тратить») is cheaper; a quality said with less of it or as too much («не такое мощное»,
+«менее насыщенное», «чтоб не кислило») asks for the other end of its scale; «слишком сладкое»
+moves drier from the wines shown, not from the word «сладкое»; and a first answer leaves the
+dearest wine that fits for «а подороже?»."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.domain import Sweetness, WineType
+from core.language.followups import read_followup
+from services.app.runtime import Runtime
+from tests.agent_fixtures import rows_shown
+from tests.test_conversation import offline_dialog as _dialog
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["а поэлитнее?", "может, попремиальнее", "повыше классом", "выше уровнем бы"],
+)
+def test_dearer_said_as_a_comparative_or_a_class(text: str) -> None:
+    step = read_followup(text)
+    assert step.dearer and not step.cheaper
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "что-нибудь подемократичнее",
+        "что-то по карману",
+        "а за меньшие деньги?",
+        "эконом вариант",
+        "не хочу столько тратить",
+        "не готова так много платить",
+        "студенческий бюджет",
+        "денег поменьше бы",
+    ],
+)
+def test_less_money_is_cheaper(text: str) -> None:
+    step = read_followup(text)
+    assert step.cheaper and not step.dearer
+
+
+@pytest.mark.parametrize(
+    ("text", "step"),
+    [
+        ("не такое мощное", "lighter"),
+        ("менее насыщенное", "lighter"),
+        ("less heavy", "lighter"),
+        ("а можно не такое густое?", "lighter"),
+        ("пожиже", "lighter"),
+        ("потоньше бы", "lighter"),
+        ("погуще", "fuller"),
+        ("чтобы с телом", "fuller"),
+        ("побогаче вкусом", "fuller"),
+        ("чтоб не кислило", "sweeter"),
+        ("не люблю кислое", "sweeter"),
+        ("с остаточным сахаром", "sweeter"),
+        ("а сладенького?", "sweeter"),
+        ("не люблю сладкие вина", "drier"),
+        ("too sweet", "drier"),
+    ],
+)
+def test_a_quality_unwanted_or_too_much_steps_the_other_way(text: str, step: str) -> None:
+    read = read_followup(text)
+    steps = {name for name in ("lighter", "fuller", "sweeter", "drier") if getattr(read, name)}
+    assert steps == {step}
+    assert not read.dearer  # «побогаче вкусом» is the taste, not the price
+
+
+def test_no_sweetness_is_not_a_wish_for_sweeter() -> None:
+    step = read_followup("и сухое, без сладости")
+    assert not step.sweeter
+
+
+async def test_less_of_a_quality_keeps_the_colour_and_names_no_wine(seeded: Runtime) -> None:
+    first, then = await _dialog(seeded, 801, "красное к стейку", "а менее насыщенное есть?")
+    before, shown = await rows_shown(seeded, first), await rows_shown(seeded, then)
+    assert before and shown
+    assert all(w.wine_type is WineType.red for w in shown)  # «менее» named no sparkling wine
+    assert all(w.body < max(b.body for b in before) for w in shown)
+
+
+async def test_too_sweet_after_a_semi_dry_one_is_dry(seeded: Runtime) -> None:
+    first, then = await _dialog(seeded, 802, "белое к курице", "слишком сладкое")
+    before, shown = await rows_shown(seeded, first), await rows_shown(seeded, then)
+    assert Sweetness.semi_dry in {w.sweetness for w in before}  # the demo catalog's Riesling
+    assert shown
+    assert all(w.sweetness is Sweetness.dry for w in shown)
+    assert all(w.wine_type is WineType.white for w in shown)
+
+
+@pytest.mark.parametrize("first", ["красное к шашлыку", "вино к шашлыку"])
+async def test_dearer_after_a_first_pick_keeps_the_dish(seeded: Runtime, first: str) -> None:
+    user = 803 if first.startswith("красное") else 804
+    answers = await _dialog(seeded, user, first, "а подороже?")
+    before, shown = await rows_shown(seeded, answers[0]), await rows_shown(seeded, answers[1])
+    assert before and shown
+    assert all(any("шашлык" in dish for dish in w.food_pairings) for w in shown)
+    assert min(w.price_rub for w in shown) > max(w.price_rub for w in before)
