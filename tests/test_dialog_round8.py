@@ -12,6 +12,7 @@ import pytest
 
 from core.domain import Sweetness, WineType
 from core.language.followups import read_followup
+from core.language.reading import read
 from services.app.runtime import Runtime
 from tests.agent_fixtures import rows_shown
 from tests.test_conversation import offline_dialog as _dialog
@@ -101,3 +102,33 @@ async def test_dearer_after_a_first_pick_keeps_the_dish(seeded: Runtime, first: 
     assert before and shown
     assert all(any("шашлык" in dish for dish in w.food_pairings) for w in shown)
     assert min(w.price_rub for w in shown) > max(w.price_rub for w in before)
+
+
+async def test_a_step_from_still_wines_stays_still(seeded: Runtime) -> None:
+    first, then = await _dialog(seeded, 805, "пино нуар", "а подешевле?")
+    before, shown = await rows_shown(seeded, first), await rows_shown(seeded, then)
+    assert before and all(w.wine_type is WineType.red for w in before)
+    assert all(w.wine_type is WineType.red for w in shown)  # no sparkling made of the grape
+
+
+async def test_a_dish_no_wine_of_the_colour_names_widens_to_its_kind(seeded: Runtime) -> None:
+    _, then = await _dialog(seeded, 806, "белое к рыбе", "к запечённой форели")
+    shown = await rows_shown(seeded, then)
+    assert shown
+    assert all(w.wine_type is WineType.white for w in shown)
+    assert all(any("рыб" in dish for dish in w.food_pairings) for w in shown)
+
+
+async def test_a_chicken_in_other_words_is_chicken(seeded: Runtime) -> None:
+    (answer,) = await _dialog(seeded, 807, "вино к цыплёнку табака")
+    shown = await rows_shown(seeded, answer)
+    assert shown
+    assert all(any("куриц" in dish for dish in w.food_pairings) for w in shown)
+
+
+@pytest.mark.parametrize(
+    "text", ["на шашлыки что возьмём?", "что возьмём к рыбе?", "к шашлыку что берём"]
+)
+def test_what_shall_we_take_asks_for_wine(text: str) -> None:
+    reading = read(text)
+    assert reading.is_request and reading.entry is None

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # The figures when they were last measured (BENCHMARKS.md, "Language"), a little below: a change
 # that reads worse than this fails. They are floors against regressions, not the bar
 # (kinds 95 %, dialogs 95 %, no false claim), which the test parts do not all reach yet.
-TEST_FLOORS = {"dialogs_offline": 0.948, "claims_false_kept": 2}
+TEST_FLOORS = {"dialogs_offline": 0.952, "claims_false_kept": 2}
 DEV_DIALOGS_OFFLINE = 0.970  # measured 1896/1954 with dialogs_7, after the eighth round
 DEV_CLAIMS_FALSE_KEPT = 0
 DEV_CLAIMS_TRUE_KEPT = 0.995  # measured 636/636 with claims_8

@@ -137,6 +137,11 @@ _FOOD_GROUPS: dict[str, list[str]] = {
         "курочка",
         "куриное",
         "птица",
+        "цыпленок",
+        "цыпленка",
+        "цыпленку",
+        "цыплята",
+        "цыплят",
         *phrases(["белое"], ["мясо", "мяса", "мясу", "мясом", "мясе"]),
         "chicken",
         "poultry",
@@ -276,6 +281,14 @@ FOOD_CATEGORIES: dict[str, tuple[str, ...]] = {
     "рыба": ("белая рыба", "лосось"),
     "паста": ("паста болоньезе",),
 }
+
+
+_KIND_OF_DISH = {dish: kind for kind, dishes in FOOD_CATEGORIES.items() for dish in dishes}
+
+
+def dish_kind(dish: str) -> str | None:
+    """The kind a dish is of («лосось» → «рыба», «стейк» → «мясо»), or None."""
+    return _KIND_OF_DISH.get(dish)
 
 
 @lru_cache(maxsize=16384)  # a catalog's pairings come back search after search

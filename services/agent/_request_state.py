@@ -15,6 +15,9 @@ from typing import Any
 from core.domain import SWEETNESS_RU, WINE_TYPE_RU, Sweetness, WineFilters, WineType
 from repositories.models import Wine
 
+_STYLE_TYPES = (WineType.sparkling, WineType.dessert, WineType.fortified)
+_STEPS = ("дешевле", "дороже", "легче", "плотнее")
+
 
 @dataclass(frozen=True)
 class ShownWine:
@@ -59,6 +62,19 @@ class RequestState:
     )
 
     @property
+    def keeps_still(self) -> bool:
+        """A step of the price or the body alone («подешевле», «полегче») from still wines,
+        no type asked: a still wine again, not a sparkling or a port made of the same grape to
+        go further that way. (A sweeter one may be sparkling: «и сладенькое для девушек».)"""
+        return (
+            self.filters.wine_type is None
+            and not self.said_now
+            and bool(self.last_shown)
+            and any(step in self.refined for step in _STEPS)
+            and all(w.wine_type not in _STYLE_TYPES for w in self.last_shown)
+        )
+
+    @property
     def structured(self) -> bool:
         # «белое или розовое», «сладкое» (semi-sweet or sweet) rule the rest out: a structure
         return not self.filters.is_empty() or bool(
@@ -68,6 +84,8 @@ class RequestState:
     def admits(self, wine: Wine) -> bool:
         """True when the wine fits what is ruled in and out beyond the SQL filters."""
         if self.countries and wine.country not in self.countries:
+            return False
+        if wine.wine_type in _STYLE_TYPES and self.keeps_still:
             return False
         for name, value in self.excluded:
             if name == "country" and wine.country == value:

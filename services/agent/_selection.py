@@ -19,7 +19,7 @@ from typing import Any
 
 from core.domain import Sweetness, WineFilters, WineType
 from core.language.catalog_terms import query_words
-from core.language.foods import names_dish
+from core.language.foods import dish_kind, names_dish
 from core.language.vocabulary import STYLE_TYPES
 from core.recommendation import MAX_WINES
 from core.shop_picks import NO_PICKS, ShopPicks
@@ -181,6 +181,14 @@ async def _structured(
         if further.wines:
             return further
         # nothing fits that way even without the bound: a condition is given up instead
+    if (kind := dish_kind(filters.food_pairing or "")) is not None:
+        # «белое к форели» and no white paired with salmon: a white for fish, before any
+        # condition is given up (the intro says the dish was eased)
+        loose = filters.model_copy(update={"food_pairing": kind})
+        fresh = [w for w in await _pool(repo, state, loose) if w.id not in shown]
+        if fresh:
+            wines = choose(fresh, loose, picks=picks, dish_said=state.dish_said)
+            return Selection(wines, source, ["food_pairing"])
     # Nothing in the catalog fits: give up the least important condition first, and what
     # this message asked for last (the intro names what was given up).
     # what this message asked for or said again («тоже до тысячи») is given up last
