@@ -12,6 +12,7 @@ import pytest
 
 from core.domain import Sweetness, WineType
 from core.language.followups import read_followup
+from core.language.kinds import MessageKind
 from core.language.reading import read
 from services.app.runtime import Runtime
 from tests.agent_fixtures import rows_shown
@@ -132,3 +133,23 @@ async def test_a_chicken_in_other_words_is_chicken(seeded: Runtime) -> None:
 def test_what_shall_we_take_asks_for_wine(text: str) -> None:
     reading = read(text)
     assert reading.is_request and reading.entry is None
+
+
+@pytest.mark.parametrize("text", ["ха-ха, смешно", "вот это да", "жаль", "обидно", "серьёзно?"])
+def test_a_few_words_of_feeling_are_small_talk(text: str) -> None:
+    assert read(text).kind is MessageKind.smalltalk
+
+
+@pytest.mark.parametrize("text", ["сухо", "сладко", "недорого"])
+def test_a_quality_said_alone_is_no_feeling(text: str) -> None:
+    assert read(text).kind is not MessageKind.smalltalk
+
+
+async def test_a_laugh_between_two_steps_shows_no_cards(seeded: Runtime) -> None:
+    first, laugh, then = await _dialog(
+        seeded, 808, "красное к стейку", "ха-ха, смешно", "а подороже?"
+    )
+    assert not laugh.wines
+    before, shown = await rows_shown(seeded, first), await rows_shown(seeded, then)
+    assert shown and all(w.wine_type is WineType.red for w in shown)
+    assert min(w.price_rub for w in shown) > max(w.price_rub for w in before)

@@ -45,7 +45,7 @@ from core.language.knowledge import (
     health_match,
     match_knowledge,
 )
-from core.language.lemmas import is_past_verb, is_predicate, words_of
+from core.language.lemmas import is_past_verb, is_predicate, reacts_only, words_of
 from core.language.manipulation import manipulation_kind
 from core.language.price_bands import PriceBand
 from core.language.question_shapes import (
@@ -351,6 +351,8 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
     says = asks and not followup.changes
     if (interrogative or says) and not asks_which and not followup.extreme and wine_words():
         return MessageReading(MessageKind.wine_question, text=text)
+    if reacts_only(words) and not (wine_words() or followup.changes or proper.price_band):
+        return MessageReading(MessageKind.smalltalk, social="ack", text=text)  # «смешно»
     if cue.TO_THE_BOT.search(folded) and not cue.MOOD.search(folded) and not wine_words():
         return MessageReading(
             MessageKind.smalltalk, social="about", text=text

@@ -207,6 +207,25 @@ def words_of(text: str) -> list[Word]:
     return found
 
 
+_REACTION_POS = frozenset({"ADVB", "PRED", "INTJ", "PRCL", "CONJ"})
+_FEELING_POS = frozenset({"ADVB", "PRED", "INTJ"})
+# a wine's quality said alone («сладко», «сухо») is said of the wine, not a feeling
+_QUALITY_STEMS = ("слад", "сух", "кисл", "дорог", "дешев", "легк", "тяжел", "крепк", "терпк")
+
+
+def reacts_only(words: list[Word]) -> bool:
+    """«смешно», «вот это да», «жаль», «серьёзно?»: a few words of feeling, and nothing a
+    request or a question is made of (no noun, verb or adjective)."""
+    if not words or len(words) > 4 or any(w.text.isascii() for w in words):
+        return False
+    kinds = [_first_parse(w.text).tag.POS for w in words]
+    return (
+        all(kind in _REACTION_POS for kind in kinds)
+        and (len(words) > 1 or kinds[0] in _FEELING_POS)
+        and not any(w.text.startswith(_QUALITY_STEMS) for w in words)
+    )
+
+
 def lemmas_of(text: str) -> list[str]:
     return [word.lemma for word in words_of(text)]
 
