@@ -160,8 +160,23 @@ _STANDING = re.compile(
     r"|в (?P<top>тройк|пятерк|десятк|двадцатк|сотн)\w*|(?P<top_n>топ)[- ]?\d+|номер один"
     # «лидер Аргентины», «эталон региона», «законодатель моды»: a standing by a noun
     r"|(?P<lead>лидер|эталон|законодател|первопроход|флагман)\w*"
-    r"|the (?P<en>best|oldest|largest|biggest|first|only)\b)"
+    r"|(?:the|world'?s|its|their) (?P<en>best|oldest|largest|biggest|first|only"
+    r"|most (?:famous|popular|renowned|celebrated|prestigious))\b)"
 )
+# An English standing is the same standing said in Russian: «the oldest» is «старейшая».
+_ENGLISH_STANDINGS = {
+    "oldest": "старейш",
+    "largest": "крупнейш",
+    "biggest": "крупнейш",
+    "best": "лучш",
+    "first": "перв",
+    "only": "единствен",
+    "most famous": "сам знаменит",
+    "most popular": "сам популярн",
+    "most renowned": "сам известн",
+    "most celebrated": "сам знаменит",
+    "most prestigious": "сам престижн",
+}
 
 
 # The wine set against others: «дороже большинства аргентинских», «старше, чем соседи», «не
@@ -190,7 +205,8 @@ def _standings(folded: str) -> list[tuple[int, str]]:
     for match in finditer_gated(_STANDING, folded):
         said = next((v for v in match.groupdict().values() if v), "top")
         said = ("сам " if match.group("most") else "") + said
-        if _WORLDWIDE.match(folded, match.end()):
+        said = _ENGLISH_STANDINGS.get(said, said)
+        if _WORLDWIDE.match(folded, match.end()) or folded.startswith("world", match.start()):
             said += "@мир"
         found.append((match.start(), said))
     return found
