@@ -12,6 +12,7 @@ from functools import cache
 from core.language.folding import fold, stem, word_set
 from core.language.foods import FOOD_WORDS
 from core.language.grapes import GRAPE_ALIASES
+from core.language.landscape import names_a_place, said_of_land
 from core.language.lemmas import analyse, is_indeclinable, is_person, is_proper_noun
 from core.language.places import COUNTRY_ALIASES, REGION_ALIASES
 from core.language.required_words import finditer_gated
@@ -158,8 +159,13 @@ def place_adjectives(scanned: ScannedText) -> list[str]:
     candidates = [
         (position, match)
         for position, token in enumerate(scanned.tokens)
-        if (match := _PLACE_ADJECTIVE.match(token.text)) and not analyse(token.text)[1]
-    ]  # «классический», «королевский»: words of the language
+        if (match := _PLACE_ADJECTIVE.match(token.text))
+        and (
+            not analyse(token.text)[1]  # «классический», «королевский»: words of the language
+            # …but «альпийских склонов»: a word of the language made from a place's name
+            or (said_of_land(scanned.tokens, position) and names_a_place(match.group(1)))
+        )
+    ]
     if not candidates:
         return []
     covered = _covered(scanned, _PLACES_AND_GRAPES)
