@@ -13,6 +13,7 @@ from core.language.folding import word_set
 from core.language.grapes import GRAPE_ALIASES
 from core.language.lemmas import analyse, is_adjective, noun_lemma
 from core.language.places import COUNTRY_ALIASES, REGION_ALIASES
+from core.language.required_words import finditer_gated
 from core.language.scanning import ScannedText, live_hits
 
 _NAMING = re.compile(
@@ -30,7 +31,7 @@ _VOCABULARY = (GRAPE_ALIASES, COUNTRY_ALIASES, REGION_ALIASES)
 
 def named_as(message: ScannedText) -> list[str]:
     """The names `message` gives as what something is called, as written."""
-    if _NAMING.search(message.folded) is None:
+    if next(finditer_gated(_NAMING, message.folded), None) is None:
         return []
     return _named_as(message.original)
 
