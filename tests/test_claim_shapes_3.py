@@ -49,7 +49,8 @@ def _alpine() -> Facts:
         WineType.rose,
         Sweetness.dry,
         "Clos des Pins Rosé. Хозяйство семьи Лоран лежит у подножия Альп, на самом высоком "
-        "винограднике Прованса. Критики журнала Vinum не раз отмечали его розовое.",
+        "винограднике Прованса. Критики журнала Vinum не раз отмечали его розовое. Вино делает "
+        "William Laurent.",
         vintage=2023,
         price=Decimal(2600),
     )
@@ -136,6 +137,13 @@ ALPINE = {
         ("Rosé from the highest vineyard in Provence.", True),
         ("Rosé from the southernmost vineyard in Provence.", False),
         ("Rosé from Provence's southernmost vineyard.", False),
+    ],
+    "a name across alphabets, Latin with accents": [
+        ("Розовое от Уильяма Лорана.", True),
+        ("Розовое от Уильяма Бертрана.", False),
+        ("Розовое из гренаша с каплей rolle.", True),
+        ("Розовое из гренаша с каплей tibouren.", False),
+        ("Розовое из гренаша с каплей tibourén.", False),
     ],
     "vessels other than oak": [
         ("Розовое, год в бетоне.", False),

@@ -189,7 +189,7 @@ def unknown_terms(scanned: ScannedText) -> list[str]:
             continue
         if _HOUSE_TITLE.match(token.text):  # «бодеги Маркес де Касерес»: a title, no name
             continue
-        if written.isascii():
+        if token.text.isascii():  # «aligoté» is Latin too
             if russian and not _in_code(scanned.original, token.start, token.end):
                 candidates.append((position, written))  # not in an id («id-3afae88b-0»)
         elif (
@@ -260,7 +260,7 @@ _CYRILLIC_LETTER = re.compile(r"[а-яё]")
 _RUN_BEFORE = re.compile(r"\S*$")
 _RUN_AFTER = re.compile(r"\S*")
 # A Latin word standing in prose: letters (hyphens between), with prose punctuation around.
-_PROSE_WORD = re.compile(r"[«\"'(]*[A-Za-z]+(?:-[A-Za-z]+)*[»\"'),.;:!?…]*")
+_PROSE_WORD = re.compile(r"[«\"'(]*[A-Za-zÀ-ÖØ-öø-ÿ]+(?:-[A-Za-zÀ-ÖØ-öø-ÿ]+)*[»\"'),.;:!?…]*")
 
 
 def _in_code(text: str, start: int, end: int) -> bool:
