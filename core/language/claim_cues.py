@@ -48,14 +48,16 @@ CUES: dict[str, re.Pattern[str]] = {
         r"|spectator|suckling|гамберо|gambero|рейтинг|премия|трофе|trophy|award|\bwa\s?\d"
         r"|серебр|бронз|золот\w* (?:на|в)\b|гран-?при|кубок|отмечен\w* (?:критик|жюри|эксперт)"
         r"|признан\w* (?:лучш|критик)|лучш\w+ (?:\w+ )?(?:года|мира|страны|в мире)"
-        r"|robinson|робинсон|vivino|высш\w+ оценк|оценк\w+ критик|критики (?:хвал|назва|отмеча)"
+        r"|robinson|робинсон|vivino|высш\w+ оценк|критик|critic|жюри|jury|призер|медалист"
+        # a guide's rating, a royal warrant: «три бокала в гиде», «поставщик двора»
+        r"|гид[аеу]?\b|гидом\b|guide\b|путеводител|поставщик\w* (?:\w+ )?двор|purveyor|warrant"
         r"|(?:\d|одн|дв|тр|четыр|пят)\w*\s+звезд|stars?\b|призер|титулован"
         r"|победител\w* (?:конкурс|дегустац|выставк|чемпионат))"
     ),
     "ageing": re.compile(
         r"(?<![а-яёa-z])(?:выдержк|выдержива|выдержан\w*\s+(?:в|на)\s|бочк|бочон|дуб[аеуо]?\b|дубов"
         r"|дуб(?:ом|ах|ы)\b|барри?к"
-        r"|oak|barri?que|barrel|\bлет в\b"
+        r"|oak|barri?que|barrel|\bлет в\b|бетон|concrete|в (?:стали|акации|каштане|глине)\b"
         r"|месяц\w* в\b|на осадке|sur lie|амфор|квеври|qvevri|состар|созревал|провел\w* (?:\w+ )?"
         r"(?:год|лет|месяц)|aged\b)"
     ),
@@ -94,7 +96,7 @@ CUES: dict[str, re.Pattern[str]] = {
 _NEGATOR = re.compile(
     r"(?<![а-яёa-z])(?:не|нет|без|ни|никогда|никак\w*|never|not|without|no)(?![а-яёa-z])"
     r"(?!\s+(?:менее|более|меньше|больше|только|раньше|позже|позднее|дольше|реже|хуже|уступа"
-    r"|случайно|зря|слишком|очень|так))"
+    r"|случайно|зря|слишком|очень|так|раз|однажды|единожды))"
 )
 _CLAUSE_BREAK = re.compile(r"[,.;:!?()—–]|\s(?:а|но|чтобы|зато|однако|but|while)\s")
 NOT = "¬"  # a claim's value mark: the sentence denies it
@@ -148,6 +150,8 @@ _STANDING_WORDS = (
     r"стар|древн|крупн|больш|велик|велич|известн|знаменит|популярн|продаваем|покупаем|титулованн"
     r"|награжденн|признанн|почитаем|влиятельн|культов|престижн|дорог|редк|уважаем|успешн|важн"
 )
+_PLACE_STANDING = r"высок|высокогорн|южн|северн|западн|восточн|холодн|жарк|крут|низк"
+_PLACE_NOUN = r"виноградник|участ|склон|хозяйств|винодельн|поместь|плантаци|регион|терруар|район"
 _STANDING = re.compile(
     r"(?<![а-яёa-z])(?:"
     rf"(?P<supr>(?:{_STANDING_WORDS})\w*?(?:ейш|айш)){_ADJ_END}"
@@ -155,13 +159,38 @@ _STANDING = re.compile(
     r"|решени|дополнени|подар|сочетани|кандидат|способ))"
     rf"|(?:сам\w*|наиболее)\s+(?P<most>(?:{_STANDING_WORDS}))[а-яё]*{_ADJ_END}(?![а-яё])"
     r"|(?P<only>единствен)н\w*"
+    # «самый высокий виноградник», «высочайших участков»: where a place stands
+    rf"|(?:сам\w*|наиболее)\s+(?P<high>{_PLACE_STANDING})[а-яё]*\s+(?:\w+\s+)?(?={_PLACE_NOUN})"
+    rf"|(?P<highest>высочайш|южнейш|севернейш){_ADJ_END}"
     r"|(?P<place>перв|последн)\w*(?= (?:в|во|на|из|среди|кто|\w+ (?:в|во|на) (?:мир|стран|регион)))"
     r"|(?P<second>втор|трет)\w* (?:по|в) (?:величин|объем|размер|известност|продаж|мир)"
     r"|в (?P<top>тройк|пятерк|десятк|двадцатк|сотн)\w*|(?P<top_n>топ)[- ]?\d+|номер один"
     # «лидер Аргентины», «эталон региона», «законодатель моды»: a standing by a noun
     r"|(?P<lead>лидер|эталон|законодател|первопроход|флагман)\w*"
-    r"|the (?P<en>best|oldest|largest|biggest|first|only)\b)"
+    r"|(?:the|its|their|[a-z]+'s) (?P<en>best[- ]selling|best|oldest|largest|biggest|first|only"
+    r"|most (?:famous|popular|renowned|celebrated|prestigious)|highest|southernmost"
+    r"|northernmost)\b)"
 )
+# An English standing is the same standing said in Russian: «the oldest» is «старейшая».
+_ENGLISH_STANDINGS = {
+    "oldest": "старейш",
+    "largest": "крупнейш",
+    "biggest": "крупнейш",
+    "best": "лучш",
+    "best-selling": "сам продаваем",
+    "best selling": "сам продаваем",
+    "first": "перв",
+    "only": "единствен",
+    "most famous": "сам знаменит",
+    "most popular": "сам популярн",
+    "most renowned": "сам известн",
+    "most celebrated": "сам знаменит",
+    "most prestigious": "сам престижн",
+    "highest": "сам высок",
+    "southernmost": "сам южн",
+    "northernmost": "сам северн",
+}
+_HIGHEST = {"высочайш": "сам высок", "южнейш": "сам южн", "севернейш": "сам северн"}
 
 
 # The wine set against others: «дороже большинства аргентинских», «старше, чем соседи», «не
@@ -189,8 +218,10 @@ def _standings(folded: str) -> list[tuple[int, str]]:
     found: list[tuple[int, str]] = []
     for match in finditer_gated(_STANDING, folded):
         said = next((v for v in match.groupdict().values() if v), "top")
-        said = ("сам " if match.group("most") else "") + said
-        if _WORLDWIDE.match(folded, match.end()):
+        said = ("сам " if match.group("most") or match.group("high") else "") + said
+        said = _HIGHEST.get(said, said)
+        said = _ENGLISH_STANDINGS.get(said, said)
+        if _WORLDWIDE.match(folded, match.end()) or folded.startswith("world", match.start()):
             said += "@мир"
         found.append((match.start(), said))
     return found

@@ -35,7 +35,8 @@ METHODS: dict[str, re.Pattern[str]] = {
     "screw_cap": re.compile(r"винтов\w* (?:пробк|крышк)|screw ?cap"),
     "cellaring": re.compile(
         r"потенциал|(?:хранить|хранения|заложить|выдерж\w+) (?:\w+ )?(?:ещ[её]|до|лет|год)"
-        r"|открыть через|пить (?:\w+ )?(?:до|в течение)|drink (?:by|until|now)|cellar"
+        r"|открыть через|пить (?:\w+ )?(?:до|в течение)|drink (?:by|until|now)"
+        r"|cellar(?:ing|ed)\b|cellar (?:it|for|until)"
     ),
     "decanting": re.compile(r"декант|аэрац|подышать|breathe|откр\w+ (?:\w+ )?(?:за|заранее)"),
     "limited": re.compile(

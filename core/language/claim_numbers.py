@@ -70,8 +70,17 @@ _LENGTH_PREFIXES = {
 # A number in digits with an ordinal ending: «23-го», «21-й» — a short year; so are «'21» and
 # «21 года».
 SHORT_YEAR_DIGITS = re.compile(r"(?<![\d.,])(\d{2})-(?:го|й|м|ом|ого|ый|ий)(?![а-яё])")
-_DECADE_DIGITS = re.compile(r"(?<![\d.,])(1[5-9]\d0|20[0-2]0|[1-9]0)-?(?:х|е|ых|ые|ми)(?![а-яё])")
-_SHORT_YEAR_APOSTROPHE = re.compile(r"(?<![\w'’])['’](\d{2})(?![\d'’])")
+# «с 1870-х», «в 90-е», «since the 1980s», «the '90s»
+_DECADE_DIGITS = re.compile(
+    r"(?<![\d.,])['’]?(1[5-9]\d0|20[0-2]0|[1-9]0)(?:-?(?:х|е|ых|ые|ми)(?![а-яё])|['’]?s(?![a-z]))"
+)
+_SHORT_YEAR_APOSTROPHE = re.compile(r"(?<![\w'’])['’](\d{2})(?![\d'’]|s(?![a-z]))")
+# «in the nineties»: a decade in English words
+_ENGLISH_DECADE = re.compile(
+    r"(?<![a-z])(twent|thirt|fort|fift|sixt|sevent|eight|ninet)ies(?![a-z])"
+)
+_ENGLISH_TENS = {"twent": 20, "thirt": 30, "fort": 40, "fift": 50, "sixt": 60}
+_ENGLISH_TENS |= {"sevent": 70, "eight": 80, "ninet": 90}
 _SHORT_YEAR_BEFORE_NOUN = re.compile(r"(?<![\d.,])((?!1[1-4])\d{2})\s+год(а|у)(?![а-яё])")
 
 
@@ -137,6 +146,11 @@ def short_year_claims(folded: str) -> list[tuple[tuple[int, int], Claim]]:
     """«шираз 23-го»: short years written in digits, with their spans; «прошлогоднего
     урожая»: a vintage told from this year."""
     found = [] if not _DIGIT.search(folded) else _short_years_in_digits(folded)
+    if "ies" in folded:
+        found += [
+            (match.span(), Claim("decade", _ENGLISH_TENS[match.group(1)]))
+            for match in _ENGLISH_DECADE.finditer(folded)
+        ]
     for match in finditer_gated(_RELATIVE_VINTAGE, folded):
         said = match.group()
         back = 2 if "позапрошл" in said else 1 if "прошл" in said else 0

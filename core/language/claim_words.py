@@ -16,7 +16,9 @@ from core.language.claim_cues import negated_at
 from core.language.claim_grapes import food_claims, grape_claims, said_hits
 from core.language.folding import stem, stem_key, word_set
 from core.language.grapes import GRAPE_ALIASES
+from core.language.named_as import named_as
 from core.language.names import (
+    ROMAN_CENTURY,
     is_place_or_grape,
     method_terms,
     place_adjectives,
@@ -303,6 +305,8 @@ def producer_claims(text: str) -> tuple[list[Claim], list[str]]:
     producers: list[str] = []
     for match in _PRODUCER.finditer(text) if _may_name_producer(text) else ():
         name = (match.group(1) or match.group(2) or "").strip(" .,;:»")
+        if ROMAN_CENTURY.match(text, match.start(1) if match.group(1) else match.start(2)):
+            continue  # «дом конца XVII века»: a century, read as a date
         if len(name) >= 3 and not is_place_or_grape(name):
             claims.append(Claim("producer", name))
             producers.append(name)
@@ -314,6 +318,7 @@ def name_claims(text: str, message: ScannedText) -> list[Claim]:
     dictionary does not know."""
     claims, producers = producer_claims(text)
     terms = place_adjectives(message) + unknown_terms(message) + method_terms(text)
+    terms += named_as(message)
     claims += [Claim("name", name) for name in terms]
     for name in proper_names(text):
         if not any(_vouched_by(name, producer) for producer in producers):

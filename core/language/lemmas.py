@@ -110,6 +110,16 @@ def is_proper_noun(word: str) -> bool:
 
 
 @lru_cache(maxsize=65536)
+def is_place_name(word: str) -> bool:
+    """«альпы», «дунай»: a word the dictionary reads first as a place, in its dictionary form
+    (not «королев», which it reads first as «королева»)."""
+    if word.isascii():
+        return False
+    parse = _first_parse(word)
+    return "Geox" in parse.tag.grammemes and parse.normal_form == word
+
+
+@lru_cache(maxsize=65536)
 def is_indeclinable(word: str) -> bool:
     """«мукузани», «саперави»: a noun borrowed whole, which Russian does not decline (grapes,
     wines and places from other languages mostly are)."""

@@ -12,6 +12,7 @@ from functools import cache
 from core.language.folding import fold, stem, word_set
 from core.language.foods import FOOD_WORDS
 from core.language.grapes import GRAPE_ALIASES
+from core.language.landscape import names_a_place, said_of_land
 from core.language.lemmas import analyse, is_indeclinable, is_person, is_proper_noun
 from core.language.places import COUNTRY_ALIASES, REGION_ALIASES
 from core.language.required_words import finditer_gated
@@ -40,6 +41,12 @@ _QUOTED = re.compile(r"«([A-ZА-ЯЁÀ-Þ][\w'’&.\- ]{1,59})»|\"([A-ZА-ЯЁ
 # Latin words that name no one. Label terms («Riserva», «Classico», «DOCG», «Grand Cru») are
 # not here: said of a wine whose own words lack them, they are claims the row does not bear.
 _NOT_NAMES = word_set("OK I A The Wine Vino Vin")
+# English words of no name that open a sentence capitalised: «From the Douro valley…».
+_ENGLISH_OPENERS = word_set(
+    "A An The This That These Those It Its Our Your Their His Her From By In On At With For Of "
+    "To As And But Or So Here There Made Grown Aged Produced Crafted Bottled Fermented Also "
+    "One Each Every Both All Just Only Very Great Good Perfect Ideal Try Pair Serve Enjoy"
+)
 # A century in Roman numerals: «с XIX века», «в XX столетии».
 ROMAN_CENTURY = re.compile(r"([IVXL]+)\s+(?:век|столети)")
 _INNER_CAPITAL = re.compile(r"-[А-ЯЁ]")
@@ -57,6 +64,8 @@ def proper_names(text: str) -> list[str]:
         if ROMAN_CENTURY.match(text, match.start()):
             continue  # «с XIX века»: a century, read as a date
         words = [w for w in match.group().split() if w not in _NOT_NAMES]
+        if words and words[0] in _ENGLISH_OPENERS and _opens_sentence(text, match.start()):
+            words = words[1:]  # «From Barca Velha's maker»: the name is what follows
         if words:
             found.append(" ".join(words))
     cased = _CAPITALS.sub(_as_name, text) if _CAPITALS.search(text) else text
@@ -92,6 +101,11 @@ _WORD_CHARACTER = re.compile(r"[^\W_]")
 # A word in capitals («ИЗ РЕЙМСА», «ПЕРУ»), read as a name is written when the language has
 # no common word like it (not «ОЧЕНЬ ВАЖНО»).
 _CAPITALS = re.compile(r"(?<![\w])[А-ЯЁ]{3,}(?:-[А-ЯЁ]+)*(?![\w])")
+
+
+def _opens_sentence(text: str, start: int) -> bool:
+    before = text[:start]
+    return not _WORD_CHARACTER.search(before) or bool(_ENDS_CLAUSE.search(before))
 
 
 _QUALITY_NOUN = re.compile(r"(?<=...)(?:ость|есть)$")
@@ -145,8 +159,13 @@ def place_adjectives(scanned: ScannedText) -> list[str]:
     candidates = [
         (position, match)
         for position, token in enumerate(scanned.tokens)
-        if (match := _PLACE_ADJECTIVE.match(token.text)) and not analyse(token.text)[1]
-    ]  # «классический», «королевский»: words of the language
+        if (match := _PLACE_ADJECTIVE.match(token.text))
+        and (
+            not analyse(token.text)[1]  # «классический», «королевский»: words of the language
+            # …but «альпийских склонов»: a word of the language made from a place's name
+            or (said_of_land(scanned.tokens, position) and names_a_place(match.group(1)))
+        )
+    ]
     if not candidates:
         return []
     covered = _covered(scanned, _PLACES_AND_GRAPES)
@@ -168,7 +187,9 @@ def unknown_terms(scanned: ScannedText) -> list[str]:
         written = scanned.original[token.start : token.end]
         if len(written) < 4 or not written.islower() or token.stem in _wine_terms():
             continue
-        if written.isascii():
+        if _HOUSE_TITLE.match(token.text):  # «бодеги Маркес де Касерес»: a title, no name
+            continue
+        if token.text.isascii():  # «aligoté» is Latin too
             if russian and not _in_code(scanned.original, token.start, token.end):
                 candidates.append((position, written))  # not in an id («id-3afae88b-0»)
         elif (
@@ -185,6 +206,12 @@ def unknown_terms(scanned: ScannedText) -> list[str]:
         return []
     covered = _covered(scanned, _VOCABULARY)
     return [written for position, written in candidates if position not in covered]
+
+
+# A house's title borrowed in Cyrillic: «бодега», «кантина», «тенута», «кинта», «вайнгут».
+_HOUSE_TITLE = re.compile(
+    r"(?:бодег|кантин|тенут|кинт[аеуы]|фаттори|азь?иенд|вайнгут|вейнгут|домейн)[а-яё]*$"
+)
 
 
 def _borrowed_name(word: str) -> bool:
@@ -233,7 +260,7 @@ _CYRILLIC_LETTER = re.compile(r"[а-яё]")
 _RUN_BEFORE = re.compile(r"\S*$")
 _RUN_AFTER = re.compile(r"\S*")
 # A Latin word standing in prose: letters (hyphens between), with prose punctuation around.
-_PROSE_WORD = re.compile(r"[«\"'(]*[A-Za-z]+(?:-[A-Za-z]+)*[»\"'),.;:!?…]*")
+_PROSE_WORD = re.compile(r"[«\"'(]*[A-Za-zÀ-ÖØ-öø-ÿ]+(?:-[A-Za-zÀ-ÖØ-öø-ÿ]+)*[»\"'),.;:!?…]*")
 
 
 def _in_code(text: str, start: int, end: int) -> bool:

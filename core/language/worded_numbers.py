@@ -41,6 +41,8 @@ _HALF_MORE = {"полтора": Decimal("1.5"), "полторы": Decimal("1.5")
 # Nouns that are numbers by meaning: «полвека», «дюжина месяцев», «треть купажа», «две трети»;
 # «пара» only before a unit («пара лет», not «пара бокалов»).
 _NUMBER_NOUNS = {"полвека": Decimal(50), "дюжина": Decimal(12), "сотня": Decimal(100)}
+_NUMBER_NOUNS |= {"десяток": Decimal(10)}
+_PART = "часть"  # «пятая часть»: a share by an ordinal
 _FRACTIONS = {"треть": Decimal("0.33"), "четверть": Decimal("0.25"), "половина": Decimal("0.5")}
 _PAIR = "пара"
 # An ordinal ends a longer number («восемьдесят третьем году»); alone («второе крю», «первой
@@ -201,6 +203,17 @@ def _number_noun(words: list[Word], position: int) -> tuple[Decimal, int] | None
         return Decimal(2), position
     if word.lemma in _FRACTIONS:
         return _FRACTIONS[word.lemma], position
+    if following is not None and following.lemma in _NUMBER_NOUNS and word.lemma in _CARDINALS:
+        return _CARDINALS[word.lemma] * _NUMBER_NOUNS[
+            following.lemma
+        ], position + 1  # «три десятка»
+    if (
+        following is not None
+        and following.lemma == _PART
+        and 3 <= _ORDINALS.get(word.lemma, 0) <= 10
+    ):
+        share = Decimal(1) / _ORDINALS[word.lemma]  # «пятая часть», «десятая часть»
+        return share.quantize(Decimal("0.01")), position + 1
     if following is not None and following.lemma in _FRACTIONS and word.lemma in _CARDINALS:
         share = _CARDINALS[word.lemma] * _FRACTIONS[following.lemma]
         return share.quantize(Decimal("0.01")), position + 1

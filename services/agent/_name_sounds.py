@@ -104,11 +104,12 @@ def _generic_sounds() -> frozenset[str]:
 
 
 # How Russian writes some Latin spellings of names: «Jadot» is «Жадо», «Guido» «Гвидо»,
-# Catalan and Portuguese «ix» «ш» («Freixenet» is «Фрешенет»), «Ste.» «Сент».
+# Catalan and Portuguese «ix» «ш» («Freixenet» is «Фрешенет»), «Ste.» «Сент», an English «w» «у».
 _HEARD_AS = (
     (re.compile(r"^j(?=[aeiou])"), "zh"),
     (re.compile(r"gu(?=[aeiou])"), "gv"),
     (re.compile(r"(?<=[aeo])ix(?=[aeiou])"), "sh"),
+    (re.compile(r"^w(?=[aeiou])"), "u"),  # «William» is «Уильям», «Weil» «Вейль» as written
 )
 _SAINTS = {"st": ("sent", "saint", "sankt"), "ste": ("sent", "saint")}
 

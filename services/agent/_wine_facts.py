@@ -19,11 +19,11 @@ from core.language.claim_grapes import foods_of, pairs_with
 from core.language.claim_words import forget_groups_read, own_claims_of_kind, reads_kind
 from core.language.claims import Claim, numbers_in, read_claims
 from core.language.folding import fold, stem
-from core.language.lemmas import lemma
 from core.language.request import country_from_text, grape_from_text, region_from_text
 from core.language.vocabulary import BODY_BOUNDS, STYLE_TYPES
 from core.language.world import GROUPS_BY_NAME, NEW_WORLD, OLD_WORLD
 from core.recommendation import RecommendedWine
+from services.agent._name_checks import numerals_as_written, roman_numerals, spelt_otherwise
 from services.agent._name_sounds import (
     forget_name_sounds,
     latin_name_sounds,
@@ -134,7 +134,7 @@ class Facts:
         """What the row says of `claim` (the own words may still confirm it)."""
         kind, value = claim.kind, claim.value
         if kind == "grape":
-            if value not in self.grapes:
+            if value not in self.grapes and not spelt_otherwise(str(value), self.grapes):
                 return Verdict.FALSE if self.grapes else Verdict.UNCONFIRMED
             if len(self.grapes) > 1 and claim.exact:
                 return Verdict.FALSE
@@ -169,7 +169,7 @@ class Facts:
         if kind == "region":
             return Verdict.OK if value in self.regions else Verdict.FALSE
         if kind in ("producer", "name"):
-            name = _numerals_as_written(str(value), self.name_text)
+            name = numerals_as_written(str(value), self.name_text)
             claimed = titled_name_sounds(name)
             if not claimed and len(name) == 2:  # «как у Юэ»: a short name
                 return Verdict.OK if fold(name) in fold(self.name_text).split() else Verdict.FALSE
@@ -213,36 +213,6 @@ class Facts:
             # one its own words give («Brut Rosé», «красное игристое»: `_own` reads them)
             return Verdict.OK if value == WineType.white else Verdict.UNCONFIRMED
         return Verdict.FALSE
-
-
-_ROMAN = {
-    "первый": "I",
-    "второй": "II",
-    "третий": "III",
-    "четвертый": "IV",
-    "пятый": "V",
-    "шестой": "VI",
-    "седьмой": "VII",
-    "восьмой": "VIII",
-    "девятый": "IX",
-    "десятый": "X",
-}
-
-
-def _numerals_as_written(name: str, own: str) -> str:
-    """A name without the ordinals the wine's words write as Roman numerals: «Виктором
-    Эммануилом Вторым» of «Виктором Эммануилом II»."""
-    written = _roman_numerals(own)
-    kept = [w for w in name.split() if _ROMAN.get(lemma(fold(w)), "") not in written]
-    return " ".join(kept)
-
-
-_ROMAN_NUMERAL = re.compile(r"[IVX](?<![\w].)[IVX]*(?![\w])")  # the engine looks at I, V, X only
-
-
-@lru_cache(maxsize=4096)
-def _roman_numerals(text: str) -> frozenset[str]:
-    return frozenset(_ROMAN_NUMERAL.findall(text))
 
 
 def _own(facts: Facts, claim: Claim) -> bool:
@@ -393,7 +363,7 @@ def facts_of(
 
 def forget_wine_facts() -> None:
     """Forget every row read so far (a benchmark reads each answer cold)."""
-    own_words = (_own_claims, _own_numbers, _own_cues, _year_gaps, _stems, _roman_numerals)
+    own_words = (_own_claims, _own_numbers, _own_cues, _year_gaps, _stems, roman_numerals)
     for cached in (facts_of, *own_words, cue_claims_of_kind):
         cached.cache_clear()
     forget_name_sounds()
