@@ -14,6 +14,7 @@ from core.domain import Sweetness, WineType
 from core.language.followups import read_followup
 from core.language.kinds import MessageKind
 from core.language.reading import read
+from core.language.wine_names import asked_for_by_name
 from services.app.runtime import Runtime
 from tests.agent_fixtures import rows_shown
 from tests.test_conversation import offline_dialog as _dialog
@@ -153,3 +154,33 @@ async def test_a_laugh_between_two_steps_shows_no_cards(seeded: Runtime) -> None
     before, shown = await rows_shown(seeded, first), await rows_shown(seeded, then)
     assert shown and all(w.wine_type is WineType.red for w in shown)
     assert min(w.price_rub for w in shown) > max(w.price_rub for w in before)
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("есть тиньянелло?", "тиньянелло"),
+        ("опус уан есть?", "опус уан"),
+        ("есть вино рипассо?", "вино рипассо"),
+    ],
+)
+def test_a_name_asked_after_in_lower_case_is_a_name(text: str, name: str) -> None:
+    assert asked_for_by_name(text) == name
+
+
+@pytest.mark.parametrize(
+    "text", ["есть красное сухое?", "есть что-нибудь к хинкали?", "есть шардоне?"]
+)
+def test_a_style_asked_after_is_no_name(text: str) -> None:
+    assert asked_for_by_name(text) is None
+
+
+async def test_an_absent_wine_asked_by_ear_is_said_to_be_absent(seeded: Runtime) -> None:
+    (answer,) = await _dialog(seeded, 809, "есть тиньянелло?")
+    assert "нет" in answer.intro.lower()
+
+
+async def test_a_name_with_a_first_name_in_it_is_looked_up(seeded: Runtime) -> None:
+    (answer,) = await _dialog(seeded, 810, "есть мартин кодакс?")
+    shown = await rows_shown(seeded, answer)
+    assert [w.name for w in shown] == ["Martín Códax Albariño"]

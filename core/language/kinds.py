@@ -64,6 +64,7 @@ from core.language.subjects import (
     names_wine,
     offtopic_subject,
 )
+from core.language.wine_names import asked_for_by_name
 
 # A subject said without a question form is asked about when one entry explains this much of it
 # (measured on the development questions).
@@ -338,6 +339,7 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
             or not f.is_empty()
             or known.entry is not None
             or bool(proper.countries)
+            or asked_for_by_name(text) is not None  # «есть мартин кодакс?»
         )
 
     # «что такое Эгри Бикавер?», «Чем известен Лангедок?»: a term no dictionary knows, asked

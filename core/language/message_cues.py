@@ -18,8 +18,9 @@ def _rx(*parts: str) -> re.Pattern[str]:
 _B = r"(?<![a-zа-я])"
 
 CODE = _rx(
-    _B + r"(код|кода|коде|программ|функци[юяи]|скрипт|алгоритм|сортировк|питон|python"
-    r"|javascript|java\b|sql\b|регулярн|компилир)",
+    # «код», «кода», not «Кодакс»
+    _B + r"(код(?:а|е|у|ом|ы|ов)?(?![а-яё])|программ|функци[юяи]|скрипт|алгоритм|сортировк"
+    r"|питон|python|javascript|java\b|sql\b|регулярн|компилир)",
     _B + r"(write (a |me )?(function|code|script|program)|python code)",
 )
 # Asking the way is never about wine, whatever colour the place has («Red Square»).

@@ -103,15 +103,19 @@ def lemma_set(words: Sequence[Word]) -> frozenset[str]:
 
 
 def _health_words(words: Sequence[Word]) -> frozenset[str]:
-    """The lemmas that may speak of health: not «доктор» before an initial («доктор Л
-    рислинг» is a wine's name)."""
+    """The lemmas that may speak of health: not «доктор» before an initial or a word no
+    dictionary knows («доктор Л рислинг», «доктор лузен» are a wine's name)."""
     return lemma_set(
         [
             w
             for at, w in enumerate(words)
-            if not (w.lemma == "доктор" and at + 1 < len(words) and len(words[at + 1].text) == 1)
+            if not (w.lemma == "доктор" and at + 1 < len(words) and _names(words[at + 1]))
         ]
     )
+
+
+def _names(word: Word) -> bool:
+    return len(word.text) == 1 or word.text.isascii() or not word.known
 
 
 def names_wine(words: Sequence[Word]) -> bool:

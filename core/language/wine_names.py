@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from core.language.lemmas import is_common_word, is_first_name
+from core.language.lemmas import is_common_word, is_first_name, words_of
 from core.language.request import (
     country_from_text,
     grape_from_text,
@@ -69,11 +69,37 @@ _ASKS_BEFORE = re.compile(
 _ASKS_AFTER = re.compile(r"\s*(?:у вас\s+)?(?:есть|в наличии|найдется|найдётся)", re.IGNORECASE)
 
 
+# «есть тиньянелло?», «опус уан в наличии?»: whether the shop has it, the name in lower case
+_HAS_NAME = re.compile(
+    r"^\W*(?:а\s+)?(?:есть(?:\s+ли)?(?:\s+у\s+вас)?|у\s+вас\s+есть|в\s+наличии)\s+"
+    r"(?P<after>[а-яё][а-яё -]{2,40}?)\W*$"
+    r"|^\W*(?:а\s+)?(?P<before>[а-яё][а-яё -]{2,40}?)\s+(?:у\s+вас\s+)?"
+    r"(?:есть|в\s+наличии|найдется|найдётся)\W*$",
+    re.IGNORECASE,
+)
+
+
+def _said_by_ear(text: str) -> str | None:
+    """«есть доктор лузен?», «вега сицилия в наличии?»: a name asked after, in lower case,
+    with a word in it no dictionary knows and nothing a style or a request is read from."""
+    found = _HAS_NAME.match(text.strip())
+    if found is None:
+        return None
+    candidate = " ".join((found.group("after") or found.group("before")).split())
+    if not any(not w.known and not w.text.isascii() for w in words_of(candidate)):
+        return None
+    if not parse_query(candidate).filters.is_empty() or _style_only(candidate):
+        return None
+    return candidate
+
+
 def asked_for_by_name(text: str) -> str | None:
     """The name a Russian message asks for a wine by, where a wine is asked for («есть
-    Torres?», «хочу Opus One», «Opus One у вас есть?», «вино Мукузани»), not any Latin word in
-    it («я из Moscow», «для Instagram поста»). In an English message a capitalised word opening a
-    sentence («Hello», «Red») is no name."""
+    Torres?», «хочу Opus One», «Opus One у вас есть?», «вино Мукузани», «есть тиньянелло?»),
+    not any Latin word in it («я из Moscow», «для Instagram поста»). In an English message a
+    capitalised word opening a sentence («Hello», «Red») is no name."""
+    if by_ear := _said_by_ear(text):
+        return by_ear
     name = asked_wine_name(text) or _cyrillic_name(text)
     if not name or not _CYRILLIC.search(text.replace(name, " ")):
         return None
