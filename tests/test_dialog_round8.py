@@ -184,3 +184,10 @@ async def test_a_name_with_a_first_name_in_it_is_looked_up(seeded: Runtime) -> N
     (answer,) = await _dialog(seeded, 810, "есть мартин кодакс?")
     shown = await rows_shown(seeded, answer)
     assert [w.name for w in shown] == ["Martín Códax Albariño"]
+
+
+async def test_cheaper_past_a_given_up_condition_shows_no_dearer_wine(seeded: Runtime) -> None:
+    answers = await _dialog(seeded, 811, "розовое", "а из Италии?", "а подешевле?")
+    before, shown = await rows_shown(seeded, answers[1]), await rows_shown(seeded, answers[2])
+    assert before and shown
+    assert max(w.price_rub for w in shown) < min(w.price_rub for w in before)

@@ -207,6 +207,9 @@ async def _structured(
         fresh = [w for w in await _pool(repo, state, filters) if w.id not in shown]
         if fresh:
             closest = cheaper and "price_max" in relaxed
+            if closest and state.last_shown:  # fewer cards rather than a dearer one
+                below = min(w.price for w in state.last_shown)
+                fresh = [w for w in fresh if w.price_rub < below] or fresh
             return Selection(choose(fresh, filters, cheapest=closest), source, relaxed)
     if state.named_ids:  # the named wines are all shown or gone: the rest of the request,
         # and the intro says the name was given up («а белое у них?» when they make none)
