@@ -81,10 +81,15 @@ async def test_a_connection_the_server_ended_is_the_database_being_away(
 
 
 async def _gone(conn: AsyncConnection, pid: int) -> None:
-    """Until the server has ended the backend (terminating only signals it)."""
+    """Until the server has ended the backend (terminating only signals it). Each look is a
+    transaction of its own: PostgreSQL keeps one snapshot of pg_stat_activity per
+    transaction, so a backend still alive at the first look would stay alive at every later
+    look of the same transaction (the flake this once was, under load)."""
     for _ in range(3000):
         alive = text("SELECT 1 FROM pg_stat_activity WHERE pid = :p")
-        if (await conn.execute(alive, {"p": pid})).first() is None:
+        gone = (await conn.execute(alive, {"p": pid})).first() is None
+        await conn.rollback()
+        if gone:
             return
         await asyncio.sleep(0.01)
     raise AssertionError(f"the server did not end backend {pid}")
