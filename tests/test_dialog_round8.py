@@ -191,3 +191,12 @@ async def test_cheaper_past_a_given_up_condition_shows_no_dearer_wine(seeded: Ru
     before, shown = await rows_shown(seeded, answers[1]), await rows_shown(seeded, answers[2])
     assert before and shown
     assert max(w.price_rub for w in shown) < min(w.price_rub for w in before)
+
+
+@pytest.mark.parametrize("text", ["есть тейлорс?", "портвейн тейлорс"])
+async def test_an_english_possessive_heard_with_its_s_is_the_name(
+    seeded: Runtime, text: str
+) -> None:
+    (answer,) = await _dialog(seeded, 812 if text.startswith("есть") else 813, text)
+    shown = await rows_shown(seeded, answer)
+    assert [w.name for w in shown] == ["Taylor's Late Bottled Vintage Port"]

@@ -279,10 +279,12 @@ class CatalogIndex:
         said = stem(word)  # «провансальское» is of Прованс, «крымское» of Крым
         return any(said.startswith(own) for own in self.russian_stems.get(term, ()))
 
-    def _heard(self, word: str, forms: set[str]) -> list[str]:
+    def _heard(self, word: str, forms: set[str], unknown: bool = False) -> list[str]:
         """The catalog terms a name written by ear stands for: a word of five letters or more
-        that no dictionary knows, close to a term (rapidfuzz) that begins with the same sound."""
-        if len(word) < _HEARD_MIN or (not word.isascii() and analyse(word)[1]):
+        that no dictionary knows (`unknown`: known not to be one), close to a term (rapidfuzz)
+        that begins with the same sound."""
+        known = not unknown and not word.isascii() and analyse(word)[1]
+        if len(word) < _HEARD_MIN or known:
             return []
         if not word.isascii() and word.endswith(_VERB_ENDINGS):  # «задонатить»: slang, no name
             return []
@@ -323,6 +325,10 @@ class CatalogIndex:
             if not fitting:  # «Клауди» for Cloudy: a name heard, not read
                 for term in self._heard(word, forms):
                     positions.update(self.terms[term])
+                if not positions and word.endswith("с") and not word.isascii():
+                    # «тейлорс»: an English possessive heard with its «s» (Taylor's)
+                    for term in self._heard(word[:-1], skeletons(word[:-1]), unknown=True):
+                        positions.update(self.terms[term])
             # The closest catalog words only: «бароло» is Barolo, not «barroca» that shares
             # its first four letters.
             best = max((_closeness(forms, term) for term in fitting), default=0)
