@@ -219,7 +219,8 @@ def is_new_request(filters: WineFilters, followup: FollowUp, word_count: int) ->
     """A complete request of its own replaces the conversation's state.
 
     «красное сухое к стейку до 2000» is new; «а белое?», «подешевле», «из Испании?» refine, and
-    so do a price or a place alone («what's under a thousand?», «что-нибудь из Европы»).
+    so do a price, a place or a dish alone («what's under a thousand?», «что-нибудь из
+    Европы», «к сырной тарелке с бри»).
     """
     if followup.changes or followup.refines:
         return False
@@ -229,6 +230,11 @@ def is_new_request(filters: WineFilters, followup: FollowUp, word_count: int) ->
     said = others.model_dump(exclude_none=True)
     if said.keys() <= _STYLE_FIELDS and len(said) == 1 and word_count <= 6:
         return False  # «мне всё-таки сухой», «лучше полусладкое»: one trait of the same request
+    if said.keys() == {"food_pairing"}:
+        # «к запечённой курочке», «планы поменялись, будет азиатская еда»: a meal named with
+        # no style of wine is the meal of the wine in force; its colour, sweetness and budget
+        # stay (a colour with nothing for that meal is relaxed, and the answer says so)
+        return False
     if said:
         return True
     if filters.country is not None or filters.region is not None:

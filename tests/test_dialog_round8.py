@@ -1,0 +1,24 @@
+"""The state a dialog keeps, eighth round of my own phrasings (issue 40; none taken from the
+language sets): a meal named alone, however many words it takes, is the meal of the wine in
+force — its colour, sweetness and budget stay."""
+
+from __future__ import annotations
+
+from core.domain import Sweetness, WineType
+from services.app.runtime import Runtime
+from tests.agent_fixtures import rows_shown
+from tests.test_conversation import offline_dialog as _dialog
+
+
+async def test_a_meal_named_in_many_words_keeps_colour_sweetness_and_budget(
+    seeded: Runtime,
+) -> None:
+    _, then = await _dialog(
+        seeded, 801, "красное сухое, не дороже 1500", "к запечённой в духовке курице с травами"
+    )
+    shown = await rows_shown(seeded, then)
+    assert shown
+    for wine in shown:
+        assert wine.wine_type is WineType.red and wine.sweetness is Sweetness.dry
+        assert wine.price_rub <= 1500
+        assert any("куриц" in dish for dish in wine.food_pairings)
