@@ -22,3 +22,17 @@ async def test_a_meal_named_in_many_words_keeps_colour_sweetness_and_budget(
         assert wine.wine_type is WineType.red and wine.sweetness is Sweetness.dry
         assert wine.price_rub <= 1500
         assert any("куриц" in dish for dish in wine.food_pairings)
+
+
+async def test_more_for_a_dish_said_again_never_gives_the_dish_up(seeded: Runtime) -> None:
+    """Every sweet sparkling wine for a cake under 2000 is shown at once: «а ещё к торту?»
+    shows the fitting ones again rather than a brut that has nothing to do with a cake."""
+    _, then = await _dialog(
+        seeded, 802, "игристое к торту до 2000", "ну а ещё варианты к торту найдутся?"
+    )
+    shown = await rows_shown(seeded, then)
+    assert shown
+    for wine in shown:
+        assert wine.wine_type is WineType.sparkling and wine.price_rub <= 2000
+        assert wine.sweetness is not Sweetness.dry
+        assert any(word in dish for dish in wine.food_pairings for word in ("торт", "десерт"))

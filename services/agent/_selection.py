@@ -223,10 +223,11 @@ async def _all_shown(
     filters = state.filters
     relaxed: list[str] = []
     # Only «ещё», «другие», «похожее» ask for new wines at the price of a condition, and never
-    # one this message set («а из Крыма?»): otherwise the fitting ones again («under 5000»
-    # after three wines under 5000).
+    # one this message set («а из Крыма?») or says again («а ещё варианты к десерту?»):
+    # otherwise the fitting ones again («under 5000» after three wines under 5000).
     more = "другие варианты" in state.refined or "похожие" in state.refined
-    soft = [n for n in SOFT_FILTERS if n not in state.asked_now] if more else []
+    kept = {*state.asked_now, *state.said_now}
+    soft = [n for n in SOFT_FILTERS if n not in kept] if more else []
     for name in [n for n in soft if getattr(filters, n) is not None]:
         filters = filters.model_copy(update={name: None})
         relaxed.append(name)
