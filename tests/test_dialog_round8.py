@@ -1,10 +1,14 @@
 """The state a dialog keeps, eighth round of my own phrasings (issue 40; none taken from the
 language sets): a meal named alone, however many words it takes, is the meal of the wine in
-force — its colour, sweetness and budget stay."""
+force — its colour, sweetness and budget stay; «ещё» never gives up a condition the message says
+again; a neuter colour before a food it cannot agree with («белое рыбка») is the wine's."""
 
 from __future__ import annotations
 
+import pytest
+
 from core.domain import Sweetness, WineType
+from core.language.request import parse_query
 from services.app.runtime import Runtime
 from tests.agent_fixtures import rows_shown
 from tests.test_conversation import offline_dialog as _dialog
@@ -36,3 +40,19 @@ async def test_more_for_a_dish_said_again_never_gives_the_dish_up(seeded: Runtim
         assert wine.wine_type is WineType.sparkling and wine.price_rub <= 2000
         assert wine.sweetness is not Sweetness.dry
         assert any(word in dish for dish in wine.food_pairings for word in ("торт", "десерт"))
+
+
+@pytest.mark.parametrize(
+    ("text", "colour"),
+    [("беленькое рыбка на ужин", WineType.white), ("красное рыбу запекаю", WineType.red)],
+)
+def test_a_neuter_colour_before_a_feminine_food_is_the_wines(text: str, colour: WineType) -> None:
+    filters = parse_query(text).filters
+    assert filters.wine_type is colour
+    assert filters.food_pairing == "рыба"
+
+
+@pytest.mark.parametrize(("text", "dish"), [("красная рыба", "лосось"), ("красное мясо", "мясо")])
+def test_a_colour_that_agrees_with_its_food_stays_the_foods(text: str, dish: str) -> None:
+    filters = parse_query(text).filters
+    assert filters.wine_type is None and filters.food_pairing == dish
