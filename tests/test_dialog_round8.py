@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from core.domain import Sweetness, WineType
+from core.language.reading import read
 from core.language.request import parse_query
 from services.app.runtime import Runtime
 from tests.agent_fixtures import rows_shown
@@ -56,3 +57,21 @@ def test_a_neuter_colour_before_a_feminine_food_is_the_wines(text: str, colour: 
 def test_a_colour_that_agrees_with_its_food_stays_the_foods(text: str, dish: str) -> None:
     filters = parse_query(text).filters
     assert filters.wine_type is None and filters.food_pairing == dish
+
+
+@pytest.mark.parametrize(
+    ("text", "drier"),
+    [
+        ("too sweet for my taste, что-нибудь посуше", True),
+        ("чересчур сладкое было, хочется посуше", True),
+        ("слишком сухое, кислит, давай послаще", False),
+    ],
+)
+def test_too_sweet_or_too_dry_is_the_measure_of_a_step_not_a_level_asked(
+    text: str, drier: bool
+) -> None:
+    """«too sweet» says what the wines shown were like: the step goes from them, and no sweet
+    (or dry) wine is asked for."""
+    reading = read(text)
+    assert reading.query.filters.sweetness is None
+    assert reading.followup.drier is drier and reading.followup.sweeter is not drier

@@ -307,9 +307,11 @@ def compares(text: str) -> bool:
     return bool(_THAN.search(text))
 
 
-# «менее сладкое», «not as dry»: the sweetness named is the measure of a step, not asked for.
+# «менее сладкое», «not as dry», «слишком сладкое», «too sweet for me»: the sweetness named is
+# the measure of a step (of the wines shown), not asked for.
 _STEP_MEASURE = re.compile(
-    r"(?<![a-zа-яё])(менее|не так\w*|less|not so|not as)\s+(сладк\w*|сух\w*|sweet|dry)\b",
+    r"(?<![a-zа-яё])(менее|не так\w*|less|not so|not as|слишком|чересчур|too|overly)\s+"
+    r"(сладк\w*|сух\w*|sweet|dry)\b",
     re.IGNORECASE,
 )
 
