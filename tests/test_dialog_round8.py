@@ -75,3 +75,19 @@ def test_too_sweet_or_too_dry_is_the_measure_of_a_step_not_a_level_asked(
     reading = read(text)
     assert reading.query.filters.sweetness is None
     assert reading.followup.drier is drier and reading.followup.sweeter is not drier
+
+
+async def test_the_person_a_wine_is_for_is_no_wine_name(seeded: Runtime) -> None:
+    """«для папы» names a father, not Papa Figos: the step keeps the red for pizza."""
+    first, then = await _dialog(
+        seeded,
+        804,
+        "красное к пицце до 1000",
+        "хорошо, а подороже найдётся? это для папы, он любит пиццу",
+    )
+    before = await rows_shown(seeded, first)
+    shown = await rows_shown(seeded, then)
+    assert before and shown
+    assert all(w.wine_type is WineType.red for w in shown)
+    assert all(any("пицц" in dish for dish in w.food_pairings) for w in shown)
+    assert min(w.price_rub for w in shown) > max(w.price_rub for w in before)

@@ -20,7 +20,7 @@ from rapidfuzz import fuzz, process
 
 from core.language.catalog_words import ALIASES, CYRILLIC, STOP
 from core.language.folding import stem
-from core.language.lemmas import analyse, is_adjective, noun_lemma
+from core.language.lemmas import analyse, is_adjective, is_animate_noun, noun_lemma
 
 _TOKEN = re.compile(r"[a-zа-яё]+")
 _DISH_TOKEN = re.compile(r"[a-zа-яёй]+")
@@ -316,6 +316,8 @@ class CatalogIndex:
         for word in dict.fromkeys(asked):
             if stem(word) in self.foods:
                 continue  # a dish of the shop's pairings («гриль»), not a wine's name
+            if is_animate_noun(word) and word not in self.terms:
+                continue  # «к папе»: the person the wine is for, not Papa Figos
             stems = _stems(word)
             forms = skeletons(word)
             fitting = [term for term in self.terms if any(_fits(s, term) for s in stems)]

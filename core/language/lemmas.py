@@ -81,6 +81,17 @@ def is_common_word(word: str) -> bool:
 
 
 @lru_cache(maxsize=65536)
+def is_animate_noun(word: str) -> bool:
+    """«папе», «брату», «тёще»: a common noun the dictionary knows for a living being —
+    someone the wine is for, never a wine's name («Papa Figos»). A surname or first name may
+    be a house's («Линч» of Lynch-Bages)."""
+    if word.isascii() or (parse := _known_parse(word)) is None:
+        return False
+    grammemes = set(parse.tag.grammemes)
+    return parse.tag.POS == "NOUN" and "anim" in grammemes and not grammemes & _PERSON
+
+
+@lru_cache(maxsize=65536)
 def noun_lemma(word: str) -> str | None:
     """The dictionary form of a known Russian noun («пармезану» → «пармезан»), else None: an
     adjective («жареной») names no dish by itself."""
