@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from core.domain import Sweetness, WineType
+from core.language.followups import read_followup
 from core.language.reading import read
 from core.language.request import parse_query
 from services.app.runtime import Runtime
@@ -91,3 +92,17 @@ async def test_the_person_a_wine_is_for_is_no_wine_name(seeded: Runtime) -> None
     assert all(w.wine_type is WineType.red for w in shown)
     assert all(any("пицц" in dish for dish in w.food_pairings) for w in shown)
     assert min(w.price_rub for w in shown) > max(w.price_rub for w in before)
+
+
+@pytest.mark.parametrize(
+    "text", ["а попрестижнее ничего нет?", "хочется чего-то пафоснее", "давай поэлитнее"]
+)
+def test_a_comparative_of_standing_asks_for_dearer_wine(text: str) -> None:
+    step = read_followup(text)
+    assert step.dearer and not step.cheaper
+
+
+@pytest.mark.parametrize("text", ["а подемократичнее есть?", "что-нибудь поскромнее по деньгам"])
+def test_a_comparative_of_thrift_asks_for_cheaper_wine(text: str) -> None:
+    step = read_followup(text)
+    assert step.cheaper and not step.dearer

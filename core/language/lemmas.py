@@ -158,6 +158,18 @@ def is_comparative(word: str) -> bool:
 
 
 @lru_cache(maxsize=65536)
+def compared_adjective(word: str) -> str | None:
+    """«позажиточнее» → «зажиточный», «престижнее» → «престижный»: the adjective a
+    comparative compares by, or None for a word that is no comparative."""
+    if word.isascii() or not word.endswith(("ее", "ей", "е")):
+        return None
+    for parse in _analyzer().parse(word):  # type: ignore[attr-defined]
+        if "COMP" in parse.tag:  # «пафоснее» is first read as a place's name
+            return str(parse.normal_form)
+    return None
+
+
+@lru_cache(maxsize=65536)
 def is_statement_verb(word: str) -> bool:
     """A verb in the present, past or future («показывают», «делают», «пахнет») or a
     comparative without «по-» («слаще», not «послаще», which wishes): what a question says of

@@ -1,13 +1,15 @@
 """A step of the price from the wines shown: «подешевле», «не, дорого», «кусается», «вдвое
-дешевле» (cheaper, and by what share); «подороже», «посолиднее», «слишком дёшево» (dearer). A
-step told by the price itself («более высокой стоимости», «с меньшей ценой», «пониже в цене»)
-is said again as «дороже» / «дешевле» first. The text comes folded and without its numbers; a
-«не» before it («не выше по цене») is a bound, not a step."""
+дешевле» (cheaper, and by what share); «подороже», «посолиднее», «слишком дёшево» (dearer); a
+comparative of wealth or standing in any form («позажиточнее», «попрестижнее») or of thrift
+(«поскромнее»). A step told by the price itself («более высокой стоимости», «с меньшей ценой»,
+«пониже в цене») is said again as «дороже» / «дешевле» first. The text comes folded and without
+its numbers; a «не» before it («не выше по цене») is a bound, not a step."""
 
 from __future__ import annotations
 
 import re
 
+from core.language.lemmas import compared_adjective
 from core.language.price_bands import too_cheap
 
 _PRICE_NOUN = r"(?:цен\w*|ценник\w*|стоимост\w*|ценов\w+ (?:сегмент|категори|уров|класс)\w*)"
@@ -214,10 +216,52 @@ _LOWERED = re.compile(
 )
 
 
+# A comparative of a word of wealth or standing asks for a dearer wine, of thrift for a cheaper
+# one, in whatever form it comes («позажиточнее», «попрестижнее», «пафоснее», «поскромнее»)
+_DEAR_ADJECTIVES = frozenset(
+    {
+        "дорогой",
+        "богатый",
+        "зажиточный",
+        "престижный",
+        "элитный",
+        "пафосный",
+        "брендовый",
+        "солидный",
+        "статусный",
+        "роскошный",
+        "шикарный",
+        "благородный",
+        "достойный",
+        "премиальный",
+        "люксовый",
+        "представительный",
+        "респектабельный",
+        "именитый",
+        "звёздный",
+        "звездный",
+        "дорогостоящий",
+        "презентабельный",
+    }
+)
+_THRIFTY_ADJECTIVES = frozenset(
+    {"дешёвый", "дешевый", "скромный", "бюджетный", "экономный", "доступный", "демократичный"}
+)
+
+
+def _compares_by(folded: str, adjectives: frozenset[str]) -> bool:
+    return any(compared_adjective(word) in adjectives for word in folded.split())
+
+
 def steps_cheaper(folded: str) -> bool:
     """«подешевле», «не, дорого», «кусается», «опустим планку»: cheaper than the wines shown
     (not «слишком дёшево», which wishes dearer)."""
-    cheaper = has_cue(folded, _CHEAPER) or _too_dear(folded) or bool(_LOWERED.search(folded))
+    cheaper = (
+        has_cue(folded, _CHEAPER)
+        or _too_dear(folded)
+        or bool(_LOWERED.search(folded))
+        or _compares_by(folded, _THRIFTY_ADJECTIVES)
+    )
     return cheaper and not too_cheap(folded)
 
 
@@ -229,4 +273,5 @@ def steps_dearer(folded: str) -> bool:
         or has_cue(folded, _DEARER_PHRASES)
         or too_cheap(folded)
         or bool(_RAISED.search(folded))
+        or _compares_by(folded, _DEAR_ADJECTIVES)
     )
