@@ -106,3 +106,14 @@ def test_a_comparative_of_standing_asks_for_dearer_wine(text: str) -> None:
 def test_a_comparative_of_thrift_asks_for_cheaper_wine(text: str) -> None:
     step = read_followup(text)
     assert step.cheaper and not step.dearer
+
+
+async def test_a_word_that_sounds_like_a_names_little_word_names_no_wine(seeded: Runtime) -> None:
+    """«дело» sounds like the «della» of Amarone della Valpolicella: «такое дело…» goes on
+    with the white asked for, not a red named by accident."""
+    _, then = await _dialog(
+        seeded, 805, "белое к рыбе до 2000", "в общем такое дело, а подешевле похожее есть?"
+    )
+    shown = await rows_shown(seeded, then)
+    assert shown
+    assert all(w.wine_type is WineType.white for w in shown)
