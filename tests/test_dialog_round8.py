@@ -9,6 +9,7 @@ import pytest
 
 from core.domain import Sweetness, WineType
 from core.language.followups import read_followup
+from core.language.kinds import MessageKind
 from core.language.reading import read
 from core.language.request import parse_query
 from services.app.runtime import Runtime
@@ -117,3 +118,13 @@ async def test_a_word_that_sounds_like_a_names_little_word_names_no_wine(seeded:
     shown = await rows_shown(seeded, then)
     assert shown
     assert all(w.wine_type is WineType.white for w in shown)
+
+
+def test_a_step_beside_a_story_of_other_things_is_a_request() -> None:
+    """Troubles told around a step are the reason for it; a step of another thing is still
+    off-topic."""
+    told = read(
+        "на работе завал, телефон разбил, кредит за машину, короче давай что-нибудь подешевле"
+    )
+    assert told.is_request and told.followup.cheaper
+    assert read("подбери телефон подешевле").kind is MessageKind.offtopic

@@ -10,7 +10,9 @@ import re
 from dataclasses import dataclass, field
 
 from core.domain import WineFilters
+from core.language.folding import fold
 from core.language.giving_up import dropped_conditions
+from core.language.lemmas import words_of
 from core.language.negation import negated_filters
 from core.language.price_steps import (
     has_cue,
@@ -30,6 +32,7 @@ from core.language.step_words import (
     OPENERS,
     SWEETER,
 )
+from core.language.subjects import offtopic_subject
 
 _WORD = re.compile(r"[a-zа-яё]+")
 
@@ -319,3 +322,16 @@ _STEP_MEASURE = re.compile(
 def without_step_measure(text: str) -> str:
     """The text without the sweetness a step is measured by («менее сладкое» → «»)."""
     return _STEP_MEASURE.sub(" ", text)
+
+
+_CLAUSE_BREAKS = re.compile(r"[,;.!?—:]+| (?:так что|поэтому|в общем|короче) ")
+
+
+def steps_apart_from_a_story(text: str) -> bool:
+    """«ремонт, машина сломалась… так что что-нибудь подешевле»: a step of the request in a
+    clause of its own, beside a story about other things (not «посоветуй ноутбук подешевле»,
+    where the step is the other thing's)."""
+    for clause in _CLAUSE_BREAKS.split(fold(text)):
+        if read_followup(clause).changes and offtopic_subject(words_of(clause)) is None:
+            return True
+    return False
