@@ -128,3 +128,16 @@ def test_a_step_beside_a_story_of_other_things_is_a_request() -> None:
     )
     assert told.is_request and told.followup.cheaper
     assert read("подбери телефон подешевле").kind is MessageKind.offtopic
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "билеты на самолёт дорогие, так что вино бы подешевле",
+        "сыну купили самокат недорогой, а вино давай ещё подешевле",
+    ],
+)
+def test_a_word_beginning_like_samyj_is_no_end_of_the_price_range(text: str) -> None:
+    """«самолёт дорогие» is no «самое дорогое»: the step cheaper stands."""
+    step = read_followup(text)
+    assert step.cheaper and not step.extreme

@@ -138,13 +138,15 @@ _SWEET_DEGREE = re.compile(
 _OTHER_GRAPE = re.compile(
     r"(?<![a-zа-я])(друг\w*|ин\w*|не так\w*) сорт|(different|another|other) (grape|variety)"
 )
+# «самое», «самых»: a form of «самый», not «самолёт» («билеты на самолёт дорогие»)
+_MOST = r"сам(?:ый|ое|ая|ую|ые|ого|ой|ых|ым|ыми|ом|ому)(?![а-я])"
 # «самое дешёвое белое», «cheapest red»: the end of the price range, not «cheaper than those».
 _CHEAPEST = re.compile(
-    r"(?<![a-zа-я])(?<!не )(сам\w+ (дешев|бюджетн|недорог)\w*|дешевле всего|подешевле всего"
+    rf"(?<![a-zа-я])(?<!не )({_MOST} (дешев|бюджетн|недорог)\w*|дешевле всего|подешевле всего"
     r"|cheapest|least expensive|most affordable|lowest[- ]priced)"
 )
 _DEAREST = re.compile(
-    r"(?<![a-zа-я])(сам\w+ (дорог|элитн|роскошн|премиальн)\w*|дороже всего|most expensive"
+    rf"(?<![a-zа-я])({_MOST} (дорог|элитн|роскошн|премиальн)\w*|дороже всего|most expensive"
     r"|priciest|dearest|top[- ]shelf)"
 )
 
