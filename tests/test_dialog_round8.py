@@ -141,3 +141,16 @@ def test_a_word_beginning_like_samyj_is_no_end_of_the_price_range(text: str) -> 
     """«самолёт дорогие» is no «самое дорогое»: the step cheaper stands."""
     step = read_followup(text)
     assert step.cheaper and not step.extreme
+
+
+@pytest.mark.parametrize(
+    ("user", "text", "dish"),
+    [(806, "красное сухое к калбаскам", "колбас"), (807, "красное под хенкали", "хинкали")],
+)
+async def test_a_misspelt_dish_of_the_shops_own_pairings_is_that_dish(
+    seeded: Runtime, user: int, text: str, dish: str
+) -> None:
+    (answer,) = await _dialog(seeded, user, text)
+    shown = await rows_shown(seeded, answer)
+    assert shown
+    assert all(any(dish in pairing for pairing in w.food_pairings) for w in shown)
