@@ -154,3 +154,13 @@ async def test_a_misspelt_dish_of_the_shops_own_pairings_is_that_dish(
     shown = await rows_shown(seeded, answer)
     assert shown
     assert all(any(dish in pairing for pairing in w.food_pairings) for w in shown)
+
+
+@pytest.mark.parametrize("text", ["игристое пузырится от радости, шучу)", "just kidding lol"])
+def test_a_joke_about_wine_asks_for_none(text: str) -> None:
+    assert read(text).kind is MessageKind.smalltalk
+
+
+def test_a_request_beside_a_joke_is_still_a_request() -> None:
+    reading = read("шутки шутками, а нужно игристое до 1500")
+    assert reading.is_request and reading.query.filters.price_max == 1500
