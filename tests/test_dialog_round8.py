@@ -164,3 +164,14 @@ def test_a_joke_about_wine_asks_for_none(text: str) -> None:
 def test_a_request_beside_a_joke_is_still_a_request() -> None:
     reading = read("шутки шутками, а нужно игристое до 1500")
     assert reading.is_request and reading.query.filters.price_max == 1500
+
+
+async def test_a_pairing_of_the_shops_own_said_whole_wins_over_one_of_its_words(
+    seeded: Runtime,
+) -> None:
+    """«гриль» alone reads as a barbecue; «колбаски гриль», spelt as heard, is the shop's own
+    pairing, and the wines shown go with sausages."""
+    (answer,) = await _dialog(seeded, 808, "красное к калбаскам гриль на даче")
+    shown = await rows_shown(seeded, answer)
+    assert shown
+    assert all(any("колбас" in pairing for pairing in w.food_pairings) for w in shown)

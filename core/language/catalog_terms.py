@@ -249,6 +249,7 @@ class CatalogIndex:
             for key in [k for k in _dish_keys(word) if k in self.foods] or self._misspelt(word):
                 if keys is None:
                     keys = {k for token in tokens for k in _dish_keys(token)}
+                keys.add(key)  # «калбаскам гриль»: the word as the pairing spells it
                 if whole := self._whole_dish(key, keys):
                     return whole
                 # «а если к жареной?» names no dish; «к острой еде» does

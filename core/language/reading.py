@@ -192,8 +192,13 @@ def _asked(
     index: CatalogIndex,
 ) -> Asked:
     filters = query.filters
-    if filters.food_pairing is None and (dish := index.food(plain)) is not None:
-        filters = filters.model_copy(update={"food_pairing": dish})  # «к хачапури»
+    dish = index.food(plain)
+    said = filters.food_pairing
+    # «к хачапури»; «к колбаскам гриль»: a pairing of the shop's own said whole, over the
+    # table's reading of one of its words («гриль» → барбекю) when that is no word of it
+    whole = dish is not None and said is not None and " " in dish and said not in dish
+    if dish is not None and (said is None or whole):
+        filters = filters.model_copy(update={"food_pairing": dish})
     if filters.wine_type is None and (implied := implied_wine_type(plain)) is not None:
         filters = filters.model_copy(update={"wine_type": implied})
     if countries and followup.negated.get("countries") == countries:
