@@ -175,3 +175,35 @@ async def test_a_pairing_of_the_shops_own_said_whole_wins_over_one_of_its_words(
     shown = await rows_shown(seeded, answer)
     assert shown
     assert all(any("колбас" in pairing for pairing in w.food_pairings) for w in shown)
+
+
+@pytest.mark.parametrize(
+    ("text", "step"),
+    [
+        ("мне сухое кажется кислым", "sweeter"),
+        ("приторное какое-то оказалось", "drier"),
+        ("оно тяжёлое какое-то", "lighter"),
+        ("на вкус водянистое", "fuller"),
+    ],
+)
+def test_a_taste_the_wines_seemed_to_have_is_a_step_away_from_it(text: str, step: str) -> None:
+    reading = read(text)
+    steps = {
+        name
+        for name in ("sweeter", "drier", "lighter", "fuller")
+        if getattr(reading.followup, name)
+    }
+    assert steps == {step}
+    filters = reading.query.filters
+    assert filters.sweetness is None and filters.body_min is None and filters.body_max is None
+
+
+async def test_dry_that_seems_sour_goes_sweeter_within_the_request(seeded: Runtime) -> None:
+    _, then = await _dialog(
+        seeded, 809, "красное сухое к шашлыку до 1500", "мне сухое кажется кислым, есть другое?"
+    )
+    shown = await rows_shown(seeded, then)
+    assert shown
+    for wine in shown:
+        assert wine.wine_type is WineType.red and wine.price_rub <= 1500
+        assert wine.sweetness is not Sweetness.dry

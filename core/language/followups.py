@@ -31,6 +31,8 @@ from core.language.step_words import (
     MORE,
     OPENERS,
     SWEETER,
+    complaint_steps,
+    without_complaint,
 )
 from core.language.subjects import offtopic_subject
 
@@ -178,8 +180,9 @@ def read_followup(text: str) -> FollowUp:
     extreme = "dearest" if not extreme and _DEAREST.search(folded) else extreme
     words = folded.split()
     negated = negated_filters(text)
-    stepped = has_cue(folded, DRIER) or bool(_LESS_SUGAR.search(folded))
-    sweeter = has_cue(folded, SWEETER) or bool(_MORE_SUGAR.search(folded))
+    complaint = complaint_steps(folded)  # «сухое кажется кислым»: a step away from it
+    stepped = has_cue(folded, DRIER) or bool(_LESS_SUGAR.search(folded)) or "drier" in complaint
+    sweeter = has_cue(folded, SWEETER) or bool(_MORE_SUGAR.search(folded)) or "sweeter" in complaint
     # «слишком кисло, но не приторное»: sweeter than shown, short of sweet
     between = stepped and sweeter
     # «не кислое, ну сладенькое»: a wish for sweeter is never ruled out by the «не» before it
@@ -195,8 +198,8 @@ def read_followup(text: str) -> FollowUp:
         dearer=steps_dearer(folded) and not extreme,
         drier=drier,
         sweeter=sweeter,
-        lighter=has_cue(folded, LIGHTER),
-        fuller=has_cue(folded, FULLER),
+        lighter=has_cue(folded, LIGHTER) or "lighter" in complaint,
+        fuller=has_cue(folded, FULLER) or "fuller" in complaint,
         more=has_cue(folded, MORE),
         # «бюджет не ограничен», «страна не важна»: a condition given up is of the request
         refines=_opens_as_refinement(words) or _tells_story(text) or bool(dropped),
@@ -322,8 +325,9 @@ _STEP_MEASURE = re.compile(
 
 
 def without_step_measure(text: str) -> str:
-    """The text without the sweetness a step is measured by («менее сладкое» → «»)."""
-    return _STEP_MEASURE.sub(" ", text)
+    """The text without the sweetness a step is measured by («менее сладкое» → «», «сухое
+    кажется кислым» → «кажется кислым»)."""
+    return without_complaint(_STEP_MEASURE.sub(" ", text))
 
 
 _CLAUSE_BREAKS = re.compile(r"[,;.!?—:]+| (?:так что|поэтому|в общем|короче) ")

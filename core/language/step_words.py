@@ -4,6 +4,8 @@ of the folded text starting with one of them carries the change (`price_steps.ha
 
 from __future__ import annotations
 
+import re
+
 from core.language.folding import word_set
 
 # Stems: a word starting with one of these (after ё→е) carries the change.
@@ -158,3 +160,57 @@ LEAD_INS = word_set(
     "alright yeah"
 )
 CORRECTIONS = word_set("не нет давай давайте no nah nope")
+
+
+# «сухое кажется кислым», «показалось тяжёлым», «водянистое оно какое-то»: a taste the wines
+# shown seemed to have, said with a verb of seeming (or in the past), is a complaint — a step
+# away from it, whatever the taste word's form
+_SEEMING = (
+    r"(?:кажется|кажутся|казалось|казался|казалась|показалось|показался|показалась|показались"
+    r"|было|был|была|были|вышло|вышел|вышла|оказалось|оказался|оказалась|какое[- ]то"
+    r"|какой[- ]то|какая[- ]то|на вкус)(?! бы)"  # «сладкое было бы здорово» is a wish
+)
+_TASTES = r"кисл|кисел|сладк|сладок|притор|тяжел|плотн|водянист|жидк|жидок"
+
+
+def _taste(name: str) -> str:
+    return rf"(?P<{name}>{_TASTES})"
+
+
+_COMPLAINT = re.compile(
+    rf"(?<![а-я]){_SEEMING} (?:\w+ )?(?:слишком |очень |немного |чуть |как-то |уж )?"
+    rf"{_taste('after')}\w*|(?<![а-я]){_taste('before')}\w* (?:\w+ )?{_SEEMING}(?![а-я])"
+)
+_AWAY = {
+    "кисл": "sweeter",
+    "кисел": "sweeter",
+    "сладк": "drier",
+    "сладок": "drier",
+    "притор": "drier",
+    "тяжел": "lighter",
+    "плотн": "lighter",
+    "водянист": "fuller",
+    "жидк": "fuller",
+    "жидок": "fuller",
+}
+# «сухое кажется кислым»: the style the complaint is about is its measure, not asked for
+_COMPLAINED_STYLE = re.compile(
+    rf"(?<![а-я])(?:полу)?(?:сух|сладк)\w*(?= (?:\w+ )?{_SEEMING} (?:\w+ )?\w*(?:{_TASTES}))"
+)
+
+
+def without_complaint(text: str) -> str:
+    """The text without a complaint about the wines shown and the style it is about («мне
+    сухое кажется кислым» → «мне»): it says what they were like, not what is asked."""
+    folded = text.lower().replace("ё", "е")
+    if not _COMPLAINT.search(folded):
+        return text
+    return _COMPLAINT.sub(" ", _COMPLAINED_STYLE.sub(" ", folded))
+
+
+def complaint_steps(folded: str) -> frozenset[str]:
+    """The steps a complaint about the wines shown asks for: "sweeter", "drier", "lighter",
+    "fuller"."""
+    return frozenset(
+        _AWAY[m.group("after") or m.group("before")] for m in _COMPLAINT.finditer(folded)
+    )
