@@ -207,3 +207,11 @@ async def test_dry_that_seems_sour_goes_sweeter_within_the_request(seeded: Runti
     for wine in shown:
         assert wine.wine_type is WineType.red and wine.price_rub <= 1500
         assert wine.sweetness is not Sweetness.dry
+
+
+@pytest.mark.parametrize(
+    "text", ["полусладкое есть что-нибудь?", "а с сахарком есть что-то?", "к утке есть что-либо?"]
+)
+def test_whether_the_shop_has_something_is_a_request(text: str) -> None:
+    """«… есть что-нибудь?» asks the shop's stock, not a question for the knowledge base."""
+    assert read(text).is_request
