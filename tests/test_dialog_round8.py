@@ -215,3 +215,18 @@ async def test_dry_that_seems_sour_goes_sweeter_within_the_request(seeded: Runti
 def test_whether_the_shop_has_something_is_a_request(text: str) -> None:
     """«… есть что-нибудь?» asks the shop's stock, not a question for the knowledge base."""
     assert read(text).is_request
+
+
+async def test_a_dish_of_several_words_widens_to_its_kind_before_the_budget_goes(
+    seeded: Runtime,
+) -> None:
+    """Only a wine over the budget pairs with «осьминог на гриле» itself: an octopus wine
+    within it comes first, and the white and the budget said before stay."""
+    _, then = await _dialog(
+        seeded, 810, "белое сухое, не дороже 2500", "а если будет осьминог на гриле?"
+    )
+    shown = await rows_shown(seeded, then)
+    assert shown
+    assert all(w.wine_type is WineType.white and w.price_rub <= 2500 for w in shown)
+    assert any(any("осьминог" in p for p in w.food_pairings) for w in shown)
+

@@ -19,7 +19,7 @@ from typing import Any
 
 from core.domain import Sweetness, WineFilters, WineType
 from core.language.catalog_terms import query_words
-from core.language.foods import names_dish
+from core.language.foods import dish_head, names_dish
 from core.language.vocabulary import STYLE_TYPES
 from core.recommendation import MAX_WINES
 from core.shop_picks import NO_PICKS, ShopPicks
@@ -183,6 +183,12 @@ async def _structured(
     order = [n for n in RELAXATION_ORDER if n not in said] + [
         n for n in RELAXATION_ORDER if n in said
     ]
+    if (dish := filters.food_pairing) is not None and (head := dish_head(dish)) != dish:
+        # «осьминог на гриле» fits nothing else asked: any octopus before another condition
+        widened = filters.model_copy(update={"food_pairing": head})
+        fresh = [w for w in await _pool(repo, state, widened) if w.id not in shown]
+        if fresh:
+            return Selection(choose(fresh, widened, dish_said=dish), source)
     cheaper = "дешевле" in state.refined
     if cheaper:  # nothing that cheap at all: the closest price in the same style comes first
         order.remove("price_max")
