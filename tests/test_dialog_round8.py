@@ -230,3 +230,13 @@ async def test_a_dish_of_several_words_widens_to_its_kind_before_the_budget_goes
     assert all(w.wine_type is WineType.white and w.price_rub <= 2500 for w in shown)
     assert any(any("осьминог" in p for p in w.food_pairings) for w in shown)
 
+
+async def test_a_dish_no_wine_is_paired_with_is_given_up_before_colour_and_budget(
+    seeded: Runtime,
+) -> None:
+    """No wine of the catalog is paired with pilaf: the red and the budget said before stay,
+    and the dish is what is given up."""
+    _, then = await _dialog(seeded, 811, "красное до 1500", "а если под плов с бараниной?")
+    shown = await rows_shown(seeded, then)
+    assert shown
+    assert all(w.wine_type is WineType.red and w.price_rub <= 1500 for w in shown)

@@ -60,6 +60,8 @@ class Selection:
 
 # What may be given up to find new wines when every wine that fits was shown: never the
 # colour, sweetness, country or price a person notices at once (`WineFilters.hard`).
+# Conditions that may name what no wine of the catalog has at all (a dish, a grape, a region)
+_UNKNOWN_FIRST = ("region", "grape_variety", "food_pairing")
 SOFT_FILTERS = ("region", "body_min", "body_max", "grape_variety", "food_pairing")
 
 
@@ -189,6 +191,11 @@ async def _structured(
         fresh = [w for w in await _pool(repo, state, widened) if w.id not in shown]
         if fresh:
             return Selection(choose(fresh, widened, dish_said=dish), source)
+    for name in _UNKNOWN_FIRST:
+        value = getattr(filters, name)
+        if value is not None and not await _pool(repo, state, WineFilters(**{name: value})):
+            order.remove(name)  # «под плов» when no wine is paired with pilaf: the dish goes
+            order.insert(0, name)  # first, not the colour and budget said before it
     cheaper = "дешевле" in state.refined
     if cheaper:  # nothing that cheap at all: the closest price in the same style comes first
         order.remove("price_max")
