@@ -240,3 +240,22 @@ async def test_a_dish_no_wine_is_paired_with_is_given_up_before_colour_and_budge
     shown = await rows_shown(seeded, then)
     assert shown
     assert all(w.wine_type is WineType.red and w.price_rub <= 1500 for w in shown)
+
+
+@pytest.mark.parametrize(
+    "text", ["ничего себе цены", "ценник заоблачный какой-то", "а для простых смертных что-то?"]
+)
+def test_an_outcry_at_the_prices_asks_for_cheaper_wine(text: str) -> None:
+    step = read_followup(text)
+    assert step.cheaper and not step.dearer
+
+
+async def test_an_outcry_at_the_prices_keeps_the_white_asked(seeded: Runtime) -> None:
+    first, then = await _dialog(
+        seeded, 812, "белое к рыбе", "ничего себе цены. а для простых смертных?"
+    )
+    before = await rows_shown(seeded, first)
+    shown = await rows_shown(seeded, then)
+    assert before and shown
+    assert all(w.wine_type is WineType.white for w in shown)
+    assert max(w.price_rub for w in shown) < min(w.price_rub for w in before)

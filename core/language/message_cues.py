@@ -121,9 +121,13 @@ SIMILE = _rx(
 )
 DEFINING = _rx(r"(?<![a-z])(meaning|vs|versus|difference)(?![a-z])")
 KNOWING = _rx(_B + r"(хочу|хотел\w*|хочется|интересно) (бы )?(узнать|понять|разобраться|знать)")
+# At the start of the message or of its last sentence («ничего себе цены. а для простых
+# смертных?»: the outcry, then the request going on)
+_SENTENCE = r"(?:^|[.!?…]\s*(?=[^.!?…]*[.!?…]*\s*$))"
 OPENER = _rx(
-    r"^(а|и|тогда|или|только|лучше|and|or|what about|how about|actually|also|instead)\s",
-    r"^(make it|а как насчет|как насчет|а что насчет|а если)\b",
+    _SENTENCE + r"(а|и|тогда|или|только|лучше|and|or|what about|how about|actually|also"
+    r"|instead)\s",
+    _SENTENCE + r"(make it|а как насчет|как насчет|а что насчет|а если)\b",
 )
 # «а если подороже взять, что будет?», «если задонатить побольше, что будет дороже»: a step
 # from the wines shown, asked as what would follow from it.
