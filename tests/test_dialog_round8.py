@@ -259,3 +259,12 @@ async def test_an_outcry_at_the_prices_keeps_the_white_asked(seeded: Runtime) ->
     assert before and shown
     assert all(w.wine_type is WineType.white for w in shown)
     assert max(w.price_rub for w in shown) < min(w.price_rub for w in before)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["а есть что-нибудь не такое бюджетное?", "не настолько простенькое бы", "can we go higher?"],
+)
+def test_cheapness_said_away_asks_for_dearer_wine(text: str) -> None:
+    step = read_followup(text)
+    assert step.dearer and not step.cheaper

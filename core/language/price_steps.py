@@ -145,6 +145,10 @@ _DEARER = (
     "upgrade",
     "something nicer",
     "more premium",
+    "go higher",
+    "higher end",
+    "higher-end",
+    "upscale",
 )
 _DEARER_PHRASES = (
     "more expensive",
@@ -260,9 +264,17 @@ def _compares_by(folded: str, adjectives: frozenset[str]) -> bool:
     return any(compared_adjective(word) in adjectives for word in folded.split())
 
 
+# «не такое бюджетное», «не настолько дешёвое»: cheapness said away, a wish for dearer wine
+_NOT_CHEAP = re.compile(
+    r"(?<![a-zа-я])не (?:(?:так\w*|настолько|слишком|очень|совсем) )?"
+    r"(?:бюджетн|дешев|простеньк|копеечн)\w*"
+)
+
+
 def steps_cheaper(folded: str) -> bool:
     """«подешевле», «не, дорого», «кусается», «опустим планку»: cheaper than the wines shown
-    (not «слишком дёшево», which wishes dearer)."""
+    (not «слишком дёшево» or «не такое бюджетное», which wish dearer)."""
+    folded = _NOT_CHEAP.sub(" ", folded)
     cheaper = (
         has_cue(folded, _CHEAPER)
         or _too_dear(folded)
@@ -281,4 +293,5 @@ def steps_dearer(folded: str) -> bool:
         or too_cheap(folded)
         or bool(_RAISED.search(folded))
         or _compares_by(folded, _DEAR_ADJECTIVES)
+        or bool(_NOT_CHEAP.search(folded))
     )
