@@ -268,3 +268,14 @@ async def test_an_outcry_at_the_prices_keeps_the_white_asked(seeded: Runtime) ->
 def test_cheapness_said_away_asks_for_dearer_wine(text: str) -> None:
     step = read_followup(text)
     assert step.dearer and not step.cheaper
+
+
+async def test_a_grape_stays_still_when_nothing_cheaper_fits(seeded: Runtime) -> None:
+    """After the cheapest dry chardonnay, «а ещё подешевле шардоне?» shows the still ones
+    again, not a brut made partly from chardonnay."""
+    _, _, then = await _dialog(
+        seeded, 813, "сухое шардоне", "а подешевле?", "а ещё подешевле шардоне?"
+    )
+    shown = await rows_shown(seeded, then)
+    assert shown
+    assert all(w.wine_type is WineType.white for w in shown)

@@ -162,12 +162,9 @@ async def _structured(
             choose(pool, filters, state.extreme == "cheapest", state.extreme == "dearest")
         )
         return Selection(extreme, source, repeated=all(w.id in shown for w in extreme))
-    fresh = [w for w in pool if w.id not in shown]
-    still = any(w.wine_type not in STYLE_TYPES for w in pool)
-    if filters.wine_type is None and filters.grape_variety is not None and still:
-        # «а российский сухой рислинг есть?»: the still one of the grape again, not a
-        # sparkling made partly from it to be new
-        fresh = [w for w in fresh if w.wine_type not in STYLE_TYPES]
+    # «а российский сухой рислинг есть?»: the still one of the grape again, not a sparkling
+    # made partly from it to be new
+    fresh = [w for w in _still_of_grape(pool, filters) if w.id not in shown]
     if fresh:
         return Selection(choose(fresh, filters, picks=picks, dish_said=state.dish_said), source)
     if pool:
@@ -282,7 +279,7 @@ async def _nothing_further(repo: WineRepository, state: RequestState, direction:
     bounds, rank = _DIRECTIONS[direction]
     limit = max(rank(w) for w in state.last_shown)  # none worse that way than those shown
     filters = state.filters.model_copy(update=dict.fromkeys(bounds))
-    furthest = _furthest(await _pool(repo, state, filters), rank, limit)
+    furthest = _furthest(_still_of_grape(await _pool(repo, state, filters), filters), rank, limit)
     if not furthest and dish:
         # «а итальянское?» after a shashlik answer, then «а подешевле?»
         if found := await _beyond_the_dish(repo, state):
@@ -298,6 +295,15 @@ async def _beyond_the_dish(repo: WineRepository, state: RequestState) -> Selecti
     seen = set(state.shown)
     fresh = [w for w in await _pool(repo, state, loose) if w.id not in seen]
     return Selection(choose(fresh, loose), "filters", ["food_pairing"]) if fresh else None
+
+
+def _still_of_grape(pool: list[Wine], filters: WineFilters) -> list[Wine]:
+    """A grape asked with no type is its still wines while one fits («шардоне, подешевле» is
+    no brut made partly from chardonnay)."""
+    if filters.wine_type is not None or filters.grape_variety is None:
+        return pool
+    still = [w for w in pool if w.wine_type not in STYLE_TYPES]
+    return still or pool
 
 
 def _furthest(pool: list[Wine], rank: Any, limit: Any) -> list[Wine]:
