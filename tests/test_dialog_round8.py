@@ -279,3 +279,13 @@ async def test_a_grape_stays_still_when_nothing_cheaper_fits(seeded: Runtime) ->
     shown = await rows_shown(seeded, then)
     assert shown
     assert all(w.wine_type is WineType.white for w in shown)
+
+
+async def test_in_that_style_keeps_the_style_of_the_wines_shown(seeded: Runtime) -> None:
+    """«в этом стиле» is «похожее»: the white dry style shown, from the country now asked."""
+    _, then = await _dialog(
+        seeded, 814, "что есть из Новой Зеландии?", "а чилийское в этом стиле и дешевле?"
+    )
+    shown = await rows_shown(seeded, then)
+    assert shown
+    assert all(w.wine_type is WineType.white and w.country == "Чили" for w in shown)

@@ -261,7 +261,10 @@ _SIMILAR = re.compile(
     r"|like (it|this|that|those)|something like|same (vibe|style|kind|feel)|в том же (стиле|духе)"
     # «такое же, но подешевле», «что-нибудь подобное», «the same but cheaper»
     r"|(?<![а-я])так(ое|ой|ую|ие|ого|ая|им) же(?![а-я])|(?<![а-я])подобн"
-    r"|в (этом|том|таком) же (роде|ключе)|(the )?same (one |thing |wine )?but|along those lines",
+    r"|в (этом|том|таком) же (роде|ключе)|(the )?same (one |thing |wine )?but|along those lines"
+    # «в таком стиле», «в подобном духе», «такого плана»: the wines shown as a measure
+    r"|в (таком|этом|том|подобном|похожем|их) (же )?(стил|дух|род|ключ|плане)"
+    r"|(?<![а-я])(такого|этого|того|подобного) (же )?(плана|типа|рода|стиля|характера)",
     re.IGNORECASE,
 )
 # «как Моэт, только бюджетнее», «вроде Cloudy Bay»: one wine named as a measure, not asked for
