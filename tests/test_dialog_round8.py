@@ -289,3 +289,22 @@ async def test_in_that_style_keeps_the_style_of_the_wines_shown(seeded: Runtime)
     shown = await rows_shown(seeded, then)
     assert shown
     assert all(w.wine_type is WineType.white and w.country == "Чили" for w in shown)
+
+
+@pytest.mark.parametrize(
+    ("text", "sweetness"),
+    [
+        ("хочу какое-то сладкое вино", Sweetness.sweet),
+        ("посоветуй какое-то полусладкое", Sweetness.semi_sweet),
+        ("чтобы было сладким, девушке", Sweetness.sweet),
+    ],
+)
+def test_a_taste_wished_for_is_no_complaint(text: str, sweetness: Sweetness) -> None:
+    reading = read(text)
+    assert reading.query.filters.sweetness is sweetness
+    assert not reading.followup.drier
+
+
+def test_a_hard_day_is_no_heavy_wine() -> None:
+    reading = read("на работе было тяжело, хочу красное")
+    assert not reading.followup.lighter and reading.query.filters.wine_type is WineType.red
