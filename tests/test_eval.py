@@ -21,14 +21,14 @@ ROOT = Path(__file__).resolve().parents[1]
 # that reads worse than this fails. They are floors against regressions, not the bar
 # (kinds 95 %, dialogs 95 %, no false claim), which the test parts do not all reach yet.
 TEST_FLOORS = {"dialogs_offline": 0.952, "claims_false_kept": 2}
-DEV_DIALOGS_OFFLINE = 0.970  # measured 1896/1954 with dialogs_7, after the eighth round
+DEV_DIALOGS_OFFLINE = 0.971  # measured 2144/2206 with dialogs_8, after the eighth round
 DEV_CLAIMS_FALSE_KEPT = 0
 DEV_CLAIMS_TRUE_KEPT = 0.995  # measured 741/741 with claims_9 (636/636 with claims_8)
 # The agent path answers through the eval's own fake model (bench/eval/reader.py), which reads
 # less than the product does: its figure guards the tool handling, not the language. Measured
-# 82.96 % (1621/1954) with dialogs_6 and dialogs_7, the files that fake model reads worst (the
-# five files before them: 85.3 %).
-AGENT_FLOOR = 0.825
+# 80.9 % (1785/2206) with dialogs_8, the file of slang, diminutives and typos that fake model
+# reads worst (61.1 %; the files before it: 1631/1954, 83.5 %, as before dialogs_8 came).
+AGENT_FLOOR = 0.805
 
 
 def test_every_set_has_both_parts_and_is_large() -> None:

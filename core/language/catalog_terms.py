@@ -20,7 +20,7 @@ from rapidfuzz import fuzz, process
 
 from core.language.catalog_words import ALIASES, CYRILLIC, STOP
 from core.language.folding import stem
-from core.language.lemmas import analyse, is_adjective, noun_lemma
+from core.language.lemmas import analyse, is_adjective, is_animate_noun, noun_lemma
 
 _TOKEN = re.compile(r"[a-zа-яё]+")
 _DISH_TOKEN = re.compile(r"[a-zа-яёй]+")
@@ -158,6 +158,7 @@ def _closeness(forms: set[str], term: str) -> int:
 _HEARD_MIN = 5
 _HEARD_CUTOFF = 80.0
 _HEARD_LENGTH_SLACK = 1
+_DISH_CUTOFF = 80.0  # «калбаск» for «колбаск» 86, as the typos of the shop's own words
 _CASE_ENDINGS = frozenset("аяуюеиыо")
 _SURE_START = 4  # letters a word shares with a catalog term to name it whatever its ending
 
@@ -245,11 +246,10 @@ class CatalogIndex:
             near = any(t in _DISH_PREPOSITIONS for t in before) or len(word) >= 6
             if not near:
                 continue
-            for key in _dish_keys(word):
-                if key not in self.foods:
-                    continue
+            for key in [k for k in _dish_keys(word) if k in self.foods] or self._misspelt(word):
                 if keys is None:
                     keys = {k for token in tokens for k in _dish_keys(token)}
+                keys.add(key)  # «калбаскам гриль»: the word as the pairing spells it
                 if whole := self._whole_dish(key, keys):
                     return whole
                 # «а если к жареной?» names no dish; «к острой еде» does
@@ -257,6 +257,16 @@ class CatalogIndex:
                 if not is_adjective(word) or {noun_lemma(w) for w in following} & _ANY_FOOD:
                     return self.foods[key]
         return None
+
+    def _misspelt(self, word: str) -> list[str]:
+        """«к калбаскам»: the stem of the catalog's dish word a word no dictionary knows is a
+        typo of (same first letter, as close as the shop's own words' typos must be)."""
+        if word.isascii() or len(word) < _HEARD_MIN or analyse(word)[1]:
+            return []
+        own = stem(word)
+        candidates = [key for key in self.foods if key[:1] == own[:1]]
+        best = process.extractOne(own, candidates, scorer=fuzz.ratio, score_cutoff=_DISH_CUTOFF)
+        return [str(best[0])] if best is not None else []
 
     def _whole_dish(self, key: str, said: set[str]) -> str | None:
         """The pairing of several words the message names whole («к азиатской кухне» is
@@ -318,6 +328,8 @@ class CatalogIndex:
         for word in dict.fromkeys(asked):
             if stem(word) in self.foods:
                 continue  # a dish of the shop's pairings («гриль»), not a wine's name
+            if is_animate_noun(word) and word not in self.terms:
+                continue  # «к папе»: the person the wine is for, not Papa Figos
             stems = _stems(word)
             forms = skeletons(word)
             fitting = [term for term in self.terms if any(_fits(s, term) for s in stems)]

@@ -167,6 +167,13 @@ STOP = frozenset(
         "estate",
         "chateau",
         "château",
+        # the little words inside Italian and Spanish names («Amarone della Valpolicella»):
+        # no wine's own, and «дело», «дела» sound like them
+        "della",
+        "delle",
+        "dello",
+        "degli",
+        "dell",
         "red",
         "white",
         "rose",

@@ -10,7 +10,9 @@ import re
 from dataclasses import dataclass, field
 
 from core.domain import WineFilters
+from core.language.folding import fold
 from core.language.giving_up import dropped_conditions
+from core.language.lemmas import words_of
 from core.language.negation import negated_filters
 from core.language.price_steps import (
     has_cue,
@@ -29,8 +31,11 @@ from core.language.step_words import (
     MORE,
     OPENERS,
     SWEETER,
+    complaint_steps,
     steps_away,
+    without_complaint,
 )
+from core.language.subjects import offtopic_subject
 
 _WORD = re.compile(r"[a-zа-яё]+")
 
@@ -137,13 +142,15 @@ _SWEET_DEGREE = re.compile(
 _OTHER_GRAPE = re.compile(
     r"(?<![a-zа-я])(друг\w*|ин\w*|не так\w*) сорт|(different|another|other) (grape|variety)"
 )
+# «самое», «самых»: a form of «самый», not «самолёт» («билеты на самолёт дорогие»)
+_MOST = r"сам(?:ый|ое|ая|ую|ые|ого|ой|ых|ым|ыми|ом|ому)(?![а-я])"
 # «самое дешёвое белое», «cheapest red»: the end of the price range, not «cheaper than those».
 _CHEAPEST = re.compile(
-    r"(?<![a-zа-я])(?<!не )(сам\w+ (дешев|бюджетн|недорог)\w*|дешевле всего|подешевле всего"
+    rf"(?<![a-zа-я])(?<!не )({_MOST} (дешев|бюджетн|недорог)\w*|дешевле всего|подешевле всего"
     r"|cheapest|least expensive|most affordable|lowest[- ]priced)"
 )
 _DEAREST = re.compile(
-    r"(?<![a-zа-я])(сам\w+ (дорог|элитн|роскошн|премиальн)\w*|дороже всего|most expensive"
+    rf"(?<![a-zа-я])({_MOST} (дорог|элитн|роскошн|премиальн)\w*|дороже всего|most expensive"
     r"|priciest|dearest|top[- ]shelf)"
 )
 
@@ -177,6 +184,7 @@ def read_followup(text: str) -> FollowUp:
     words = folded.split()
     negated = negated_filters(text)
     away, rest = steps_away(folded)
+    away |= complaint_steps(folded)  # «сухое кажется кислым»: a step away from it
     stepped = has_cue(rest, DRIER) or bool(_LESS_SUGAR.search(folded)) or "drier" in away
     sweeter = has_cue(rest, SWEETER) or bool(_MORE_SUGAR.search(folded)) or "sweeter" in away
     # «слишком кисло, но не приторное»: sweeter than shown, short of sweet
@@ -223,7 +231,8 @@ def is_new_request(filters: WineFilters, followup: FollowUp, word_count: int) ->
     """A complete request of its own replaces the conversation's state.
 
     «красное сухое к стейку до 2000» is new; «а белое?», «подешевле», «из Испании?» refine, and
-    so do a price or a place alone («what's under a thousand?», «что-нибудь из Европы»).
+    so do a price, a place or a dish alone («what's under a thousand?», «что-нибудь из
+    Европы», «к сырной тарелке с бри»).
     """
     if followup.changes or followup.refines:
         return False
@@ -233,6 +242,11 @@ def is_new_request(filters: WineFilters, followup: FollowUp, word_count: int) ->
     said = others.model_dump(exclude_none=True)
     if said.keys() <= _STYLE_FIELDS and len(said) == 1 and word_count <= 6:
         return False  # «мне всё-таки сухой», «лучше полусладкое»: one trait of the same request
+    if said.keys() == {"food_pairing"}:
+        # «к запечённой курочке», «планы поменялись, будет азиатская еда»: a meal named with
+        # no style of wine is the meal of the wine in force; its colour, sweetness and budget
+        # stay (a colour with nothing for that meal is relaxed, and the answer says so)
+        return False
     if said:
         return True
     if filters.country is not None or filters.region is not None:
@@ -251,7 +265,10 @@ _SIMILAR = re.compile(
     r"|like (it|this|that|those)|something like|same (vibe|style|kind|feel)|в том же (стиле|духе)"
     # «такое же, но подешевле», «что-нибудь подобное», «the same but cheaper»
     r"|(?<![а-я])так(ое|ой|ую|ие|ого|ая|им) же(?![а-я])|(?<![а-я])подобн"
-    r"|в (этом|том|таком) же (роде|ключе)|(the )?same (one |thing |wine )?but|along those lines",
+    r"|в (этом|том|таком) же (роде|ключе)|(the )?same (one |thing |wine )?but|along those lines"
+    # «в таком стиле», «в подобном духе», «такого плана»: the wines shown as a measure
+    r"|в (таком|этом|том|подобном|похожем|их) (же )?(стил|дух|род|ключ|плане)"
+    r"|(?<![а-я])(такого|этого|того|подобного) (же )?(плана|типа|рода|стиля|характера)",
     re.IGNORECASE,
 )
 # «как Моэт, только бюджетнее», «вроде Cloudy Bay»: one wine named as a measure, not asked for
@@ -305,13 +322,29 @@ def compares(text: str) -> bool:
     return bool(_THAN.search(text))
 
 
-# «менее сладкое», «not as dry»: the sweetness named is the measure of a step, not asked for.
+# «менее сладкое», «not as dry», «слишком сладкое», «too sweet for me»: the sweetness named is
+# the measure of a step (of the wines shown), not asked for.
 _STEP_MEASURE = re.compile(
-    r"(?<![a-zа-яё])(менее|не так\w*|less|not so|not as)\s+(сладк\w*|сух\w*|sweet|dry)\b",
+    r"(?<![a-zа-яё])(менее|не так\w*|less|not so|not as|слишком|чересчур|too|overly)\s+"
+    r"(сладк\w*|сух\w*|sweet|dry)\b",
     re.IGNORECASE,
 )
 
 
 def without_step_measure(text: str) -> str:
-    """The text without the sweetness a step is measured by («менее сладкое» → «»)."""
-    return _STEP_MEASURE.sub(" ", text)
+    """The text without the sweetness a step is measured by («менее сладкое» → «», «сухое
+    кажется кислым» → «кажется кислым»)."""
+    return without_complaint(_STEP_MEASURE.sub(" ", text))
+
+
+_CLAUSE_BREAKS = re.compile(r"[,;.!?—:]+| (?:так что|поэтому|в общем|короче) ")
+
+
+def steps_apart_from_a_story(text: str) -> bool:
+    """«ремонт, машина сломалась… так что что-нибудь подешевле»: a step of the request in a
+    clause of its own, beside a story about other things (not «посоветуй ноутбук подешевле»,
+    where the step is the other thing's)."""
+    for clause in _CLAUSE_BREAKS.split(fold(text)):
+        if read_followup(clause).changes and offtopic_subject(words_of(clause)) is None:
+            return True
+    return False

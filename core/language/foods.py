@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from core.language.folding import phrase_table, phrases, stem_key
+from core.language.lemmas import is_adjective
 from core.language.vocabulary import BARE_DESSERT, SWEET_AS_DESSERT
 
 
@@ -305,3 +306,11 @@ def names_dish(pairing: str, dish: str) -> bool:
         if wanted and all(any(w.startswith(s) for w in said) for s in wanted):
             return True
     return False
+
+
+def dish_head(dish: str) -> str:
+    """The dish a pairing of several words is a kind of: «осьминог на гриле» → «осьминог»,
+    «колбаски гриль» → «колбаски»; a pairing led by an adjective is one dish («азиатская
+    кухня», «голубые сыры»)."""
+    first, *rest = dish.split()
+    return first if rest and not is_adjective(first) else dish

@@ -35,7 +35,7 @@ from functools import cached_property
 
 from core.language import message_cues as cue
 from core.language.folding import fold
-from core.language.followups import FollowUp
+from core.language.followups import FollowUp, steps_apart_from_a_story
 from core.language.knowledge import (
     FULL_COVERAGE,
     KnowledgeEntry,
@@ -217,9 +217,12 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
     requested = (bool(cue.REQUEST.search(folded)) or available) and not cue.KNOWING.search(folded)
     # Each decision below asks the knowledge base only when its cheaper conditions hold.
     known = _Known(proper.question, wine_named)
-    if offtopic_subject(words) and not known.wine_named:
+    # «ремонт, машина сломалась… так что что-нибудь подешевле»: a step of the request in a
+    # story, not a subject of its own (but «где купить машину подешевле?» asks one)
+    stepped = proper.followup.changes and not interrogative and steps_apart_from_a_story(text)
+    if offtopic_subject(words) and not known.wine_named and not stepped:
         return MessageReading(MessageKind.offtopic, text=text)
-    if cue.OFFTOPIC_PHRASES.search(folded) and not known.wine_named:
+    if cue.OFFTOPIC_PHRASES.search(folded) and not known.wine_named and not stepped:
         return MessageReading(MessageKind.offtopic, text=text)
     # medicine, not wine; but «благородная плесень — это не опасно?» asks about a wine term
     if (

@@ -81,6 +81,17 @@ def is_common_word(word: str) -> bool:
 
 
 @lru_cache(maxsize=65536)
+def is_animate_noun(word: str) -> bool:
+    """«папе», «брату», «тёще»: a common noun the dictionary knows for a living being —
+    someone the wine is for, never a wine's name («Papa Figos»). A surname or first name may
+    be a house's («Линч» of Lynch-Bages)."""
+    if word.isascii() or (parse := _known_parse(word)) is None:
+        return False
+    grammemes = set(parse.tag.grammemes)
+    return parse.tag.POS == "NOUN" and "anim" in grammemes and not grammemes & _PERSON
+
+
+@lru_cache(maxsize=65536)
 def noun_lemma(word: str) -> str | None:
     """The dictionary form of a known Russian noun («пармезану» → «пармезан»), else None: an
     adjective («жареной») names no dish by itself."""
@@ -154,6 +165,18 @@ def is_comparative(word: str) -> bool:
     if word.isascii():
         return False
     return "COMP" in _first_parse(word).tag
+
+
+@lru_cache(maxsize=65536)
+def compared_adjective(word: str) -> str | None:
+    """«позажиточнее» → «зажиточный», «престижнее» → «престижный»: the adjective a
+    comparative compares by, or None for a word that is no comparative."""
+    if word.isascii() or not word.endswith(("ее", "ей", "е")):
+        return None
+    for parse in _analyzer().parse(word):  # type: ignore[attr-defined]
+        if "COMP" in parse.tag:  # «пафоснее» is first read as a place's name
+            return str(parse.normal_form)
+    return None
 
 
 @lru_cache(maxsize=65536)

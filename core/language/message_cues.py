@@ -122,9 +122,13 @@ SIMILE = _rx(
 )
 DEFINING = _rx(r"(?<![a-z])(meaning|vs|versus|difference)(?![a-z])")
 KNOWING = _rx(_B + r"(хочу|хотел\w*|хочется|интересно) (бы )?(узнать|понять|разобраться|знать)")
+# At the start of the message or of its last sentence («ничего себе цены. а для простых
+# смертных?»: the outcry, then the request going on)
+_SENTENCE = r"(?:^|[.!?…]\s*(?=[^.!?…]*[.!?…]*\s*$))"
 OPENER = _rx(
-    r"^(а|и|тогда|или|только|лучше|and|or|what about|how about|actually|also|instead)\s",
-    r"^(make it|а как насчет|как насчет|а что насчет|а если)\b",
+    _SENTENCE + r"(а|и|тогда|или|только|лучше|and|or|what about|how about|actually|also"
+    r"|instead)\s",
+    _SENTENCE + r"(make it|а как насчет|как насчет|а что насчет|а если)\b",
 )
 # «а если подороже взять, что будет?», «если задонатить побольше, что будет дороже»: a step
 # from the wines shown, asked as what would follow from it.
@@ -158,8 +162,13 @@ AVAILABLE = _rx(
     r"|have you got|got any|what do you have)",
     # «а есть не брют?»; «слишком кисло, а есть не брют?» (a clause of its own)
     r"(?:^\W*(а |и )?|[,.!?;:]\s*(а|и|ну) )есть\s(?!(ли )?([\w-]+ )?" + NOT_THE_SHOP + r")",
-    # «шабли есть?», «мадера есть у вас?»; not «есть разница?»
-    _B + r"есть(\s+(?!" + NOT_THE_SHOP + r")\w+){0,2}\W*$|" + _B + r"есть\s*\?",
+    # «шабли есть?», «мадера есть у вас?», «полусладкое есть что-нибудь?»; not «есть разница?»
+    _B
+    + r"есть(\s+(?!"
+    + NOT_THE_SHOP
+    + r")\w+){0,2}(\s+что-(нибудь|то|либо))?\W*$|"
+    + _B
+    + r"есть\s*\?",
     _B
     + r"(что|чего) у вас|у вас (сам\w+|есть|в наличии)|можно (его |ее |их )?(у вас )?(взять|купить"
     r"|заказать)",

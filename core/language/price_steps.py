@@ -1,14 +1,16 @@
 """A step of the price from the wines shown: «подешевле», «не, дорого», «кусается», «вдвое
-дешевле» (cheaper, and by what share); «подороже», «посолиднее», «слишком дёшево» (dearer). A
-step told by the price itself («более высокой стоимости», «с меньшей ценой», «пониже в цене»)
-is said again as «дороже» / «дешевле» first. The text comes folded and without its numbers; a
-«не» before it («не выше по цене») is a bound, not a step."""
+дешевле» (cheaper, and by what share); «подороже», «посолиднее», «слишком дёшево» (dearer); a
+comparative of wealth or standing in any form («позажиточнее», «попрестижнее») or of thrift
+(«поскромнее»). A step told by the price itself («более высокой стоимости», «с меньшей ценой»,
+«пониже в цене») is said again as «дороже» / «дешевле» first. The text comes folded and without
+its numbers; a «не» before it («не выше по цене») is a bound, not a step."""
 
 from __future__ import annotations
 
 import re
 from functools import cache
 
+from core.language.lemmas import compared_adjective
 from core.language.price_bands import too_cheap
 
 _PRICE_NOUN = r"(?:цен\w*|ценник\w*|стоимост\w*|ценов\w+ (?:сегмент|категори|уров|класс)\w*)"
@@ -32,7 +34,14 @@ _THRIFTIER = re.compile(
     r"(?<![a-zа-я])(?:(?:более )?экономичн\w*|бюджет ограничен\w*"
     # «цена высоковата», «ценник завышен»: the price too high, not a wish for a higher one
     r"|(?:цен\w*|ценник\w*|стоимост\w*) (?:\w+ )?(?:высоковат|великоват|завышен|кусач|зашкалива)\w*"
-    r"|(?:высоковат|великоват|завышен)\w* (?:\w+ )?(?:цен|ценник|стоимост)\w*)"
+    r"|(?:высоковат|великоват|завышен)\w* (?:\w+ )?(?:цен|ценник|стоимост)\w*"
+    # «ого цены», «ну и ценник», «цены космос»: an outcry at the prices shown
+    r"|(?:ого|ого го|ну и|вот это|ничего себе|офигеть|обалдеть|жесть|ух|ох) (?:\w+ )?"
+    r"(?:цены|ценник\w*|ценой|стоимость)(?![a-zа-я])"
+    r"|(?:цены|ценник\w*) (?:\w+ )?(?:космос|космическ\w*|заоблачн\w*|бешен\w*|негуманн\w*"
+    r"|конск\w*|кусают\w*|как крыло)"
+    # «для простых смертных», «на студенческий кошелёк»: wine for a smaller purse
+    r"|(?:для|простым) (?:простых )?смертн\w*|студенческ\w* (?:кошел|бюджет|карман)\w*)"
 )
 
 
@@ -141,6 +150,10 @@ _DEARER = (
     "upgrade",
     "something nicer",
     "more premium",
+    "go higher",
+    "higher end",
+    "higher-end",
+    "upscale",
 )
 _DEARER_PHRASES = (
     "more expensive",
@@ -246,11 +259,59 @@ _LOWERED = re.compile(
 )
 
 
+# A comparative of a word of wealth or standing asks for a dearer wine, of thrift for a cheaper
+# one, in whatever form it comes («позажиточнее», «попрестижнее», «пафоснее», «поскромнее»)
+_DEAR_ADJECTIVES = frozenset(
+    {
+        "дорогой",
+        "богатый",
+        "зажиточный",
+        "престижный",
+        "элитный",
+        "пафосный",
+        "брендовый",
+        "солидный",
+        "статусный",
+        "роскошный",
+        "шикарный",
+        "благородный",
+        "достойный",
+        "премиальный",
+        "люксовый",
+        "представительный",
+        "респектабельный",
+        "именитый",
+        "звёздный",
+        "звездный",
+        "дорогостоящий",
+        "презентабельный",
+    }
+)
+_THRIFTY_ADJECTIVES = frozenset(
+    {"дешёвый", "дешевый", "скромный", "бюджетный", "экономный", "доступный", "демократичный"}
+)
+
+
+def _compares_by(folded: str, adjectives: frozenset[str]) -> bool:
+    return any(compared_adjective(word) in adjectives for word in folded.split())
+
+
+# «не такое бюджетное», «не настолько дешёвое»: cheapness said away, a wish for dearer wine
+_NOT_CHEAP = re.compile(
+    r"(?<![a-zа-я])не (?:(?:так\w*|настолько|слишком|очень|совсем) )?"
+    r"(?:бюджетн|дешев|простеньк|копеечн)\w*"
+)
+
+
 def steps_cheaper(folded: str) -> bool:
     """«подешевле», «не, дорого», «кусается», «опустим планку»: cheaper than the wines shown
-    (not «слишком дёшево», which wishes dearer)."""
+    (not «слишком дёшево» or «не такое бюджетное», which wish dearer)."""
+    folded = _NOT_CHEAP.sub(" ", folded)
     cheaper = (
-        has_comparative_cue(folded, _CHEAPER) or _too_dear(folded) or bool(_LOWERED.search(folded))
+        has_comparative_cue(folded, _CHEAPER)
+        or _too_dear(folded)
+        or bool(_LOWERED.search(folded))
+        or _compares_by(folded, _THRIFTY_ADJECTIVES)
     )
     return cheaper and not too_cheap(folded)
 
@@ -263,4 +324,6 @@ def steps_dearer(folded: str) -> bool:
         or has_cue(folded, _DEARER_PHRASES)
         or too_cheap(folded)
         or bool(_RAISED.search(folded))
+        or _compares_by(folded, _DEAR_ADJECTIVES)
+        or bool(_NOT_CHEAP.search(folded))
     )

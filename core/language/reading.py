@@ -19,6 +19,7 @@ clause that asks what something is); the message itself is never read twice.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from core.domain import WineFilters, WineType
@@ -54,6 +55,11 @@ from core.language.typos import split_glued, step_words_spelt
 from core.language.world import countries_of_group, without_group
 
 _COLOURS = (WineType.red, WineType.white, WineType.rose)
+# «сухое вино, а мокрое — шутка)», «just kidding»: the person says it is a joke
+_JOKE = re.compile(
+    r"(?<![a-zа-яё])(?:шутк[аиуе]|шучу|шутю|шуточн\w*|прикалываюсь|прикол\w*|kidding|jk"
+    r"|just joking|a joke)(?![a-zа-яё])"
+)
 
 
 @dataclass(frozen=True)
@@ -126,6 +132,10 @@ def read(text: str, index: CatalogIndex | None = None) -> Reading:
     if index is not None and _names_a_wine_only(message, plain, index):
         # «kindzmarauli?», «а casillero сколько?»: a name of the shop's own, not off-topic
         message = MessageReading(MessageKind.request, text=message.text)
+    joke = message.kind is MessageKind.request and bool(_JOKE.search(text.lower()))
+    if joke and not followup.changes and not asks_for_wine(proper, query.filters):
+        # a joke about wine asks for none: no verb of choosing, budget, dish or grape
+        message = MessageReading(MessageKind.smalltalk, social="ack", text=message.text)
     asked = None
     if index is not None and message.kind is MessageKind.request:
         asked = _asked(proper, plain, query, followup, countries, index)
@@ -182,8 +192,13 @@ def _asked(
     index: CatalogIndex,
 ) -> Asked:
     filters = query.filters
-    if filters.food_pairing is None and (dish := index.food(plain)) is not None:
-        filters = filters.model_copy(update={"food_pairing": dish})  # «к хачапури»
+    dish = index.food(plain)
+    said = filters.food_pairing
+    # «к хачапури»; «к колбаскам гриль»: a pairing of the shop's own said whole, over the
+    # table's reading of one of its words («гриль» → барбекю) when that is no word of it
+    whole = dish is not None and said is not None and " " in dish and said not in dish
+    if dish is not None and (said is None or whole):
+        filters = filters.model_copy(update={"food_pairing": dish})
     if filters.wine_type is None and (implied := implied_wine_type(plain)) is not None:
         filters = filters.model_copy(update={"wine_type": implied})
     if countries and followup.negated.get("countries") == countries:

@@ -158,8 +158,9 @@ _CANCELLED_AFTER = ("отмен", "отпада", "cancel")
 def _food_hit(text: ScannedText) -> Hit[str] | None:
     hits = [
         hit
-        for hit in live_hits(FOOD_WORDS, text)
-        if not (hit.key == _DESSERT and text.next_word(hit) in ("wine", "wines"))
+        for found in live_hits(FOOD_WORDS, text)
+        if (hit := text.food_apart_from_colour(found)) is not None
+        and not (hit.key == _DESSERT and text.next_word(hit) in ("wine", "wines"))
     ]
     kept = [hit for hit in hits if not _set_aside(text, hit)]
     if kept and len(kept) < len(hits):  # «вместо пиццы суши»: the dish that stays

@@ -17,6 +17,10 @@ V = TypeVar("V")
 
 
 _FEMININE_ENDINGS = ("ая", "ую")
+# «белое», «красненькое»: the form a wine's colour takes; the food it could describe must be
+# neuter too («красное мясо»), not «рыба», «рыбку», «рыбы», «курицу»
+_NEUTER_ENDINGS = ("ое", "ее")
+_NOT_NEUTER_NOUN_ENDINGS = ("а", "у", "ы", "и", "ю", "я", "ой", "ей")
 
 
 @dataclass(frozen=True)
@@ -132,10 +136,31 @@ class ScannedText:
         return self.tokens[hit.start - 1].text if hit.start > 0 else None
 
     def food_follows(self, hit: Hit[object]) -> bool:
-        return hit.end < len(self.tokens) and (
+        """«красная рыба», «white fish», «red meat»: the colour is the food's. «белое рыба»
+        (a neuter colour before a noun it cannot agree with) is the wine's colour and a dish."""
+        if hit.end >= len(self.tokens):
+            return False
+        if self.disagrees(hit.end - 1):
+            return False
+        return (
             match_at(FOOD_WORDS, self.tokens, hit.end) is not None
             or self.tokens[hit.end].stem in MEAL_WORDS
         )
+
+    def disagrees(self, index: int) -> bool:
+        """A neuter adjective («белое», «красное») before a word it cannot agree with
+        («рыба», «рыбку»): they are not one phrase."""
+        if index + 1 >= len(self.tokens):
+            return False
+        first, then = self.tokens[index].text, self.tokens[index + 1].text
+        return first.endswith(_NEUTER_ENDINGS) and then.endswith(_NOT_NEUTER_NOUN_ENDINGS)
+
+    def food_apart_from_colour(self, hit: Hit[V]) -> Hit[V] | None:
+        """«белое рыба»: the food a phrase names without the wine's colour before it (the
+        hit itself when its words agree: «красная рыба», «красное мясо»)."""
+        if hit.end - hit.start < 2 or not self.disagrees(hit.start):
+            return hit
+        return match_at(FOOD_WORDS, self.tokens, hit.start + 1)  # type: ignore[return-value]
 
     def food_before_agrees(self, hit: Hit[object]) -> bool:
         """«рыба будет красная»: a feminine adjective after a food says what the food is like

@@ -217,3 +217,81 @@ def steps_away(folded: str) -> tuple[frozenset[str], str]:
             steps.add(_OPPOSITE[quality])
             folded = pattern.sub(" ", folded)
     return frozenset(steps), folded
+
+
+# «сухое кажется кислым», «показалось тяжёлым», «водянистое оно какое-то»: a taste the wines
+# shown seemed to have, said with a verb of seeming (or in the past), is a complaint — a step
+# away from it, whatever the taste word's form; not a wish («чтобы было сладким», «хочу
+# какое-то сладкое», «сладкое было бы здорово»)
+_SEEMING = (
+    r"(?:кажется|кажутся|казалось|казался|казалась|показалось|показался|показалась|показались"
+    r"|было|был|была|были|вышло|вышел|вышла|оказалось|оказался|оказалась|на вкус)(?! бы)"
+)
+_VAGUE = r"(?:какое|какой|какая)[- ]то"  # «сладкое какое-то»: said after the taste only
+_TASTES = r"кисл|кисел|сладк|сладок|притор|тяжел|плотн|водянист|жидк|жидок"
+
+
+def _taste(name: str) -> str:
+    return rf"(?P<{name}>{_TASTES})"
+
+
+_COMPLAINT = re.compile(
+    rf"(?<![а-я]){_SEEMING} (?:\w+ )?(?:слишком |очень |немного |чуть |как-то |уж )?"
+    rf"{_taste('after')}\w*"
+    rf"|(?<![а-я]){_taste('before')}\w* (?:\w+ )?(?:{_SEEMING}|{_VAGUE})(?![а-я])"
+)
+# the words before a taste that make it a wish, not a complaint
+_WISH = re.compile(
+    r"(?<![а-я])(?:чтоб|чтобы|бы|хочу|хочется|хотим|хотелось|нужно|нужен|нужна|надо|пусть"
+    r"|должно|должен|должна|люблю|любит|ищу|посоветуй\w*|подбери\w*)(?:\s+\S+){0,2}\s*$"
+)
+_AWAY = {
+    "кисл": "sweeter",
+    "кисел": "sweeter",
+    "сладк": "drier",
+    "сладок": "drier",
+    "притор": "drier",
+    "тяжел": "lighter",
+    "плотн": "lighter",
+    "водянист": "fuller",
+    "жидк": "fuller",
+    "жидок": "fuller",
+}
+# «сухое кажется кислым»: the style the complaint is about is its measure, not asked for
+_COMPLAINED_STYLE = re.compile(
+    rf"(?<![а-я])(?:полу)?(?:сух|сладк)\w*(?= (?:\w+ )?{_SEEMING} (?:\w+ )?\w*(?:{_TASTES}))"
+)
+
+
+_BODY_TASTES = ("тяжел", "плотн", "водянист", "жидк", "жидок")
+_WORD_AT = re.compile(r"\w*")
+
+
+def _complaints(folded: str) -> list[re.Match[str]]:
+    found = []
+    for match in _COMPLAINT.finditer(folded):
+        taste = "after" if match.group("after") else "before"
+        word = _WORD_AT.match(folded, match.start(taste))
+        if word is not None and match.group(taste) in _BODY_TASTES and word.group().endswith("о"):
+            continue  # «на работе было тяжело»: a hard day, not a heavy wine
+        if not _WISH.search(folded[: match.start()]):
+            found.append(match)
+    return found
+
+
+def without_complaint(text: str) -> str:
+    """The text without a complaint about the wines shown and the style it is about («мне
+    сухое кажется кислым» → «мне»): it says what they were like, not what is asked."""
+    folded = text.lower().replace("ё", "е")
+    if not _complaints(folded):
+        return text
+    folded = _COMPLAINED_STYLE.sub(" ", folded)
+    for match in reversed(_complaints(folded)):
+        folded = folded[: match.start()] + " " + folded[match.end() :]
+    return folded
+
+
+def complaint_steps(folded: str) -> frozenset[str]:
+    """The steps a complaint about the wines shown asks for: "sweeter", "drier", "lighter",
+    "fuller"."""
+    return frozenset(_AWAY[m.group("after") or m.group("before")] for m in _complaints(folded))

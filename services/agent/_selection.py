@@ -19,7 +19,7 @@ from typing import Any
 
 from core.domain import Sweetness, WineFilters, WineType
 from core.language.catalog_terms import query_words
-from core.language.foods import dish_kind, names_dish
+from core.language.foods import dish_head, dish_kind, names_dish
 from core.language.vocabulary import STYLE_TYPES
 from core.recommendation import MAX_WINES
 from core.shop_picks import NO_PICKS, ShopPicks
@@ -60,6 +60,8 @@ class Selection:
 
 # What may be given up to find new wines when every wine that fits was shown: never the
 # colour, sweetness, country or price a person notices at once (`WineFilters.hard`).
+# Conditions that may name what no wine of the catalog has at all (a dish, a grape, a region)
+_UNKNOWN_FIRST = ("region", "grape_variety", "food_pairing")
 SOFT_FILTERS = ("region", "body_min", "body_max", "grape_variety", "food_pairing")
 
 
@@ -165,12 +167,9 @@ async def _structured(
             choose(pool, filters, state.extreme == "cheapest", state.extreme == "dearest")
         )
         return Selection(extreme, source, repeated=all(w.id in shown for w in extreme))
-    fresh = [w for w in pool if w.id not in shown]
-    still = any(w.wine_type not in STYLE_TYPES for w in pool)
-    if filters.wine_type is None and filters.grape_variety is not None and still:
-        # «а российский сухой рислинг есть?»: the still one of the grape again, not a
-        # sparkling made partly from it to be new
-        fresh = [w for w in fresh if w.wine_type not in STYLE_TYPES]
+    # «а российский сухой рислинг есть?»: the still one of the grape again, not a sparkling
+    # made partly from it to be new
+    fresh = [w for w in _still_of_grape(pool, filters) if w.id not in shown]
     if fresh:
         return Selection(choose(fresh, filters, picks=picks, dish_said=state.dish_said), source)
     if pool:
@@ -196,6 +195,17 @@ async def _structured(
     order = [n for n in RELAXATION_ORDER if n not in said] + [
         n for n in RELAXATION_ORDER if n in said
     ]
+    if (dish := filters.food_pairing) is not None and (head := dish_head(dish)) != dish:
+        # «осьминог на гриле» fits nothing else asked: any octopus before another condition
+        widened = filters.model_copy(update={"food_pairing": head})
+        fresh = [w for w in await _pool(repo, state, widened) if w.id not in shown]
+        if fresh:
+            return Selection(choose(fresh, widened, dish_said=dish), source)
+    for name in _UNKNOWN_FIRST:
+        value = getattr(filters, name)
+        if value is not None and not await _pool(repo, state, WineFilters(**{name: value})):
+            order.remove(name)  # «под плов» when no wine is paired with pilaf: the dish goes
+            order.insert(0, name)  # first, not the colour and budget said before it
     cheaper = "дешевле" in state.refined
     if cheaper:  # nothing that cheap at all: the closest price in the same style comes first
         order.remove("price_max")
@@ -239,10 +249,11 @@ async def _all_shown(
     filters = state.filters
     relaxed: list[str] = []
     # Only «ещё», «другие», «похожее» ask for new wines at the price of a condition, and never
-    # one this message set («а из Крыма?»): otherwise the fitting ones again («under 5000»
-    # after three wines under 5000).
+    # one this message set («а из Крыма?») or says again («а ещё варианты к десерту?»):
+    # otherwise the fitting ones again («under 5000» after three wines under 5000).
     more = "другие варианты" in state.refined or "похожие" in state.refined
-    soft = [n for n in SOFT_FILTERS if n not in state.asked_now] if more else []
+    kept = {*state.asked_now, *state.said_now}
+    soft = [n for n in SOFT_FILTERS if n not in kept] if more else []
     for name in [n for n in soft if getattr(filters, n) is not None]:
         filters = filters.model_copy(update={name: None})
         relaxed.append(name)
@@ -284,7 +295,7 @@ async def _nothing_further(repo: WineRepository, state: RequestState, direction:
     bounds, rank = _DIRECTIONS[direction]
     limit = max(rank(w) for w in state.last_shown)  # none worse that way than those shown
     filters = state.filters.model_copy(update=dict.fromkeys(bounds))
-    furthest = _furthest(await _pool(repo, state, filters), rank, limit)
+    furthest = _furthest(_still_of_grape(await _pool(repo, state, filters), filters), rank, limit)
     if not furthest and dish:
         # «а итальянское?» after a shashlik answer, then «а подешевле?»
         if found := await _beyond_the_dish(repo, state):
@@ -300,6 +311,15 @@ async def _beyond_the_dish(repo: WineRepository, state: RequestState) -> Selecti
     seen = set(state.shown)
     fresh = [w for w in await _pool(repo, state, loose) if w.id not in seen]
     return Selection(choose(fresh, loose), "filters", ["food_pairing"]) if fresh else None
+
+
+def _still_of_grape(pool: list[Wine], filters: WineFilters) -> list[Wine]:
+    """A grape asked with no type is its still wines while one fits («шардоне, подешевле» is
+    no brut made partly from chardonnay)."""
+    if filters.wine_type is not None or filters.grape_variety is None:
+        return pool
+    still = [w for w in pool if w.wine_type not in STYLE_TYPES]
+    return still or pool
 
 
 def _furthest(pool: list[Wine], rank: Any, limit: Any) -> list[Wine]:
