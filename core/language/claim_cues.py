@@ -15,6 +15,7 @@ import re
 from functools import lru_cache
 
 from core.language.claim_methods import BARRIQUE, NEW_BEFORE, OAK, made_or_labelled
+from core.language.claim_shapes import same_scope, standing_scope
 from core.language.folding import fold
 from core.language.required_words import finditer_gated
 from core.language.worded_numbers import ORDINAL_STEMS
@@ -223,6 +224,8 @@ def _standings(folded: str) -> list[tuple[int, str]]:
         said = _ENGLISH_STANDINGS.get(said, said)
         if _WORLDWIDE.match(folded, match.end()) or folded.startswith("world", match.start()):
             said += "@мир"
+        elif scope := standing_scope(folded, match.end()):  # «старейшая в Мендосе»
+            said += "@" + scope
         found.append((match.start(), said))
     return found
 
@@ -330,8 +333,25 @@ def borne_out(claim: tuple[str, str], own: frozenset[tuple[str, str]]) -> bool:
         return True  # the year said is held to the wine's words on its own
     if kind == "history" and (kind, SINCE + value[len(kind) :]) in own:
         return True  # «работает с 1887 года» tells a history
-    if kind == "standing" and "@мир" not in value:  # «одно из самых продаваемых» is borne
-        said = value.rstrip(NOT + OTHER)  # out by the same said «в мире»
-        if (kind, f"{said}@мир{value[len(said) :]}") in own:
-            return True
+    if kind == "standing":
+        return _standing_borne_out(value, own)
     return value.endswith(OTHER) and (kind, value.removesuffix(OTHER)) in own
+
+
+def _standing_borne_out(value: str, own: frozenset[tuple[str, str]]) -> bool:
+    """A standing is borne out by the same word in the wine's words said of the same place, of
+    the world, or of any place when the sentence names none («старейшая» of «одна из старейших
+    в Мендосе»; not «старейшая в Аргентине»)."""
+    said = value.rstrip(NOT + OTHER)
+    marks = value[len(said) :]
+    word, _, scope = said.partition("@")
+    for kind, owned in own:
+        own_said = owned.rstrip(NOT + OTHER)
+        own_word, _, own_scope = own_said.partition("@")
+        if kind != "standing" or own_word != word or owned[len(own_said) :] != marks:
+            continue
+        if not scope or own_scope == "мир" or same_scope(scope, own_scope):
+            return True
+    return bool(marks.endswith(OTHER)) and any(
+        owned.rstrip(NOT + OTHER) == said for kind, owned in own if kind == "standing"
+    )

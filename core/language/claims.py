@@ -27,6 +27,7 @@ from core.language.amounts import find_amounts
 from core.language.claim import Claim
 from core.language.claim_cues import CUES, cue_claims
 from core.language.claim_grapes import food_claims, grape_claims
+from core.language.claim_shapes import shape_claims
 from core.language.claim_numbers import (
     HISTORY_YEAR,
     ROUGHLY,
@@ -219,6 +220,7 @@ def read_claims(text: str) -> tuple[Claim, ...]:
     claims += food_claims(message)
     claims += made_claims(folded)
     claims += name_claims(text, message)
+    claims += [Claim(kind, value) for kind, value in shape_claims(text)]
     return tuple(claims)
 
 
