@@ -21,9 +21,10 @@ import re
 from functools import lru_cache
 
 from core.language.catalog_terms import skeletons
-from core.language.folding import fold, stem_key
+from core.language.folding import fold, stem_key, word_set
 from core.language.lemmas import analyse, is_adjective, is_indeclinable, is_proper_noun
 from core.language.places import COUNTRY_ALIASES, REGION_ALIASES
+from core.language.required_words import finditer_gated
 
 SHAPE_KINDS = ("house", "owner", "measure", "story")
 
@@ -58,9 +59,19 @@ _COUNTRY_TITLES = {
 }
 
 
+# What every title holds, case-folded: most sentences hold none and are not scanned.
+_TITLE_GATE = re.compile(
+    "шато|château|chateau|домен|домейн|domaine|domane|domäne|тенут|tenuta|кантин|cantin|бодег"
+    "|bodega|кинт|quinta|вайнгут|weingut|фаттори|fattoria|каза|casa|мезон|maison"
+)
+
+
 def _titles(text: str, named: bool) -> set[str]:
     """The titles `text` gives (only those before a name, when `named`)."""
-    found = set()
+    found: set[str] = set()
+    lower = text.casefold()
+    if _TITLE_GATE.search(lower) is None and (named or "дом" not in lower):
+        return found
     for match in _TITLE_WORD.finditer(text):
         if named and (match.group("maison") or not _NAME_AFTER.match(text, match.end())):
             continue  # «дом» is any house's word; a title alone names no house
@@ -93,7 +104,7 @@ _WINDOW = re.compile(r"[^.;!?()—–]{0,60}")
 
 def _owners(folded: str) -> set[str]:
     found = set()
-    for match in _OWNED.finditer(folded):
+    for match in finditer_gated(_OWNED, folded):
         window = _WINDOW.match(folded, match.end())
         owner = _OWNER.search(window.group()) if window else None
         if owner is not None and owner.start() < 40:
@@ -127,7 +138,7 @@ _CLAUSE_MARK = re.compile(r"[,.;:!?()—–]")
 def _measures(folded: str) -> set[str]:
     """Each unit said in words, and whether of a height or a length («km@height»)."""
     found = set()
-    for match in _MEASURE.finditer(folded):
+    for match in finditer_gated(_MEASURE, folded):
         if _DIGIT_BEFORE.search(folded, max(0, match.start() - 12), match.start()):
             continue
         marks = list(_CLAUSE_MARK.finditer(folded, 0, match.start()))
@@ -141,7 +152,8 @@ def _measures(folded: str) -> set[str]:
 # A story of the past and its kind; the people and things in it.
 _STORIES = {
     "served": r"подавал\w*|(?<![а-яё])(?:пили|пил|пила)(?![а-яё])|разливал\w*|served|poured",
-    "favourite": r"любим\w+ (?:вин|напит)|favou?rite",
+    "favourite": r"любим\w+|favou?rite",
+    "gave": r"подарил\w*|подарен\w*|преподн[её]с\w*|(?<![a-z])(?:gave|gifted)",
     "named": r"в честь|named (?:after|for)",
     "hid": r"прята\w*|спрята\w*|укры\w*|скрывал\w*|(?<![a-z])hid(?:den)?\b",
     "invented": r"изобр\w*|придума\w*|invent\w*",
@@ -155,15 +167,16 @@ _PEOPLE_AND_THINGS = re.compile(
     r"(?<![а-яёa-z])(?:корол|царск|царя|царю|царем|царь|принц|импера|герцог|граф(?!ическ|ит)"
     r"|маркиз|барон|княз|генерал|солдат|монах|монаст|вдов|президент|двор(?!ик)|свадьб|коронац"
     r"|при[её]м|банкет|кремл|рыбак|моряк|пират|корабл|экватор|войн|советск|рецепт|птиц|поэт"
-    r"|трубадур|папск|royal|king|queen|prince|wedding|coronation|emperor|tsar|czar|monk"
-    r"|soldier|widow|ship|war\b|president|court|pope|sailor|fisherman|recipe|bird)"
+    r"|трубадур|папск|основател|хозя[ие]н|купц|купец|возлюблен|любовниц|royal|king|queen"
+    r"|prince|wedding|coronation|emperor|tsar|czar|monk"
+    r"|soldier|widow|ship|war\b|president|court|pope|sailor|fisherman|recipe|bird|founder)"
 )
 _HONOURED = re.compile(r"(?:в честь|named (?:after|for))((?:\s+[\w'’-]+){1,4})")
 _ADJECTIVE_END = re.compile(r"(?:ого|его|ой|ей|ых|их|ая|яя|ое|ее|ый|ий|ские|ских)$")
 
 
 def _stories(folded: str) -> set[str]:
-    kinds = {name for m in _STORY.finditer(folded) for name, v in m.groupdict().items() if v}
+    kinds = {m.lastgroup or "" for m in finditer_gated(_STORY, folded)}
     if not kinds:
         return set()
     things = {m.group()[:5] for m in _PEOPLE_AND_THINGS.finditer(folded)}
@@ -188,33 +201,31 @@ def shape_claims(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(found)
 
 
-@lru_cache(maxsize=4096)
-def _own_shapes(own_text: str, name_text: str) -> dict[str, frozenset[str]]:
+@lru_cache(maxsize=4096)  # a wine's words, read for each kind a sentence claims
+def _own_shapes(own_text: str, name_text: str, kind: str) -> frozenset[str]:
+    if kind == "house":
+        return frozenset(_titles(name_text, named=False))
     folded = fold(own_text)
-    owned = (
-        frozenset(name for name, cue in _OWNERS.items() if re.search(cue, folded))
-        if _OWN_OWNED.search(folded)
-        else frozenset()
-    )
-    return {
-        "house": frozenset(_titles(name_text, named=False)),
-        "owner": owned,
-        "measure": frozenset(_measures(folded)),
-        "story": frozenset(m.lastgroup or "" for m in _STORY.finditer(folded)),
-    }
+    if kind == "measure":
+        return frozenset(_measures(folded))
+    if kind == "story":
+        return frozenset(m.lastgroup or "" for m in finditer_gated(_STORY, folded))
+    if _OWN_OWNED.search(folded) is None:
+        return frozenset()
+    return frozenset(name for name, cue in _OWNERS.items() if re.search(cue, folded))
 
 
 def shape_borne_out(
     kind: str, value: str, own_text: str, name_text: str, countries: frozenset[str]
 ) -> bool:
     """Do the wine's own words (and, for a house's title, its country) bear out the claim?"""
-    own = _own_shapes(own_text, name_text)
-    if kind == "house" and not own["house"]:
+    own = _own_shapes(own_text, name_text, kind)
+    if kind == "house" and not own:
         return any(value in _COUNTRY_TITLES.get(country, ()) for country in countries)
     if kind == "story":  # the same kind of story, with what it is about in the wine's words
         told, _, thing = value.partition(":")
-        return told in own[kind] and thing in fold(own_text)
-    return value in own[kind]
+        return told in own and thing in fold(own_text)
+    return value in own
 
 
 def forget_shapes() -> None:
@@ -227,12 +238,12 @@ def forget_shapes() -> None:
 _HYPHENATED = re.compile(
     r"(?<![\w'’-])(?:[а-яё]+(?:-(?:д['’])?[а-яё]+)+|[a-zà-ÿ]+(?:-(?:d['’])?[a-zà-ÿ]+)+)(?![\w'’-])"
 )
-_PARTICLES = frozenset(
+_PARTICLES = word_set(
     "де дю да ди ду дель делла делле дей деи дос дас ла ле ль лос лас эль сюр су ан о "
-    "de du des di del della la le les sur".split()
+    "de du des di del della la le les sur"
 )
-_FIRST_PARTICLES = frozenset("сен сент сан санта сант ла ле эль лос лас saint st san santa".split())
-_NOT_NAMES = frozenset("де-факто де-юре".split())
+_FIRST_PARTICLES = word_set("сен сент сан санта сант ла ле эль лос лас saint st san santa")
+_NOT_NAMES = word_set("де-факто де-юре")
 
 
 def hyphenated_names(text: str) -> list[str]:
@@ -270,7 +281,8 @@ _BLENDED = re.compile(
     r" (?:the |some )?([a-zà-ÿ][a-zà-ÿ'-]+(?: (?:blanc|noir|gris|manseng|verdot|meunier|franc"
     r"|nacional|franca|roriz|sirah|bouschet))?)"
 )
-_TASTE_WORDS = frozenset(
+_CYRILLIC = re.compile("[а-яёА-ЯЁ]")
+_TASTE_WORDS = word_set(
     "oak spice spices pepper vanilla acidity acid sweetness sugar fruit fruits tannin tannins "
     "water air time age oxygen wood toast smoke cream butter honey salt minerality freshness "
     "citrus lemon lime cherry cherries plum plums berry berries herbs earth chocolate coffee "
@@ -279,16 +291,16 @@ _TASTE_WORDS = frozenset(
     "sunshine heat warmth depth body structure grip texture weight colour color spice luck "
     "elegance finesse class style mint eucalyptus violet violets rose roses flowers blossom "
     "apple apples pear peach apricot quince melon pineapple mango grapefruit orange blend "
-    "wine wines its their this that sweet dry juice reserve skin skins lees yeast".split()
+    "wine wines its their this that sweet dry juice reserve skin skins lees yeast"
 )
 
 
 def english_blend_terms(text: str) -> list[str]:
     """Grape-like words an English sentence adds to a blend, as written."""
-    if not text.isascii() and re.search("[а-яё]", text.lower()):
+    if _CYRILLIC.search(text):
         return []
     found = []
-    for match in _BLENDED.finditer(text.lower()):
+    for match in finditer_gated(_BLENDED, text.lower()):
         term = match.group(1).strip("'-")
         if term.split()[0] not in _TASTE_WORDS and not term.endswith(("ness", "ity", "ing")):
             found.append(term)
@@ -307,13 +319,21 @@ _BROAD = re.compile(
 )
 _PLACE_ADJECTIVE = re.compile(r"^[а-яё]{3,}(?<!че)ск(?:ий|ого|ому|им|ом|ая|ой|ую|ое|ие|их|ими)$")
 _ENGLISH_POINTERS = frozenset({"in", "of"})
+_HERE = re.compile(r"^(?:регион|стран[аеуы]|долин|район|област|кра[яю]|округ|зон[аеыу])")
+HERE = "здесь"
 
 
 def standing_scope(folded: str, end: int) -> str:
     """The place the standing that ends at `end` is said of, or "" when none is named."""
     clause = _CLAUSE.match(folded, end)
     words = _SCOPE_WORD.findall(clause.group() if clause else "")[:8]
+    here = False  # «крупнейший производитель региона»: the wine's own place, unless named
     for position, word in enumerate(words):
+        if _HERE.match(word):
+            here = True
+            continue
+        if _TITLE_GATE.match(word):
+            continue  # «старейших тенут Мареммы»: a house's title, no place
         key = stem_key(word)
         place = COUNTRY_ALIASES.get(key) or REGION_ALIASES.get(key)
         if place is not None:  # and as it sounds: «в Шампани» is the «шампанский дом»
@@ -326,11 +346,13 @@ def standing_scope(folded: str, end: int) -> str:
             named = bool(before) and before[-1] in _ENGLISH_POINTERS and word != "the"
         else:
             named = bool(_PLACE_ADJECTIVE.match(word)) or is_proper_noun(word)
+            named = named or not analyse(word)[1]  # «долины Сальнес»: a name it lacks
         if named:
             return "/".join(sorted({s[:5] for s in skeletons(word)}))
-    return ""
+    return HERE if here else ""
 
 
 def same_scope(said: str, own: str) -> bool:
-    """Is a standing's place said as the wine's words say it (by name or by sound)?"""
-    return said == own or bool(set(said.split("/")) & set(own.split("/")))
+    """Is a standing's place said as the wine's words say it (by name or by sound)? Said of
+    «the region» or «the country», it is the wine's own, whose name the row's fields hold."""
+    return said == own or (own == HERE and said != "мир") or bool(set(said.split("/")) & set(own.split("/")))

@@ -27,7 +27,6 @@ from core.language.amounts import find_amounts
 from core.language.claim import Claim
 from core.language.claim_cues import CUES, cue_claims
 from core.language.claim_grapes import food_claims, grape_claims
-from core.language.claim_shapes import shape_claims
 from core.language.claim_numbers import (
     HISTORY_YEAR,
     ROUGHLY,
@@ -35,6 +34,7 @@ from core.language.claim_numbers import (
     short_year_claims,
     worded_number_claims,
 )
+from core.language.claim_shapes import shape_claims
 from core.language.claim_words import (
     made_claims,
     name_claims,
