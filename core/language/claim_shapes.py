@@ -355,4 +355,6 @@ def standing_scope(folded: str, end: int) -> str:
 def same_scope(said: str, own: str) -> bool:
     """Is a standing's place said as the wine's words say it (by name or by sound)? Said of
     «the region» or «the country», it is the wine's own, whose name the row's fields hold."""
-    return said == own or (own == HERE and said != "мир") or bool(set(said.split("/")) & set(own.split("/")))
+    if said == own or (own == HERE and said != "мир"):
+        return True
+    return bool(set(said.split("/")) & set(own.split("/")))
