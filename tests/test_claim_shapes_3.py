@@ -60,7 +60,7 @@ ATLANTIC = {
     "a standing said in English": [
         ("The oldest winery of the Salnés valley.", True),
         ("The largest winery of the Salnés valley.", False),
-        ("Galicia's oldest winery.", True),
+        ("Galicia's oldest winery.", False),  # the oldest of a valley in it
         ("One of Spain's best-selling albariños.", False),
     ],
     "a decade said in English": [

@@ -15,7 +15,7 @@ import re
 from functools import lru_cache
 
 from core.language.claim_methods import BARRIQUE, NEW_BEFORE, OAK, made_or_labelled
-from core.language.claim_shapes import same_scope, standing_scope
+from core.language.claim_shapes import possessor_scope, same_scope, standing_scope
 from core.language.folding import fold
 from core.language.required_words import finditer_gated
 from core.language.worded_numbers import ORDINAL_STEMS
@@ -210,10 +210,11 @@ _SPAN = re.compile(
 
 
 # «первой в мире», «лучшее в мире», «of the world»: a standing in the world, not in a country
+_POSSESSOR = re.compile(r"([a-z]+)'s ")
 _WORLDWIDE = re.compile(r"\W*(?:\w+\W+){0,3}?(?:в мире|мира|на свете|in the world|world)")
 
 
-def _standings(folded: str) -> list[tuple[int, str]]:
+def _standings(folded: str, own: bool = False) -> list[tuple[int, str]]:
     """(where, the word said, and «@мир» when it is a standing in the world) of each standing
     in `folded`."""
     found: list[tuple[int, str]] = []
@@ -224,7 +225,9 @@ def _standings(folded: str) -> list[tuple[int, str]]:
         said = _ENGLISH_STANDINGS.get(said, said)
         if _WORLDWIDE.match(folded, match.end()) or folded.startswith("world", match.start()):
             said += "@мир"
-        elif scope := standing_scope(folded, match.end()):  # «старейшая в Мендосе»
+        elif possessor := _POSSESSOR.match(match.group()):  # «Argentina's oldest»
+            said += "@" + possessor_scope(possessor.group(1))
+        elif scope := standing_scope(folded, match.end(), every=own):  # «старейшая в Мендосе»
             said += "@" + scope
         found.append((match.start(), said))
     return found
@@ -249,10 +252,11 @@ def cue_claims_of_kind(text: str, kind: str) -> frozenset[tuple[str, str]]:
     """The claims of `cue_claims(text)` of one kind."""
     if kind not in CUE_KINDS:
         return frozenset()
-    return frozenset(claim for claim in _cues(fold(text), frozenset((kind,))) if claim[0] == kind)
+    own = _cues(fold(text), frozenset((kind,)), own=True)
+    return frozenset(claim for claim in own if claim[0] == kind)
 
 
-def _cues(folded: str, kinds: frozenset[str]) -> frozenset[tuple[str, str]]:
+def _cues(folded: str, kinds: frozenset[str], own: bool = False) -> frozenset[tuple[str, str]]:
     """The claims of `kinds` in `folded`, and perhaps some of other kinds read on the way."""
     found: set[tuple[str, str]] = set()
     others: list[tuple[int, int]] | None = None  # read only once a cue is found
@@ -286,7 +290,7 @@ def _cues(folded: str, kinds: frozenset[str]) -> frozenset[tuple[str, str]]:
         for match in finditer_gated(_RANKED, folded):
             found.add(("rank", f"{ORDINAL_STEMS[match.group(1)]}{mark(match.start())}"))
     if "standing" in kinds:
-        for start, said in _standings(folded):
+        for start, said in _standings(folded, own):
             found.add(("standing", said + mark(start)))
     if "comparison" in kinds:
         for match in finditer_gated(_COMPARISON, folded):

@@ -40,7 +40,7 @@ _TITLES = {
     "weingut": r"вайнгут\w*|weingut",
     "fattoria": r"фаттори\w*|fattoria",
     "casa": r"каза|casa",
-    "maison": r"мезон\w*|maison|(?<![а-яё])дом(?:а|у|ом|е)?",
+    "maison": r"мезон\w*|maison|(?<![а-яё])дом(?:а|у|ом|е|ов|ам|ами|ах)?",
 }
 _TITLE_WORD = re.compile(
     rf"(?<![\w'’-])(?i:{'|'.join(f'(?P<{name}>{cue})' for name, cue in _TITLES.items())})(?![\w'’])"
@@ -83,7 +83,8 @@ def _titles(text: str, named: bool) -> set[str]:
 _OWNED = re.compile(
     r"(?<![а-яёa-z])(?:принадлеж\w*|владе(?:ет|ют|ла|ли|л)\w*|входит в|входящ\w* в|входил\w* в"
     r"|(?:является |стал\w* )?част(?:ь|ью) |в составе|в собственности|owned by|belongs? to"
-    r"|part of|a member of)"
+    r"|part of|a member of|в руках|под контролем|куплен\w*|купил\w*|приобр[её]л\w*|приобретен\w*"
+    r"|acquired by|bought by|in the hands of|controlled by)"
 )
 _OWNERS = {
     "family": r"семь|семе|семейств|family",
@@ -157,11 +158,14 @@ _STORIES = {
     "named": r"в честь|named (?:after|for)",
     "hid": r"прята\w*|спрята\w*|укры\w*|скрывал\w*|(?<![a-z])hid(?:den)?\b",
     "invented": r"изобр\w*|придума\w*|invent\w*",
-    "saved": r"(?<![а-яё])спас(?:л|ла|ли|ал|ен)?\w*|(?<![a-z])saved",
+    "saved": r"(?<![а-яё])спас(?:ла|ли|ал\w*|ен\w*|ён\w*|ти)?(?![а-яё])|(?<![a-z])saved",
+    "visited": r"останавлива\w*|гостил\w*|посещал\w*|посетил\w*|(?<![a-z])(?:visited|stayed)",
     "carried": r"(?<![а-яё])(?:возил\w*|везли|вывозил\w*|отправлял\w*)|shipped|carried",
     "secret": r"секрет\w*|(?<![а-яё])тайн\w*|secret",
     "once": r"когда-то|в советское время|некогда|(?<![a-z])once\b|in the days of",
 }
+# Stories told in the past that are a claim with nobody named: «его подавали в посольствах».
+_STORIES_OF_THEMSELVES = frozenset({"served", "gave", "carried", "once", "visited"})
 _STORY = re.compile(rf"(?<![а-яёa-z])(?:{'|'.join(f'(?P<{k}>{v})' for k, v in _STORIES.items())})")
 _PEOPLE_AND_THINGS = re.compile(
     r"(?<![а-яёa-z])(?:корол|царск|царя|царю|царем|царь|принц|импера|герцог|граф(?!ическ|ит)"
@@ -185,8 +189,8 @@ def _stories(folded: str) -> set[str]:
             words = match.group(1).split()
             noun = next((w for w in words if not _ADJECTIVE_END.search(w)), words[0])
             things.add(noun[:5])
-    if not things:
-        return set()  # «его подают к рыбе»: advice, no story
+    if not things:  # «его подают к рыбе»: advice; «его подавали в …»: a story all the same
+        return {f"{kind}:" for kind in kinds & _STORIES_OF_THEMSELVES}
     return {f"{kind}:{thing}" for kind in kinds for thing in things if thing.isalpha()}
 
 
@@ -323,10 +327,20 @@ _HERE = re.compile(r"^(?:регион|стран[аеуы]|долин|район
 HERE = "здесь"
 
 
-def standing_scope(folded: str, end: int) -> str:
-    """The place the standing that ends at `end` is said of, or "" when none is named."""
+def standing_scope(folded: str, end: int, every: bool = False) -> str:
+    """The place the standing that ends at `end` is said of, or "" when none is named. Of the
+    wine's own words (`every`), the sounds of every word the place may be among as well: their
+    «старейших тенут Мареммы» bears out «Maremma's oldest» whatever the dictionary makes of it."""
     clause = _CLAUSE.match(folded, end)
     words = _SCOPE_WORD.findall(clause.group() if clause else "")[:8]
+    scope = _first_scope(words)
+    if not every:
+        return scope
+    sounds = {_sounds_of_place(word) for word in words if len(word) >= 4 and word != "the"}
+    return "/".join(sorted({*scope.split("/"), *"/".join(sounds).split("/")} - {""}))
+
+
+def _first_scope(words: list[str]) -> str:
     here = False  # «крупнейший производитель региона»: the wine's own place, unless named
     for position, word in enumerate(words):
         if _HERE.match(word):
@@ -337,8 +351,7 @@ def standing_scope(folded: str, end: int) -> str:
         key = stem_key(word)
         place = COUNTRY_ALIASES.get(key) or REGION_ALIASES.get(key)
         if place is not None:  # and as it sounds: «в Шампани» is the «шампанский дом»
-            longest = max(place.split(), key=len).lower()
-            return "/".join(sorted({place} | {s[:5] for s in skeletons(longest)}))
+            return possessor_scope(word)
         if _BROAD.match(word):
             return word[:5]
         if word.isascii():
@@ -348,13 +361,27 @@ def standing_scope(folded: str, end: int) -> str:
             named = bool(_PLACE_ADJECTIVE.match(word)) or is_proper_noun(word)
             named = named or not analyse(word)[1]  # «долины Сальнес»: a name it lacks
         if named:
-            return "/".join(sorted({s[:5] for s in skeletons(word)}))
+            return _sounds_of_place(word)
     return HERE if here else ""
+
+
+def _sounds_of_place(word: str) -> str:
+    return "/".join(sorted({s[:5] for s in skeletons(word)}))
+
+
+def possessor_scope(word: str) -> str:
+    """The place a standing is said of by its possessor («Argentina's oldest»)."""
+    place = COUNTRY_ALIASES.get(stem_key(word)) or REGION_ALIASES.get(stem_key(word))
+    if place is not None:
+        sounds = _sounds_of_place(max(place.split(), key=len).lower())
+        return "/".join(sorted({place, *sounds.split("/")}))
+    return _sounds_of_place(word)
 
 
 def same_scope(said: str, own: str) -> bool:
     """Is a standing's place said as the wine's words say it (by name or by sound)? Said of
     «the region» or «the country», it is the wine's own, whose name the row's fields hold."""
-    if said == own or (own == HERE and said != "мир"):
+    owned = set(own.split("/"))
+    if said == own or (HERE in owned and said != "мир"):
         return True
-    return bool(set(said.split("/")) & set(own.split("/")))
+    return bool(set(said.split("/")) & owned)
