@@ -15,9 +15,9 @@ import re
 from functools import lru_cache
 
 from core.language.claim_methods import BARRIQUE, NEW_BEFORE, OAK, made_or_labelled
-from core.language.claim_shapes import possessor_scope, same_scope, standing_scope
 from core.language.folding import fold
 from core.language.required_words import finditer_gated
+from core.language.standing_scope import possessor_scope, same_scope, standing_scope
 from core.language.worded_numbers import ORDINAL_STEMS
 
 UNCONFIRMED_KINDS = (

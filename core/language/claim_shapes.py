@@ -18,13 +18,11 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 
-from core.language.catalog_terms import skeletons
-from core.language.folding import fold, stem_key, word_set
+from core.language.folding import fold, word_set
 from core.language.lemmas import analyse, is_adjective, is_indeclinable, is_proper_noun
-from core.language.places import COUNTRY_ALIASES, REGION_ALIASES
-from core.language.required_words import finditer_gated
+from core.language.required_words import finditer_gated, required_words
 
 SHAPE_KINDS = ("house", "owner", "measure", "story")
 
@@ -60,7 +58,7 @@ _COUNTRY_TITLES = {
 
 
 # What every title holds, case-folded: most sentences hold none and are not scanned.
-_TITLE_GATE = re.compile(
+TITLE_GATE = re.compile(
     "шато|château|chateau|домен|домейн|domaine|domane|domäne|тенут|tenuta|кантин|cantin|бодег"
     "|bodega|кинт|quinta|вайнгут|weingut|фаттори|fattoria|каза|casa|мезон|maison"
 )
@@ -70,7 +68,7 @@ def _titles(text: str, named: bool) -> set[str]:
     """The titles `text` gives (only those before a name, when `named`)."""
     found: set[str] = set()
     lower = text.casefold()
-    if _TITLE_GATE.search(lower) is None and (named or "дом" not in lower):
+    if TITLE_GATE.search(lower) is None and (named or "дом" not in lower):
         return found
     for match in _TITLE_WORD.finditer(text):
         if named and (match.group("maison") or not _NAME_AFTER.match(text, match.end())):
@@ -194,10 +192,21 @@ def _stories(folded: str) -> set[str]:
     return {f"{kind}:{thing}" for kind in kinds for thing in things if thing.isalpha()}
 
 
+@cache
+def _any_shape() -> re.Pattern[str]:
+    """What every shape claim holds, in the folded text: most sentences hold none of it."""
+    words = {"шато", "chateau", "domaine", "domane", *TITLE_GATE.pattern.split("|")}
+    for pattern in (_OWNED, _MEASURE, _STORY):
+        words |= required_words(pattern) or {""}
+    return re.compile("|".join(sorted(map(re.escape, words), key=len, reverse=True)))
+
+
 @lru_cache(maxsize=4096)
 def shape_claims(text: str) -> tuple[tuple[str, str], ...]:
     """(kind, value) of each shape claim `text` makes."""
     folded = fold(text)
+    if _any_shape().search(folded) is None:
+        return ()
     found = [("house", title) for title in sorted(_titles(text, named=True))]
     found += [("owner", owner) for owner in sorted(_owners(folded))]
     found += [("measure", unit) for unit in sorted(_measures(folded))]
@@ -309,79 +318,3 @@ def english_blend_terms(text: str) -> list[str]:
         if term.split()[0] not in _TASTE_WORDS and not term.endswith(("ness", "ity", "ing")):
             found.append(term)
     return found
-
-
-# Where a standing holds («старейшая винодельня Мендосы», «largest in Burgundy»): the first
-# place named after it in its clause — a country or region the vocabulary reads, a part of the
-# world, a place's adjective («шампанский дом»), a name the dictionary knows, or in English a
-# word after «in» or «of» — as the vocabulary's place or as the sounds of the word.
-_CLAUSE = re.compile(r"[^,.;:!?()—–]*")
-_SCOPE_WORD = re.compile(r"[a-zа-яё][a-zа-яё'-]*")
-_BROAD = re.compile(
-    r"^(?:полушари|континент|hemispher|continent|европ|europ|кавказ|caucas|ази|asia|африк"
-    r"|afric|балкан|balkan)"
-)
-_PLACE_ADJECTIVE = re.compile(r"^[а-яё]{3,}(?<!че)ск(?:ий|ого|ому|им|ом|ая|ой|ую|ое|ие|их|ими)$")
-_ENGLISH_POINTERS = frozenset({"in", "of"})
-_HERE = re.compile(r"^(?:регион|стран[аеуы]|долин|район|област|кра[яю]|округ|зон[аеыу])")
-HERE = "здесь"
-
-
-def standing_scope(folded: str, end: int, every: bool = False) -> str:
-    """The place the standing that ends at `end` is said of, or "" when none is named. Of the
-    wine's own words (`every`), the sounds of every word the place may be among as well: their
-    «старейших тенут Мареммы» bears out «Maremma's oldest» whatever the dictionary makes of it."""
-    clause = _CLAUSE.match(folded, end)
-    words = _SCOPE_WORD.findall(clause.group() if clause else "")[:8]
-    scope = _first_scope(words)
-    if not every:
-        return scope
-    sounds = {_sounds_of_place(word) for word in words if len(word) >= 4 and word != "the"}
-    return "/".join(sorted({*scope.split("/"), *"/".join(sounds).split("/")} - {""}))
-
-
-def _first_scope(words: list[str]) -> str:
-    here = False  # «крупнейший производитель региона»: the wine's own place, unless named
-    for position, word in enumerate(words):
-        if _HERE.match(word):
-            here = True
-            continue
-        if _TITLE_GATE.match(word):
-            continue  # «старейших тенут Мареммы»: a house's title, no place
-        key = stem_key(word)
-        place = COUNTRY_ALIASES.get(key) or REGION_ALIASES.get(key)
-        if place is not None:  # and as it sounds: «в Шампани» is the «шампанский дом»
-            return possessor_scope(word)
-        if _BROAD.match(word):
-            return word[:5]
-        if word.isascii():
-            before = [w for w in words[max(0, position - 2) : position] if w != "the"]
-            named = bool(before) and before[-1] in _ENGLISH_POINTERS and word != "the"
-        else:
-            named = bool(_PLACE_ADJECTIVE.match(word)) or is_proper_noun(word)
-            named = named or not analyse(word)[1]  # «долины Сальнес»: a name it lacks
-        if named:
-            return _sounds_of_place(word)
-    return HERE if here else ""
-
-
-def _sounds_of_place(word: str) -> str:
-    return "/".join(sorted({s[:5] for s in skeletons(word)}))
-
-
-def possessor_scope(word: str) -> str:
-    """The place a standing is said of by its possessor («Argentina's oldest»)."""
-    place = COUNTRY_ALIASES.get(stem_key(word)) or REGION_ALIASES.get(stem_key(word))
-    if place is not None:
-        sounds = _sounds_of_place(max(place.split(), key=len).lower())
-        return "/".join(sorted({place, *sounds.split("/")}))
-    return _sounds_of_place(word)
-
-
-def same_scope(said: str, own: str) -> bool:
-    """Is a standing's place said as the wine's words say it (by name or by sound)? Said of
-    «the region» or «the country», it is the wine's own, whose name the row's fields hold."""
-    owned = set(own.split("/"))
-    if said == own or (HERE in owned and said != "мир"):
-        return True
-    return bool(set(said.split("/")) & owned)
