@@ -18,11 +18,11 @@
 from __future__ import annotations
 
 import re
-from functools import cache, lru_cache
+from functools import lru_cache
 
 from core.language.folding import fold, word_set
 from core.language.lemmas import analyse, is_adjective, is_indeclinable, is_proper_noun
-from core.language.required_words import finditer_gated, required_words
+from core.language.required_words import finditer_gated
 
 SHAPE_KINDS = ("house", "owner", "measure", "story")
 
@@ -40,8 +40,9 @@ _TITLES = {
     "casa": r"каза|casa",
     "maison": r"мезон\w*|maison|(?<![а-яё])дом(?:а|у|ом|е|ов|ам|ами|ах)?",
 }
+# Read in the lower-cased text (as long as the text: the name after is read in the text itself).
 _TITLE_WORD = re.compile(
-    rf"(?<![\w'’-])(?i:{'|'.join(f'(?P<{name}>{cue})' for name, cue in _TITLES.items())})(?![\w'’])"
+    rf"(?<![\w'’-])(?:{'|'.join(f'(?P<{name}>{cue})' for name, cue in _TITLES.items())})(?![\w'’])"
 )
 # A name after the title: a capital, perhaps after a particle («домене д'Эсклан»).
 _NAME_AFTER = re.compile(r"\s+(?:(?:д|d)['’]|(?:де|ди|дель|де ла|de|di|del)\s+)?[A-ZÀ-ÖØ-ÞА-ЯЁ]")
@@ -67,10 +68,12 @@ TITLE_GATE = re.compile(
 def _titles(text: str, named: bool) -> set[str]:
     """The titles `text` gives (only those before a name, when `named`)."""
     found: set[str] = set()
-    lower = text.casefold()
+    lower = text.lower()
     if TITLE_GATE.search(lower) is None and (named or "дом" not in lower):
         return found
-    for match in _TITLE_WORD.finditer(text):
+    if len(lower) != len(text):
+        lower = "".join(char.lower()[0] for char in text)  # one letter for one letter
+    for match in _TITLE_WORD.finditer(lower):
         if named and (match.group("maison") or not _NAME_AFTER.match(text, match.end())):
             continue  # «дом» is any house's word; a title alone names no house
         found.add(next(name for name, value in match.groupdict().items() if value))
@@ -192,25 +195,44 @@ def _stories(folded: str) -> set[str]:
     return {f"{kind}:{thing}" for kind in kinds for thing in things if thing.isalpha()}
 
 
-@cache
-def _any_shape() -> re.Pattern[str]:
-    """What every shape claim holds, in the folded text: most sentences hold none of it."""
-    words = {"шато", "chateau", "domaine", "domane", *TITLE_GATE.pattern.split("|")}
-    for pattern in (_OWNED, _MEASURE, _STORY):
-        words |= required_words(pattern) or {""}
-    return re.compile("|".join(sorted(map(re.escape, words), key=len, reverse=True)))
+# The first letters of a word each reader's cues begin with: a sentence none of whose words
+# begins so is not read for that kind (a cue inside a word, «полукилометра», by its prefix).
+_STARTS = {
+    "house": "шато chat доме doma тену tenu кант cant боде bode кинт quin вайн wein фатт fatt "
+    "каза casa мезо mais",
+    "owner": "прин влад вход част сост собс owne belo part memb рука конт купл купи прио acqu "
+    "boug hand",
+    "measure": "кило полу полк полм метр мил миля мили милю миль гект акр фут шаг над km км "
+    "kilo metr mete mile acre hect feet foot ston half abov",
+    "story": "пода пил пила пили разл serv pour люби favo чест name прят спря укры скры hid изоб "
+    "прид inve спас save оста гост посе visi stay вози везл выво отпр ship carr секр тайн "
+    "secr когд сове неко once days преп gave gift",
+}
+_KINDS_BY_START: dict[str, set[str]] = {}
+for _kind, _starts in _STARTS.items():
+    for _start in _starts.split():
+        _KINDS_BY_START.setdefault(_start, set()).add(_kind)
+_WORD = re.compile(r"[a-zа-я]+")
 
 
 @lru_cache(maxsize=4096)
 def shape_claims(text: str) -> tuple[tuple[str, str], ...]:
     """(kind, value) of each shape claim `text` makes."""
     folded = fold(text)
-    if _any_shape().search(folded) is None:
+    words = _WORD.findall(folded)
+    starts = ({word[:4] for word in words} | {word[:3] for word in words}) & _KINDS_BY_START.keys()
+    if not starts:
         return ()
-    found = [("house", title) for title in sorted(_titles(text, named=True))]
-    found += [("owner", owner) for owner in sorted(_owners(folded))]
-    found += [("measure", unit) for unit in sorted(_measures(folded))]
-    found += [("story", story) for story in sorted(_stories(folded))]
+    kinds = set().union(*(_KINDS_BY_START[start] for start in starts))
+    found = []
+    if "house" in kinds:
+        found += [("house", title) for title in sorted(_titles(text, named=True))]
+    if "owner" in kinds:
+        found += [("owner", owner) for owner in sorted(_owners(folded))]
+    if "measure" in kinds:
+        found += [("measure", unit) for unit in sorted(_measures(folded))]
+    if "story" in kinds:
+        found += [("story", story) for story in sorted(_stories(folded))]
     return tuple(found)
 
 
@@ -280,9 +302,9 @@ def hyphenated_names(text: str) -> list[str]:
 def _name_part(word: str) -> bool:
     """A part of a name: a word the dictionary lacks, or knows as a name or as a borrowed word
     that does not decline («кьянти») — not «тёмно» of «тёмно-красное»."""
-    if is_adjective(word):
-        return False
-    return not analyse(word)[1] or is_proper_noun(word) or is_indeclinable(word)
+    if not analyse(word)[1]:
+        return True
+    return (is_proper_noun(word) or is_indeclinable(word)) and not is_adjective(word)
 
 
 # A grape-like word in an English sentence after the words a blend is told with («a splash

@@ -104,9 +104,10 @@ def read_text(text: str) -> list[Sentence]:
 @lru_cache(maxsize=4096)
 def read_sentence(sentence: str) -> Sentence:
     folded = fold(sentence)
+    shapes = tuple(Claim(kind, value) for kind, value in shape_claims(sentence))
     return Sentence(
         sentence,
-        read_claims(sentence),
+        read_claims(sentence) + shapes,  # a wine's own words are read for shapes apart
         bool(_UNIVERSAL.search(folded)),
         is_question(sentence),
     )
@@ -220,7 +221,6 @@ def read_claims(text: str) -> tuple[Claim, ...]:
     claims += food_claims(message)
     claims += made_claims(folded)
     claims += name_claims(text, message)
-    claims += [Claim(kind, value) for kind, value in shape_claims(text)]
     return tuple(claims)
 
 
