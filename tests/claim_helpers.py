@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.language.claims import read_claims
+from core.language.claims import read_sentence
 from services.agent._wine_facts import Facts, Verdict
 
 
@@ -10,5 +10,7 @@ def stands(facts: Facts, sentence: str) -> bool:
     """Every claim the sentence makes (prices aside: they are checked against the answer's
     own figures) is borne out by the wine's row or its own words."""
     return all(
-        facts.check(claim) is Verdict.OK for claim in read_claims(sentence) if claim.kind != "price"
+        facts.check(claim) is Verdict.OK
+        for claim in read_sentence(sentence).claims
+        if claim.kind != "price"
     )

@@ -60,7 +60,7 @@ ATLANTIC = {
     "a standing said in English": [
         ("The oldest winery of the Salnés valley.", True),
         ("The largest winery of the Salnés valley.", False),
-        ("Galicia's oldest winery.", True),
+        ("Galicia's oldest winery.", False),  # the oldest of a valley in it
         ("One of Spain's best-selling albariños.", False),
     ],
     "a decade said in English": [
@@ -78,7 +78,7 @@ ATLANTIC = {
     "a house's title in Cyrillic": [
         ("Альбариньо бодеги из Галисии.", True),
         ("Альбариньо бодеги Вилар-ду-Мар из Галисии.", True),
-        ("Альбариньо кантины Вилар-ду-Мар из Галисии.", True),
+        ("Альбариньо кантины Вилар-ду-Мар из Галисии.", False),  # a title not its own
         ("Альбариньо бодеги Пасо-Сеньоранс из Галисии.", False),
     ],
     "a century after a title": [

@@ -17,6 +17,7 @@ from functools import lru_cache
 from core.language.claim_methods import BARRIQUE, NEW_BEFORE, OAK, made_or_labelled
 from core.language.folding import fold
 from core.language.required_words import finditer_gated
+from core.language.standing_scope import possessor_scope, same_scope, standing_scope
 from core.language.worded_numbers import ORDINAL_STEMS
 
 UNCONFIRMED_KINDS = (
@@ -209,10 +210,11 @@ _SPAN = re.compile(
 
 
 # «первой в мире», «лучшее в мире», «of the world»: a standing in the world, not in a country
+_POSSESSOR = re.compile(r"([a-z]+)'s ")
 _WORLDWIDE = re.compile(r"\W*(?:\w+\W+){0,3}?(?:в мире|мира|на свете|in the world|world)")
 
 
-def _standings(folded: str) -> list[tuple[int, str]]:
+def _standings(folded: str, own: bool = False) -> list[tuple[int, str]]:
     """(where, the word said, and «@мир» when it is a standing in the world) of each standing
     in `folded`."""
     found: list[tuple[int, str]] = []
@@ -223,6 +225,10 @@ def _standings(folded: str) -> list[tuple[int, str]]:
         said = _ENGLISH_STANDINGS.get(said, said)
         if _WORLDWIDE.match(folded, match.end()) or folded.startswith("world", match.start()):
             said += "@мир"
+        elif possessor := _POSSESSOR.match(match.group()):  # «Argentina's oldest»
+            said += "@" + possessor_scope(possessor.group(1))
+        elif scope := standing_scope(folded, match.end(), every=own):  # «старейшая в Мендосе»
+            said += "@" + scope
         found.append((match.start(), said))
     return found
 
@@ -246,10 +252,11 @@ def cue_claims_of_kind(text: str, kind: str) -> frozenset[tuple[str, str]]:
     """The claims of `cue_claims(text)` of one kind."""
     if kind not in CUE_KINDS:
         return frozenset()
-    return frozenset(claim for claim in _cues(fold(text), frozenset((kind,))) if claim[0] == kind)
+    own = _cues(fold(text), frozenset((kind,)), own=True)
+    return frozenset(claim for claim in own if claim[0] == kind)
 
 
-def _cues(folded: str, kinds: frozenset[str]) -> frozenset[tuple[str, str]]:
+def _cues(folded: str, kinds: frozenset[str], own: bool = False) -> frozenset[tuple[str, str]]:
     """The claims of `kinds` in `folded`, and perhaps some of other kinds read on the way."""
     found: set[tuple[str, str]] = set()
     others: list[tuple[int, int]] | None = None  # read only once a cue is found
@@ -283,7 +290,7 @@ def _cues(folded: str, kinds: frozenset[str]) -> frozenset[tuple[str, str]]:
         for match in finditer_gated(_RANKED, folded):
             found.add(("rank", f"{ORDINAL_STEMS[match.group(1)]}{mark(match.start())}"))
     if "standing" in kinds:
-        for start, said in _standings(folded):
+        for start, said in _standings(folded, own):
             found.add(("standing", said + mark(start)))
     if "comparison" in kinds:
         for match in finditer_gated(_COMPARISON, folded):
@@ -330,8 +337,25 @@ def borne_out(claim: tuple[str, str], own: frozenset[tuple[str, str]]) -> bool:
         return True  # the year said is held to the wine's words on its own
     if kind == "history" and (kind, SINCE + value[len(kind) :]) in own:
         return True  # «работает с 1887 года» tells a history
-    if kind == "standing" and "@мир" not in value:  # «одно из самых продаваемых» is borne
-        said = value.rstrip(NOT + OTHER)  # out by the same said «в мире»
-        if (kind, f"{said}@мир{value[len(said) :]}") in own:
-            return True
+    if kind == "standing":
+        return _standing_borne_out(value, own)
     return value.endswith(OTHER) and (kind, value.removesuffix(OTHER)) in own
+
+
+def _standing_borne_out(value: str, own: frozenset[tuple[str, str]]) -> bool:
+    """A standing is borne out by the same word in the wine's words said of the same place, of
+    the world, or of any place when the sentence names none («старейшая» of «одна из старейших
+    в Мендосе»; not «старейшая в Аргентине»)."""
+    said = value.rstrip(NOT + OTHER)
+    marks = value[len(said) :]
+    word, _, scope = said.partition("@")
+    for kind, owned in own:
+        own_said = owned.rstrip(NOT + OTHER)
+        own_word, _, own_scope = own_said.partition("@")
+        if kind != "standing" or own_word != word or owned[len(own_said) :] != marks:
+            continue
+        if not scope or own_scope == "мир" or same_scope(scope, own_scope):
+            return True
+    return bool(marks.endswith(OTHER)) and any(
+        owned.rstrip(NOT + OTHER) == said for kind, owned in own if kind == "standing"
+    )

@@ -14,6 +14,7 @@ from core.domain import WineType
 from core.language.claim import Claim
 from core.language.claim_cues import negated_at
 from core.language.claim_grapes import food_claims, grape_claims, said_hits
+from core.language.claim_shapes import english_blend_terms, hyphenated_names
 from core.language.folding import stem, stem_key, word_set
 from core.language.grapes import GRAPE_ALIASES
 from core.language.named_as import named_as
@@ -318,7 +319,7 @@ def name_claims(text: str, message: ScannedText) -> list[Claim]:
     dictionary does not know."""
     claims, producers = producer_claims(text)
     terms = place_adjectives(message) + unknown_terms(message) + method_terms(text)
-    terms += named_as(message)
+    terms += named_as(message) + hyphenated_names(text) + english_blend_terms(text)
     claims += [Claim("name", name) for name in terms]
     for name in proper_names(text):
         if not any(_vouched_by(name, producer) for producer in producers):

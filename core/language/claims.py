@@ -34,6 +34,7 @@ from core.language.claim_numbers import (
     short_year_claims,
     worded_number_claims,
 )
+from core.language.claim_shapes import shape_claims
 from core.language.claim_words import (
     made_claims,
     name_claims,
@@ -103,9 +104,10 @@ def read_text(text: str) -> list[Sentence]:
 @lru_cache(maxsize=4096)
 def read_sentence(sentence: str) -> Sentence:
     folded = fold(sentence)
+    shapes = tuple(Claim(kind, value) for kind, value in shape_claims(sentence))
     return Sentence(
         sentence,
-        read_claims(sentence),
+        read_claims(sentence) + shapes,  # a wine's own words are read for shapes apart
         bool(_UNIVERSAL.search(folded)),
         is_question(sentence),
     )

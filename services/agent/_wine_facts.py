@@ -16,6 +16,7 @@ from typing import Any
 from core.domain import Sweetness, WineType
 from core.language.claim_cues import UNCONFIRMED_KINDS, borne_out, cue_claims_of_kind
 from core.language.claim_grapes import foods_of, pairs_with
+from core.language.claim_shapes import SHAPE_KINDS, forget_shapes, shape_borne_out
 from core.language.claim_words import forget_groups_read, own_claims_of_kind, reads_kind
 from core.language.claims import Claim, numbers_in, read_claims
 from core.language.folding import fold, stem
@@ -112,6 +113,11 @@ class Facts:
         if claim.kind == "rough_sum" and self.price is not None:  # a tenth either way
             value = Decimal(str(claim.value))
             return Verdict.OK if abs(self.price - value) <= value / 10 else Verdict.UNCONFIRMED
+        if claim.kind in SHAPE_KINDS:  # a house's title, an owner, a measure, a story
+            held = shape_borne_out(
+                claim.kind, str(claim.value), self.own_text, self.name_text, self.countries
+            )
+            return Verdict.OK if held else Verdict.UNCONFIRMED
         verdict = self._row_check(claim)
         if verdict is Verdict.OK or _own(self, claim):
             return Verdict.OK
@@ -368,3 +374,4 @@ def forget_wine_facts() -> None:
         cached.cache_clear()
     forget_name_sounds()
     forget_groups_read()
+    forget_shapes()
