@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import os
+import shutil
 import signal
 import socket
 import sys
@@ -433,6 +434,10 @@ async def run_concurrency(
         for line in text.splitlines():
             if "Traceback" in line:
                 errors["tracebacks in the bot log"] += 1
+        if errors:  # the bot's logs stay for a look at what went wrong
+            errors[f"the bot's logs are kept in {workdir}"] = 1
+        else:  # nothing of a clean run is left behind in the temp directory
+            shutil.rmtree(workdir, ignore_errors=True)
         return ConcurrencyReport(
             chats=chats,
             completed=len(done),
