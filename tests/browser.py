@@ -6,7 +6,9 @@ Selenium is pointed at both binaries, so it never tries to download a browser or
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -49,13 +51,20 @@ def chromium(
             "prefs",
             {"download.default_directory": str(downloads), "download.prompt_for_download": False},
         )
-    driver = webdriver.Chrome(
-        options=options, service=Service(executable_path=_binary("chromedriver"))
+    # Chromium leaves its singleton directory (org.chromium.Chromium.*) in TMPDIR when it quits:
+    # a temp directory of its own, removed after, leaves nothing behind.
+    scratch = tempfile.mkdtemp(prefix="sommelier-browser-")
+    service = Service(
+        executable_path=_binary("chromedriver"), env={**os.environ, "TMPDIR": scratch}
     )
     try:
-        yield driver
+        driver = webdriver.Chrome(options=options, service=service)
+        try:
+            yield driver
+        finally:
+            driver.quit()
     finally:
-        driver.quit()
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 @pytest.fixture
