@@ -200,3 +200,23 @@ async def test_an_english_possessive_heard_with_its_s_is_the_name(
     (answer,) = await _dialog(seeded, 812 if text.startswith("есть") else 813, text)
     shown = await rows_shown(seeded, answer)
     assert [w.name for w in shown] == ["Taylor's Late Bottled Vintage Port"]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Chateau de Talu есть?", "Шато де Талю"),  # a Cyrillic name asked in Latin letters
+        ("сюдюиро есть?", "Château Suduiraut"),  # «ю» for a French «u»
+    ],
+)
+async def test_a_french_u_heard_as_yu_is_the_name(seeded: Runtime, text: str, name: str) -> None:
+    (answer,) = await _dialog(seeded, 814 if text.startswith("C") else 815, text)
+    shown = await rows_shown(seeded, answer)
+    assert shown and all(w.name.startswith(name) for w in shown)
+
+
+async def test_a_menu_names_no_wine_guard(seeded: Runtime) -> None:
+    """Holds before the change too: «меню» read as a French «u» is no Pinot Meunier."""
+    (answer,) = await _dialog(seeded, 816, "Нужно красное сухое. Меню: баранина.")
+    shown = await rows_shown(seeded, answer)
+    assert shown and all(w.wine_type is WineType.red for w in shown)

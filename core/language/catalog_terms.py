@@ -92,7 +92,7 @@ def _skeletons(word: str) -> frozenset[str]:
         form = form.replace("qu", "k").replace("ck", "k").replace("x", "ks").replace("ph", "f")
         form = re.sub(r"c(?=[eiy])", "s", form).replace("c", "k")
         form = form.replace("j", "h").replace("y", "i").replace("w", "v").replace("z", "s")
-        form = form.replace("ts", "s").replace("h", "")
+        form = form.replace("ts", "s").replace("h", "").replace("iu", "u")  # Талю ≈ Talu
         form = re.sub(r"(.)\1+", r"\1", form)
         forms.add(form)
     return frozenset(f for f in forms if f)
