@@ -31,7 +31,7 @@ import dataclasses
 import enum
 import re
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 
 from core.language import message_cues as cue
 from core.language.folding import fold
@@ -335,6 +335,7 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
         # «выпил бокал, ехать можно?»: two health entries fit as well — the general answer
         return MessageReading(MessageKind.wine_question, health=True, text=text)
 
+    @cache  # asked by up to four of the decisions below; the name reader is the dear part
     def wine_words() -> bool:
         # «European?», «а с Кавказа?»: a group of wine countries, as a country alone would be
         return (
@@ -359,9 +360,7 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
     if reacts_only(words) and not (wine_words() or followup.changes or proper.price_band):
         return MessageReading(MessageKind.smalltalk, social="ack", text=text)  # «смешно»
     if cue.TO_THE_BOT.search(folded) and not cue.MOOD.search(folded) and not wine_words():
-        return MessageReading(
-            MessageKind.smalltalk, social="about", text=text
-        )  # «ты умеешь шутить?»
+        return MessageReading(MessageKind.smalltalk, social="about", text=text)  # «ты умеешь…?»
     # «а не такое сладкое, как компот?»: a step from the wines shown is about wine
     if question and not cue.MOOD.search(folded) and not wine_words() and not followup.changes:
         return MessageReading(MessageKind.offtopic, text=text)

@@ -13,9 +13,9 @@ from decimal import Decimal
 from typing import Any
 
 from core.domain import SWEETNESS_RU, WINE_TYPE_RU, Sweetness, WineFilters, WineType
+from core.language.vocabulary import STYLE_TYPES
 from repositories.models import Wine
 
-_STYLE_TYPES = (WineType.sparkling, WineType.dessert, WineType.fortified)
 _STEPS = ("дешевле", "дороже", "легче", "плотнее")
 
 
@@ -71,7 +71,7 @@ class RequestState:
             and not self.said_now
             and bool(self.last_shown)
             and any(step in self.refined for step in _STEPS)
-            and all(w.wine_type not in _STYLE_TYPES for w in self.last_shown)
+            and all(w.wine_type not in STYLE_TYPES for w in self.last_shown)
         )
 
     @property
@@ -85,7 +85,7 @@ class RequestState:
         """True when the wine fits what is ruled in and out beyond the SQL filters."""
         if self.countries and wine.country not in self.countries:
             return False
-        if wine.wine_type in _STYLE_TYPES and self.keeps_still:
+        if wine.wine_type in STYLE_TYPES and self.keeps_still:
             return False
         for name, value in self.excluded:
             if name == "country" and wine.country == value:

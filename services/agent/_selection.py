@@ -180,14 +180,8 @@ async def _structured(
         if further.wines:
             return further
         # nothing fits that way even without the bound: a condition is given up instead
-    if (kind := dish_kind(filters.food_pairing or "")) is not None:
-        # «белое к форели» and no white paired with salmon: a white for fish, before any
-        # condition is given up (the intro says the dish was eased)
-        loose = filters.model_copy(update={"food_pairing": kind})
-        fresh = [w for w in await _pool(repo, state, loose) if w.id not in shown]
-        if fresh:
-            wines = choose(fresh, loose, picks=picks, dish_said=state.dish_said)
-            return Selection(wines, source, ["food_pairing"])
+    if (widened := await _dish_widened(repo, state, shown, source)) is not None:
+        return widened
     # Nothing in the catalog fits: give up the least important condition first, and what
     # this message asked for last (the intro names what was given up).
     # what this message asked for or said again («тоже до тысячи») is given up last
@@ -195,12 +189,6 @@ async def _structured(
     order = [n for n in RELAXATION_ORDER if n not in said] + [
         n for n in RELAXATION_ORDER if n in said
     ]
-    if (dish := filters.food_pairing) is not None and (head := dish_head(dish)) != dish:
-        # «осьминог на гриле» fits nothing else asked: any octopus before another condition
-        widened = filters.model_copy(update={"food_pairing": head})
-        fresh = [w for w in await _pool(repo, state, widened) if w.id not in shown]
-        if fresh:
-            return Selection(choose(fresh, widened, dish_said=dish), source)
     for name in _UNKNOWN_FIRST:
         value = getattr(filters, name)
         if value is not None and not await _pool(repo, state, WineFilters(**{name: value})):
@@ -226,6 +214,30 @@ async def _structured(
         rest = await _structured(repo, _without_names(state), picks)
         return replace(rest, relaxed=["named", *rest.relaxed]) if rest.wines else rest
     return Selection([], "filters", relaxed)
+
+
+async def _dish_widened(
+    repo: WineRepository, state: RequestState, shown: set[Any], source: str
+) -> Selection | None:
+    """Before any condition is given up, a dish nothing else asked fits widens: to its kind
+    («белое к форели» → a white for fish; the intro says the dish was eased), or to the dish
+    a pairing of several words is a kind of («осьминог на гриле» → any octopus). Widened
+    wines meet less than the whole request, so the shop's rules do not re-order them."""
+    dish = state.filters.food_pairing
+    if dish is None:
+        return None
+    for wider, eased, ranked_by in (
+        (dish_kind(dish), True, state.dish_said),
+        (dish_head(dish), False, dish),
+    ):
+        if wider is None or wider == dish:
+            continue
+        loose = state.filters.model_copy(update={"food_pairing": wider})
+        fresh = [w for w in await _pool(repo, state, loose) if w.id not in shown]
+        if fresh:
+            wines = choose(fresh, loose, dish_said=ranked_by)
+            return Selection(wines, source, ["food_pairing"] if eased else [])
+    return None
 
 
 def _given_up(state: RequestState, filters: WineFilters, name: str) -> Any:
