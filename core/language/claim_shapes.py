@@ -26,6 +26,13 @@ from core.language.required_words import finditer_gated
 
 SHAPE_KINDS = ("house", "owner", "measure", "story")
 
+
+def _named_groups(table: dict[str, str]) -> str:
+    """Alternatives of a pattern, each a group named by its key: which one matched is
+    `match.lastgroup`."""
+    return "|".join(f"(?P<{name}>{cue})" for name, cue in table.items())
+
+
 # A house's title before its name, and which titles a country's houses take when the wine's
 # words give theirs none (a «кантина» is any Italian winery; a «шато» in Italy is a false name).
 _TITLES = {
@@ -41,9 +48,7 @@ _TITLES = {
     "maison": r"мезон\w*|maison|(?<![а-яё])дом(?:а|у|ом|е|ов|ам|ами|ах)?",
 }
 # Read in the lower-cased text (as long as the text: the name after is read in the text itself).
-_TITLE_WORD = re.compile(
-    rf"(?<![\w'’-])(?:{'|'.join(f'(?P<{name}>{cue})' for name, cue in _TITLES.items())})(?![\w'’])"
-)
+_TITLE_WORD = re.compile(rf"(?<![\w'’-])(?:{_named_groups(_TITLES)})(?![\w'’])")
 # A name after the title: a capital, perhaps after a particle («домене д'Эсклан»).
 _NAME_AFTER = re.compile(r"\s+(?:(?:д|d)['’]|(?:де|ди|дель|де ла|de|di|del)\s+)?[A-ZÀ-ÖØ-ÞА-ЯЁ]")
 _COUNTRY_TITLES = {
@@ -127,9 +132,7 @@ _MEASURES = {
     "half_century": r"полвека|полувеков\w*|half a century",
     "sea_level": r"над (?:уровнем )?мор\w*|above (?:the )?sea",
 }
-_MEASURE = re.compile(
-    rf"(?<![a-z])(?:{'|'.join(f'(?P<{name}>{cue})' for name, cue in _MEASURES.items())})"
-)
+_MEASURE = re.compile(rf"(?<![a-z])(?:{_named_groups(_MEASURES)})")
 _DIGIT_BEFORE = re.compile(r"\d[\d\s.,]*(?:тыс\.?\s*)?$")
 
 
@@ -167,7 +170,7 @@ _STORIES = {
 }
 # Stories told in the past that are a claim with nobody named: «его подавали в посольствах».
 _STORIES_OF_THEMSELVES = frozenset({"served", "gave", "carried", "once", "visited"})
-_STORY = re.compile(rf"(?<![а-яёa-z])(?:{'|'.join(f'(?P<{k}>{v})' for k, v in _STORIES.items())})")
+_STORY = re.compile(rf"(?<![а-яёa-z])(?:{_named_groups(_STORIES)})")
 _PEOPLE_AND_THINGS = re.compile(
     r"(?<![а-яёa-z])(?:корол|царск|царя|царю|царем|царь|принц|импера|герцог|граф(?!ическ|ит)"
     r"|маркиз|барон|княз|генерал|солдат|монах|монаст|вдов|президент|двор(?!ик)|свадьб|коронац"
