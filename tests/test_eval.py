@@ -20,10 +20,10 @@ ROOT = Path(__file__).resolve().parents[1]
 # The figures when they were last measured (BENCHMARKS.md, "Language"), a little below: a change
 # that reads worse than this fails. They are floors against regressions, not the bar
 # (kinds 95 %, dialogs 95 %, no false claim), which the test parts do not all reach yet.
-TEST_FLOORS = {"dialogs_offline": 0.952, "claims_false_kept": 2}
+TEST_FLOORS = {"dialogs_offline": 0.952, "claims_false_kept": 1}
 DEV_DIALOGS_OFFLINE = 0.975  # measured 2151/2206 with dialogs_8, after the eighth round
 DEV_CLAIMS_FALSE_KEPT = 0
-DEV_CLAIMS_TRUE_KEPT = 0.995  # measured 790/792 with claims_10 (741/741 with claims_9)
+DEV_CLAIMS_TRUE_KEPT = 0.995  # measured 871/874 with claims_11 (790/792 with claims_10)
 # The agent path answers through the eval's own fake model (bench/eval/reader.py), which reads
 # less than the product does: its figure guards the tool handling, not the language. Measured
 # 80.9 % (1785/2206) with dialogs_8, the file of slang, diminutives and typos that fake model

@@ -14,9 +14,9 @@ from core.domain import WineType
 from core.language.claim import Claim
 from core.language.claim_cues import negated_at
 from core.language.claim_grapes import food_claims, grape_claims, said_hits
+from core.language.claim_hues import ORANGE, among_wines, grapes_colour, hue_claims
 from core.language.claim_shapes import english_blend_terms, hyphenated_names
 from core.language.folding import stem, stem_key, word_set
-from core.language.grapes import GRAPE_ALIASES
 from core.language.named_as import named_as
 from core.language.names import (
     ROMAN_CENTURY,
@@ -32,7 +32,7 @@ from core.language.places import (
     FLAG_COUNTRIES,
     REGION_ALIASES,
 )
-from core.language.scanning import ScannedText, live_hits
+from core.language.scanning import ScannedText
 from core.language.vocabulary import (
     BARE_DESSERT,
     BODY_WORDS,
@@ -40,15 +40,11 @@ from core.language.vocabulary import (
     SWEETNESS_WORDS,
     WINE_TYPE_WORDS,
 )
+from core.language.wine_agreement import ADJECTIVE, said_of_wine
 from core.language.world import GROUPS_BY_NAME, countries_of_group
 
-_WINE_NOUNS = frozenset(
-    {"вино", "вина", "вин", "вину", "вином", "вине", "винам", "винами", "винах", "wine", "wines"}
-)
-# Russian adjective endings that agree with «вино» (neuter singular): «красное», «сухого».
-_NEUTER = ("ое", "ого", "ому", "ым", "ом")
-_ADJECTIVE = re.compile(r"(?:ое|ого|ому|ым|ом|ые|ых|ыми|ий|ая|ую|ой|ие|их|ими|ий|яя|ее)$")
 _DESSERT = stem(BARE_DESSERT)
+_ROSES = word_set("роза розы роз розу розой розам розами розах")
 
 _NAME_WORD = r"[A-ZÀ-ÖØ-ÞА-ЯЁ][\w'’&\-]*"
 _LINK_WORD = r"(?:de|del|della|di|da|do|dos|du|des|la|le|les|y|et|&|von|van|der|и)"
@@ -100,7 +96,10 @@ _BUBBLES = re.compile(
 )
 # «тихое вино»: said not to sparkle; «оранжевое вино»: a style no row's colour is.
 _STILL = re.compile(r"(?<![а-яё])тих\w*\s+(?:\w+\s+)?(?:вин|шампанск)|still wine")
-_ORANGE = re.compile(r"оранжев\w*\s+(?:\w+\s+)?вин|вин\w*\s+оранжев|orange wine|оранж-вин")
+_ORANGE = re.compile(
+    r"оранжев\w*\s+(?:\w+\s+)?вин|вин\w*\s+оранжев|orange wine|оранж-вин"
+    r"|(?<![а-яё])оранжи?(?![а-яё])"
+)
 
 
 # Things a place names the origin of, not the wine's: «во французском дубе», «бургундских
@@ -123,41 +122,14 @@ def _qualifies_thing(text: ScannedText, start: int, end: int) -> bool:
     for token in text.tokens[end : end + 4]:  # «французского и американского дуба»
         if token.stem.startswith(_THINGS):
             return True
-        if token.text not in ("и", "или") and not _ADJECTIVE.search(token.text):
+        if token.text not in ("и", "или") and not ADJECTIVE.search(token.text):
             break
     for token in reversed(text.tokens[max(0, start - 4) : start]):
         if token.stem.startswith(_THINGS):
             return True
-        if token.text not in ("и", "или") and not _ADJECTIVE.search(token.text):
+        if token.text not in ("и", "или") and not ADJECTIVE.search(token.text):
             return False
     return False
-
-
-def _said_of_wine(text: ScannedText, start: int, end: int) -> bool:
-    """Is a colour or sweetness word about the wine («красное», «сухие вина»), not «красные
-    ягоды» or «сухой лист»? Neuter singular forms agree with «вино»; other forms count when a
-    word for wine follows."""
-    word = text.tokens[end - 1].text
-    if not _ADJECTIVE.search(word) or (word.endswith(_NEUTER) and not word.isascii()):
-        return True
-    following = text.tokens[end : end + 3]
-    if any(token.text in _WINE_NOUNS or token.stem in _STYLE_NOUNS for token in following):
-        return True
-    return bool(following) and _match_grape(text, end)
-
-
-# Nouns a colour or sweetness word is said of: «сладкий херес», «сухой рислинг».
-_STYLE_NOUNS = frozenset(
-    stem(w)
-    for w in word_set(
-        "херес портвейн мадера марсала вермут шампанское игристое розе кава просекко амароне "
-        "бароло барбареско кьянти риоха шабли сотерн токай москато ламбруско асти портвейн"
-    )
-)
-
-
-def _match_grape(text: ScannedText, start: int) -> bool:
-    return any(hit.start == start for hit in live_hits(GRAPE_ALIASES, text))
 
 
 def place_claims(message: ScannedText) -> list[Claim]:
@@ -220,47 +192,41 @@ def style_claims(message: ScannedText) -> list[Claim]:
     """Colour, body and sweetness said of the wine, not of a dish («красное мясо»)."""
     claims = []
     for hit, denied in said_hits(WINE_TYPE_WORDS, message):
+        if message.tokens[hit.start].text in _ROSES or _in_a_name(message, hit.start):
+            continue  # «аромат розы»: the flower; «Red Label»: a name, not a colour
         if hit.key == _DESSERT and message.next_word(hit) not in ("wine", "wines"):
             continue  # «к десерту»: food
         if hit.value in COLOUR_TYPES and message.food_follows(hit):
             continue  # «красное мясо», «белая рыба»
-        if _said_of_wine(message, hit.start, hit.end):
-            claims.append(Claim("colour", hit.value, negated=denied))
+        grapes = grapes_colour(message, hit.end, hit.value)
+        if grapes or said_of_wine(message, hit.start, hit.end) or among_wines(message, hit.start):
+            claims.append(Claim("colour", grapes or hit.value, negated=denied))
     for hit, denied in said_hits(BODY_WORDS, message):
-        if not message.food_follows(hit) and _said_of_wine(message, hit.start, hit.end):
+        if not message.food_follows(hit) and said_of_wine(message, hit.start, hit.end):
             claims.append(Claim("body", hit.value, negated=denied))
     for hit, denied in said_hits(SWEETNESS_WORDS, message):
         if message.previous_word(hit) in ("на", "под", "к", "ко"):
             continue  # «к сладкому»: dessert
-        if _said_of_wine(message, hit.start, hit.end):
+        if said_of_wine(message, hit.start, hit.end):
             claims.append(Claim("sweetness", hit.value, negated=denied))
-    return claims + _appearance_claims(message)
+    return claims + hue_claims(message)
 
 
-# The colour of the wine in the glass: «соломенно-жёлтое», «рубиновое», «цвета лососины».
-_APPEARANCE = (
-    (("соломенн", "золотист", "желт", "лимонно", "зеленоват"), WineType.white),
-    (("рубинов", "пурпурн", "гранатов", "темно-красн", "фиолетов"), WineType.red),
-    (("лососев", "бледно-розов", "розоват", "луковичн"), WineType.rose),
-)
-_IN_THE_GLASS = re.compile(r"цвет|оттен|отлив|окрас|в бокале")
-
-
-def _appearance_claims(message: ScannedText) -> list[Claim]:
-    """A colour said by how the wine looks, of the wine («соломенно-жёлтое вино») or with a
-    word for its colour («с фиолетовым отливом»), not of a fruit («жёлтые сливы»)."""
-    claims = []
-    in_the_glass = bool(_IN_THE_GLASS.search(message.folded))
-    for position, token in enumerate(message.tokens):
-        kind = _appearance_colour(token.text)
-        if kind is not None and (in_the_glass or _said_of_wine(message, position, position + 1)):
-            claims.append(Claim("colour", kind))
-    return claims
-
-
-@lru_cache(maxsize=65536)
-def _appearance_colour(word: str) -> WineType | None:
-    return next((kind for stems, kind in _APPEARANCE if word.startswith(stems)), None)
+def _in_a_name(message: ScannedText, at: int) -> bool:
+    """Is a colour word the start of a name in quotes («Красный камень»), or part of a name of
+    capitalised words: «Red Label», «White Zinfandel», «с виноградника Красный Камень» (not
+    «Белое Бордо», a colour and a place)?"""
+    start = message.tokens[at].start
+    if start > 0 and message.original[start - 1] in '«"“':
+        return True  # «Красный камень»: a name in quotes
+    if at + 1 >= len(message.tokens):
+        return False
+    word, following = (
+        message.original[token.start : token.end] for token in message.tokens[at : at + 2]
+    )
+    if not (word[:1].isupper() and following[:1].isupper()):
+        return False
+    return word.isascii() or not is_place_or_grape(following)
 
 
 def world_claims(text: str) -> list[Claim]:
@@ -295,7 +261,7 @@ def made_claims(folded: str) -> list[Claim]:
     if ("тих" in folded or "still" in folded) and _STILL.search(folded):
         claims.append(Claim("colour", WineType.sparkling, negated=True))
     if ("оранж" in folded or "orange" in folded) and _ORANGE.search(folded):
-        claims.append(Claim("colour", "orange"))
+        claims.append(Claim("colour", ORANGE))
     return claims
 
 

@@ -89,6 +89,7 @@ def proper_names(text: str) -> list[str]:
         if (
             (len(name) >= 3 or (len(name) == 2 and not analyse(fold(name))[1]))  # «как у Юэ»
             and _names_more_than_places(name)
+            and not _style_words_only(name)
             and not countries_of_group(name)
             and name not in names
         ):
@@ -301,6 +302,13 @@ _VOCABULARY = (
     SWEETNESS_WORDS,
     BODY_WORDS,
 )
+
+
+def _style_words_only(name: str) -> bool:
+    """«Rosso», «Rotwein», «Brut»: a colour or a sweetness in the trade's own word, no name."""
+    scanned = ScannedText.of(name)
+    styles = _covered(scanned, (WINE_TYPE_WORDS, SWEETNESS_WORDS))
+    return bool(scanned.tokens) and len(styles) == len(scanned.tokens)
 
 
 def _names_more_than_places(name: str) -> bool:

@@ -16,12 +16,13 @@ from typing import Any
 from core.domain import Sweetness, WineType
 from core.language.claim_cues import UNCONFIRMED_KINDS, borne_out, cue_claims_of_kind
 from core.language.claim_grapes import foods_of, pairs_with
+from core.language.claim_hues import HUE_COLOURS, HUE_FITS
 from core.language.claim_shapes import SHAPE_KINDS, forget_shapes, shape_borne_out
 from core.language.claim_words import forget_groups_read, own_claims_of_kind, reads_kind
 from core.language.claims import Claim, numbers_in, read_claims
 from core.language.folding import fold, stem
 from core.language.request import country_from_text, grape_from_text, region_from_text
-from core.language.vocabulary import BODY_BOUNDS, STYLE_TYPES
+from core.language.vocabulary import BODY_BOUNDS, COLOUR_TYPES, STYLE_TYPES
 from core.language.world import GROUPS_BY_NAME, NEW_WORLD, OLD_WORLD
 from core.recommendation import RecommendedWine
 from services.agent._name_checks import numerals_as_written, roman_numerals, spelt_otherwise
@@ -47,6 +48,7 @@ _WITHIN = {"Напа": "Калифорния"}
 # Dates that name no full year: a short year, a decade, a century.
 _DATES = frozenset({"short_year", "decade", "century"})
 _KIN_STYLES = {frozenset({WineType.dessert, WineType.fortified})}
+_PORT = re.compile(r"(?i)\bport\b|\bLBV\b|портвейн|(?<![а-яё])порто(?![а-яё])")
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,12 @@ class Facts:
     def own(self) -> frozenset[Claim]:
         """The claims the wine's own words make."""
         return _own_claims(self.own_text)
+
+    @property
+    def own_colours(self) -> frozenset[object]:
+        """The colours (red, white, rosé) the wine's own words give it."""
+        said = own_claims_of_kind(self.own_text, "colour")
+        return frozenset(c.value for c in said if not c.negated and c.value in COLOUR_TYPES)
 
     @property
     def numbers(self) -> frozenset[Decimal]:
@@ -214,9 +222,21 @@ class Facts:
             return Verdict.UNCONFIRMED
         if value == self.wine_type or frozenset({value, self.wine_type}) in _KIN_STYLES:
             return Verdict.OK
+        if isinstance(value, str) and value in HUE_FITS:  # «янтарное», «из белых сортов»
+            if self.wine_type in STYLE_TYPES and value in HUE_COLOURS and self.own_colours:
+                allowed = HUE_COLOURS[value] & self.own_colours
+                return Verdict.OK if allowed else Verdict.FALSE
+            if self.wine_type in HUE_FITS[value]:
+                return Verdict.OK
+            # a sparkling wine's colour only its own words tell
+            return Verdict.UNCONFIRMED if self.wine_type == WineType.sparkling else Verdict.FALSE
         if self.wine_type in STYLE_TYPES and value not in STYLE_TYPES:
-            # a sparkling or fortified wine has a colour the row does not keep: white, or the
-            # one its own words give («Brut Rosé», «красное игристое»: `_own` reads them)
+            # a sparkling or fortified wine has a colour the row does not keep: the one its own
+            # words give («Brut Rosé», «красное игристое»), else white
+            if said := self.own_colours:
+                return Verdict.OK if value in said else Verdict.FALSE
+            if _PORT.search(self.name_text):  # a port is red unless its words say otherwise
+                return Verdict.OK if value == WineType.red else Verdict.FALSE
             return Verdict.OK if value == WineType.white else Verdict.UNCONFIRMED
         return Verdict.FALSE
 
