@@ -108,6 +108,32 @@ def _tokaji() -> Facts:
     )
 
 
+def _zinfandel_rose() -> Facts:
+    return facts_of(
+        "Sunny Creek White Zinfandel",
+        "Sunny Creek",
+        "США",
+        ("Калифорния",),
+        ("зинфандель",),
+        WineType.rose,
+        Sweetness.semi_sweet,
+        "Sunny Creek White Zinfandel. Её White Zinfandel — полусладкое розовое.",
+    )
+
+
+def _burgundy_red() -> Facts:
+    return facts_of(
+        "Maison Roche Bourgogne Pinot Noir",
+        "Maison Roche",
+        "Франция",
+        ("Бургундия",),
+        ("пино нуар",),
+        WineType.red,
+        Sweetness.dry,
+        "Maison Roche Bourgogne Pinot Noir. Лёгкое красное бургундское.",
+    )
+
+
 def _madeira() -> Facts:
     return facts_of(
         "Casa Velha Malmsey",
@@ -191,6 +217,11 @@ def test_colour_by_grapes_plurals_and_trade_words(facts: object, sentence: str, 
         (_tokaji, "Это красное десертное вино.", False),
         (_muscat, "Красный мускат из Крыма.", False),
         (_muscat, "Белый мускат из Крыма.", True),
+        (_zinfandel_rose, "Это белое вино.", False),
+        (_zinfandel_rose, "Классический White Zinfandel из Калифорнии.", True),
+        # a colour before a place is the colour of that place's wine, not a name
+        (_burgundy_red, "A fine White Burgundy.", False),
+        (_burgundy_red, "Белое Бургундское.", False),
     ],
 )
 def test_words_that_look_like_a_colour_confirm_none(

@@ -192,8 +192,10 @@ def grapes_colour(message: ScannedText, end: int, colour: object) -> str | None:
     if colour not in (WineType.white, WineType.red, DARK):
         return None
     for at, token in enumerate(message.tokens[end : end + 2], start=end):
-        # «из белых сортов»; «из чёрного муската» (but «красный зинфандель» is the wine's)
-        grape = colour == DARK and at == end and grape_at(message, at)
+        # «из белых сортов», «из чёрного муската», «White Zinfandel» (but «красный
+        # зинфандель» is the wine's colour)
+        named = colour == DARK or message.tokens[end - 1].text.isascii()
+        grape = named and at == end and grape_at(message, at)
         if grape or token.stem.startswith(("сорт", "виноград", "grape")):
             return WHITE_GRAPES if colour == WineType.white else RED_GRAPES
     return None

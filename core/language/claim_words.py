@@ -32,7 +32,7 @@ from core.language.places import (
     FLAG_COUNTRIES,
     REGION_ALIASES,
 )
-from core.language.scanning import ScannedText
+from core.language.scanning import ScannedText, match_at
 from core.language.vocabulary import (
     BARE_DESSERT,
     BODY_WORDS,
@@ -215,7 +215,7 @@ def style_claims(message: ScannedText) -> list[Claim]:
 def _in_a_name(message: ScannedText, at: int) -> bool:
     """Is a colour word the start of a name in quotes («Красный камень»), or part of a name of
     capitalised words: «Red Label», «White Zinfandel», «с виноградника Красный Камень» (not
-    «Белое Бордо», a colour and a place)?"""
+    «Белое Бордо» or «White Burgundy», a colour and a place)?"""
     start = message.tokens[at].start
     if start > 0 and message.original[start - 1] in '«"“':
         return True  # «Красный камень»: a name in quotes
@@ -226,7 +226,9 @@ def _in_a_name(message: ScannedText, at: int) -> bool:
     )
     if not (word[:1].isupper() and following[:1].isupper()):
         return False
-    return word.isascii() or not is_place_or_grape(following)
+    if match_at(WINE_TYPE_WORDS, message.tokens, at + 1) is not None:
+        return False  # «Rosé Champagne»
+    return not is_place_or_grape(following)
 
 
 def world_claims(text: str) -> list[Claim]:
