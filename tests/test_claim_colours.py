@@ -134,6 +134,20 @@ def _burgundy_red() -> Facts:
     )
 
 
+def _light_pinot() -> Facts:
+    return facts_of(
+        "Clos Léger Bourgogne Pinot Noir",
+        "Clos Léger",
+        "Франция",
+        ("Бургундия",),
+        ("пино нуар",),
+        WineType.red,
+        Sweetness.dry,
+        "Clos Léger Bourgogne Pinot Noir. Лёгкое пино нуар с малиной и шелковистыми танинами.",
+        body=2,
+    )
+
+
 def _madeira() -> Facts:
     return facts_of(
         "Casa Velha Malmsey",
@@ -161,6 +175,8 @@ def _madeira() -> Facts:
         (_red, "Бесцветное, как вода."),
         (_red, "Цвета апельсиновой корки."),
         (_white, "A garnet-coloured wine with a brick rim."),
+        (_rose, "Отливает в бокале глубоким рубином."),
+        (_light_pinot, "Отличается глубоким, почти чернильным цветом."),
     ],
 )
 def test_a_hue_the_row_does_not_bear_out_is_dropped(facts: object, sentence: str) -> None:
@@ -180,6 +196,10 @@ def test_a_hue_the_row_does_not_bear_out_is_dropped(facts: object, sentence: str
         (_white, "В аромате чёрная смородина и лимонная цедра."),
         (_rose, "Виноградники смотрят на Чёрное море."),
         (_white, "Ноты вишнёвого варенья и мёда."),
+        (_white, "A crisp white with notes of strawberry."),
+        (_white, "Вовсе не зелёное, а лёгкое белое."),
+        (_red, "Несмотря на «золотое» имя, это строгое неббиоло."),
+        (_red, "Это мощное красное, а вовсе не розовое вино."),
     ],
 )
 def test_a_hue_the_row_bears_out_or_no_hue_at_all_stands(facts: object, sentence: str) -> None:

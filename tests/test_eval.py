@@ -22,8 +22,9 @@ ROOT = Path(__file__).resolve().parents[1]
 # (kinds 95 %, dialogs 95 %, no false claim), which the test parts do not all reach yet.
 TEST_FLOORS = {"dialogs_offline": 0.952, "claims_false_kept": 1}
 DEV_DIALOGS_OFFLINE = 0.975  # measured 2151/2206 with dialogs_8, after the eighth round
-DEV_CLAIMS_FALSE_KEPT = 0
-DEV_CLAIMS_TRUE_KEPT = 0.995  # measured 871/874 with claims_11 (790/792 with claims_10)
+# measured 1 of 1093 with claims_12: a century that a year in the wine's words fits by chance
+DEV_CLAIMS_FALSE_KEPT = 1
+DEV_CLAIMS_TRUE_KEPT = 0.985  # measured 1017/1027 with claims_12 (871/874 with claims_11)
 # The agent path answers through the eval's own fake model (bench/eval/reader.py), which reads
 # less than the product does: its figure guards the tool handling, not the language. Measured
 # 80.9 % (1785/2206) with dialogs_8, the file of slang, diminutives and typos that fake model

@@ -15,12 +15,12 @@ from functools import lru_cache
 from core.domain import WineType
 from core.language.claim import Claim
 from core.language.folding import word_set
-from core.language.scanning import ScannedText
+from core.language.scanning import ScannedText, negated
 from core.language.wine_agreement import ends_phrase, grape_at, said_of_wine, wine_word_follows
 
 # Hues that fit more than one of the row's styles.
 AMBER = "amber"  # a sweet or a fortified wine (a white only by its own words)
-DARK = "dark"  # a red, a port or a sweet wine; never a white or a rosé
+DARK = "dark"  # a full red, a port or a sweet wine; never a white, a rosé or a light red
 PALE = "pale"  # «бесцветное»: a white, a rosé or a sparkling wine
 ORANGE = "orange"  # an orange wine: a style no row's colour is
 GREEN = "green"  # «зелёного цвета»: no wine is (a white has green glints, not a green colour)
@@ -50,8 +50,9 @@ Hue = WineType | str
 # Hue adjectives that mean a colour wherever the sentence is about the wine's colour.
 _PLAIN: tuple[tuple[tuple[str, ...], Hue], ...] = (
     (("соломенн", "золотист", "зеленоват", "straw"), WineType.white),
-    (("рубинов", "пурпурн", "гранатов", "фиолетов", "чернильн"), WineType.red),
-    (("ruby", "garnet", "purple", "crimson", "inky"), WineType.red),
+    (("рубинов", "пурпурн", "гранатов", "фиолетов"), WineType.red),
+    (("ruby", "garnet", "purple", "crimson"), WineType.red),
+    (("чернильн", "inky"), DARK),
     (("лососев", "розоват", "луковичн"), WineType.rose),
     (("янтарн", "amber", "tawny"), AMBER),
 )
@@ -93,6 +94,7 @@ _LIKE_THINGS: tuple[tuple[tuple[str, ...], Hue], ...] = (
     (("янтар", "чая", "чай", "коньяк", "карамел"), AMBER),
     (("апельсин",), ORANGE),
 )
+_QUOTES = "«\"“„'"
 _COLOUR_OF = frozenset({"цвета", "цветом", "цвет"})
 # The wine's whole colour, not a glint of one («зелёные блики»)
 _WHOLE_COLOUR = word_set("цвет цвета цвету цветом цвете окрас окраса окраска окраской окраску")
@@ -111,12 +113,13 @@ def hue_claims(message: ScannedText) -> list[Claim]:
     tokens = message.tokens
     for position, token in enumerate(tokens):
         if token.text in _COLOUR_OF or token.text.startswith(_SHINES):
-            if (thing := _like_thing(message, position)) is not None:
+            reach = 2 if token.text in _COLOUR_OF else 4  # «отливает в бокале глубоким рубином»
+            if (thing := _like_thing(message, position, reach)) is not None:
                 claims.append(Claim("colour", thing))
             continue
         hue, plain = _hue_of(token.text)
-        if hue is None:
-            continue
+        if hue is None or (token.start > 0 and message.original[token.start - 1] in _QUOTES):
+            continue  # «„золотое“ имя»: a word quoted, not a hue
         if hue == DARK and (grapes := grapes_colour(message, position + 1, hue)):
             claims.append(Claim("colour", grapes))  # «из чёрного винограда»
             continue
@@ -132,7 +135,7 @@ def hue_claims(message: ScannedText) -> list[Claim]:
             or noun is not None
             or (plain and (in_the_glass or said_of_wine(message, position, position + 1)))
             or (not plain and _said_alone(message, position))
-        ):
+        ) and not negated(tokens, position):  # «вовсе не зелёное»: no hue said
             claims.append(Claim("colour", hue))
     return claims
 
@@ -168,9 +171,9 @@ def _colour_noun_beside(message: ScannedText, position: int) -> str | None:
     return None
 
 
-def _like_thing(message: ScannedText, position: int) -> Hue | None:
-    """«цвета спелой вишни»: the hue of a thing named in the next two words."""
-    for token in message.tokens[position + 1 : position + 3]:
+def _like_thing(message: ScannedText, position: int, reach: int) -> Hue | None:
+    """«цвета спелой вишни»: the hue of a thing named in the next `reach` words."""
+    for token in message.tokens[position + 1 : position + 1 + reach]:
         for stems, hue in _LIKE_THINGS:
             if token.stem.startswith(stems) or token.text in stems:
                 return hue
@@ -180,11 +183,16 @@ def _like_thing(message: ScannedText, position: int) -> Hue | None:
 @lru_cache(maxsize=65536)
 def _hue_of(word: str) -> tuple[Hue | None, bool]:
     """The hue a word names, and whether it names one wherever the colour is talked of."""
+    latin = word.isascii()  # «golden», «pinkish», but not «strawberry»
     for table, plain in ((_PLAIN, True), (_NEAR, False)):
         for stems, hue in table:
-            if word.startswith(stems):
+            if (latin and _english_form_of(word, stems)) or (not latin and word.startswith(stems)):
                 return hue, plain
     return None, False
+
+
+def _english_form_of(word: str, stems: tuple[str, ...]) -> bool:
+    return any(word == stem or word in (stem + "y", stem + "ish", stem + "en") for stem in stems)
 
 
 def grapes_colour(message: ScannedText, end: int, colour: object) -> str | None:

@@ -180,6 +180,10 @@ _PEOPLE_AND_THINGS = re.compile(
     r"|soldier|widow|ship|war\b|president|court|pope|sailor|fisherman|recipe|bird|founder)"
 )
 _HONOURED = re.compile(r"(?:в честь|named (?:after|for))((?:\s+[\w'’-]+){1,4})")
+_COUNTED = re.compile(
+    r"\d|(?:сто|ста|двухсот|трехсот|тысяч|двадцат|тридцат|сорок|пятидесят|шестидесят"
+    r"|семидесят|восьмидесят|девяност|лет|год|век)"
+)
 _ADJECTIVE_END = re.compile(r"(?:ого|его|ой|ей|ых|их|ая|яя|ое|ее|ый|ий|ские|ских)$")
 
 
@@ -190,7 +194,8 @@ def _stories(folded: str) -> set[str]:
     things = {m.group()[:5] for m in _PEOPLE_AND_THINGS.finditer(folded)}
     if "named" in kinds and not things:  # «в честь иволги»: whoever it is named after
         for match in _HONOURED.finditer(folded):
-            words = match.group(1).split()
+            # «в честь ста двадцати солдат»: the thing, not the number or a span of years
+            words = [w for w in match.group(1).split() if not _COUNTED.match(w)] or ["?"]
             noun = next((w for w in words if not _ADJECTIVE_END.search(w)), words[0])
             things.add(noun[:5])
     if not things:  # «его подают к рыбе»: advice; «его подавали в …»: a story all the same
@@ -262,7 +267,10 @@ def shape_borne_out(
         return any(value in _COUNTRY_TITLES.get(country, ()) for country in countries)
     if kind == "story":  # the same kind of story, with what it is about in the wine's words
         told, _, thing = value.partition(":")
-        return told in own and thing in fold(own_text)
+        return (
+            told in own
+            and re.search(rf"(?<![а-яёa-z]){re.escape(thing)}", fold(own_text)) is not None
+        )
     return value in own
 
 

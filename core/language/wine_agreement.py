@@ -40,7 +40,8 @@ def said_of_wine(text: ScannedText, start: int, end: int) -> bool:
         return ends_phrase(text, end - 1) or wine_word_follows(text, end)
     if any(token.text in WINE_NOUNS or token.stem in _STYLE_NOUNS for token in following):
         return True
-    return bool(following) and grape_at(text, end)
+    # «сухой мозельский рислинг», «сладковатый вкус»
+    return bool(following) and wine_word_follows(text, end)
 
 
 def ends_phrase(text: ScannedText, at: int) -> bool:
@@ -51,8 +52,9 @@ def ends_phrase(text: ScannedText, at: int) -> bool:
     return bool(between.strip())
 
 
-# «красного цвета», «сухого стиля»: words a wine's colour or sweetness is said with
-_SAID_WITH = ("цвет", "оттен", "стил", "тип", "вариант", "исполнен")
+# «красного цвета», «сухого стиля», «сладковатым вкусом»: words a wine's colour or sweetness is
+# said with
+_SAID_WITH = ("цвет", "оттен", "стил", "тип", "вариант", "исполнен", "вкус")
 
 
 def wine_word_follows(text: ScannedText, end: int) -> bool:

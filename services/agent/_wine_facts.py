@@ -16,7 +16,7 @@ from typing import Any
 from core.domain import Sweetness, WineType
 from core.language.claim_cues import UNCONFIRMED_KINDS, borne_out, cue_claims_of_kind
 from core.language.claim_grapes import foods_of, pairs_with
-from core.language.claim_hues import HUE_COLOURS, HUE_FITS
+from core.language.claim_hues import DARK, HUE_COLOURS, HUE_FITS
 from core.language.claim_shapes import SHAPE_KINDS, forget_shapes, shape_borne_out
 from core.language.claim_words import forget_groups_read, own_claims_of_kind, reads_kind
 from core.language.claims import Claim, numbers_in, read_claims
@@ -48,6 +48,7 @@ _WITHIN = {"Напа": "Калифорния"}
 # Dates that name no full year: a short year, a decade, a century.
 _DATES = frozenset({"short_year", "decade", "century"})
 _KIN_STYLES = {frozenset({WineType.dessert, WineType.fortified})}
+_PALE_BODY = 2  # a wine this light (of 5) is never dark in the glass
 _PORT = re.compile(r"(?i)\bport\b|\bLBV\b|портвейн|(?<![а-яё])порто(?![а-яё])")
 
 
@@ -226,6 +227,8 @@ class Facts:
             if self.wine_type in STYLE_TYPES and value in HUE_COLOURS and self.own_colours:
                 allowed = HUE_COLOURS[value] & self.own_colours
                 return Verdict.OK if allowed else Verdict.FALSE
+            if value == DARK and self.body is not None and self.body <= _PALE_BODY:
+                return Verdict.FALSE  # «почти чернильное» of a light pinot
             if self.wine_type in HUE_FITS[value]:
                 return Verdict.OK
             # a sparkling wine's colour only its own words tell
@@ -314,6 +317,7 @@ def row_facts(wine: RecommendedWine) -> Facts:
         wine.wine_type,
         wine.sweetness,
         own_words,
+        tuple(row.food_pairings or ()),
         vintage=wine.vintage_year,
         alcohol=row.alcohol,
         volume=row.volume_l,
@@ -370,6 +374,7 @@ def facts_of(
     wine_type: WineType | None,
     sweetness: Sweetness | None,
     own_words: str,
+    pairings: Sequence[str] = (),
     **known: Any,
 ) -> Facts:
     return Facts(
@@ -379,9 +384,10 @@ def facts_of(
         countries=_canonical([country], country_from_text),
         regions=_regions(*regions),
         own_text=own_words,
-        # a place or a grape the row names is a name the prose may give («из Западного Кейпа»)
+        # a place, a grape or a dish the row names is a name the prose may give («из Западного
+        # Кейпа», «к эмпанадас»)
         name_text=" ".join(
-            (name, producer, country, *(r for r in regions if r), *grapes, own_words)
+            (name, producer, country, *(r for r in regions if r), *grapes, own_words, *pairings)
         ),
         **known,
     )
