@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from core.language.claims import read_sentence
-from services.agent._wine_facts import Facts, Verdict
+from services.agent._verdict import Verdict
+from services.agent._wine_facts import Facts
 
 
 def stands(facts: Facts, sentence: str) -> bool:

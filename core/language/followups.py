@@ -121,6 +121,13 @@ _LESS_SUGAR = re.compile(
     rf"|(?<![a-zа-я])(?:по)?меньше(?: \w+)? {_SUGAR}"
 )
 _RICHER_TASTE = re.compile(r"(?<![a-zа-я])(?:по)?богаче (?:по |на )?вкус\w*")
+# «остаточный сахар мне ни к чему», «никакого остаточного сахара»: less sugar, not the sweeter
+# step «остаточный» would be
+_NO_SUGAR = re.compile(
+    r"(?<![a-zа-я])(?:остаточн\w* )?(?:сахар|сладост)\w*(?: \w+){0,2} (?:ни к чему|не нуж\w*"
+    r"|не надо|не хочу|не люблю|лишн\w*)"
+    r"|(?<![a-zа-я])(?:никак\w*|без) (?:остаточн\w* )?(?:сахар|сладост)\w*"
+)
 # «не дороже тысячи», «не дешевле 500»: a bound on the price, not «dearer» or «cheaper».
 _PRICE_BOUND = re.compile(r"(?:^|\s)не (?:дороже|дешевле|больше|меньше)\b")
 
@@ -179,6 +186,8 @@ def read_followup(text: str) -> FollowUp:
     dropped = dropped_conditions(text)
     folded = price_steps_as_words(_PRICE_BOUND.sub(" ", _fold(text)))
     folded = _RICHER_TASTE.sub(" насыщеннее ", folded)  # «побогаче вкусом»: body, not price
+    folded = _NO_SUGAR.sub(" посуше ", folded)
+    folded = folded.replace("легкомысл", "несерьезн")  # «легкомысленно»: no wine's body
     extreme = "cheapest" if _CHEAPEST.search(folded) else ""
     extreme = "dearest" if not extreme and _DEAREST.search(folded) else extreme
     words = folded.split()
@@ -240,7 +249,7 @@ def is_new_request(filters: WineFilters, followup: FollowUp, word_count: int) ->
         update={"price_min": None, "price_max": None, "country": None, "region": None}
     )
     said = others.model_dump(exclude_none=True)
-    if said.keys() <= _STYLE_FIELDS and len(said) == 1 and word_count <= 6:
+    if said.keys() <= _STYLE_FIELDS and len(said) == 1 and word_count <= 8:
         return False  # «мне всё-таки сухой», «лучше полусладкое»: one trait of the same request
     if said.keys() == {"food_pairing"}:
         # «к запечённой курочке», «планы поменялись, будет азиатская еда»: a meal named with

@@ -247,14 +247,15 @@ def _read_proper(text: str, proper: Proper) -> MessageReading:
         or cue.YES_NO.search(folded)
         or (defines and known.entry is not None)
     )
-    # A change («подешевле», «посуше») refines when said briefly; in a longer question («если
-    # крышка винтовая, значит вино дешевое?») it is part of the question.
+    # A change («подешевле») refines when said briefly or asked for («…можно что-то послаще?»);
+    # in a longer question («если крышка винтовая, значит вино дешевое?») it is its part.
     if_step = followup.changes and bool(cue.IF_STEP.search(folded))
-    changes = followup.changes and (len(words) <= 6 or opens or if_step) and not defines
+    asks_step = followup.changes and bool(cue.WHAT_STEP.search(folded))
+    changes = followup.changes and (len(words) <= 6 or opens or if_step or asks_step)
+    changes = changes and not defines
     refines = changes or available or (opens and not cue.TO_THE_BOT.search(folded))
     if cue.AMONG_SHOWN.search(folded):
         return MessageReading(MessageKind.request, text=text)
-    asks_step = followup.changes and bool(cue.WHAT_STEP.search(folded))
     if refines and (not interrogative or if_step or asks_step or cue.ABOUT_OPENER.search(folded)):
         # «а белое?», «подешевле», «только не шардоне», «есть мадера?»: a request goes on —
         # with the answer to a question asked beside it («Токай — это …? Что у вас есть?»).

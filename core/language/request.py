@@ -109,10 +109,23 @@ def _body_hit(text: ScannedText) -> Hit[str] | None:
 _PEPPER_BEFORE = frozenset({"с", "со", "перец", "перцем", "перца", "соус", "соусом", "соуса"})
 
 
-def _country_hit(text: ScannedText) -> Hit[str] | None:
+# «я из Италии, хочу русское»: where the person is from, not where the wine should be
+_SPEAKER = frozenset({"я", "мы", "сам", "сама", "сами", "m", "am", "are", "re"})
+
+
+def _speaker_from(text: ScannedText, hit: Hit[str]) -> bool:
+    before = [token.text for token in text.tokens[max(0, hit.start - 2) : hit.start]]
+    return len(before) == 2 and before[1] in ("из", "from") and before[0] in _SPEAKER
+
+
+def _country_hit(text: ScannedText, dish: Hit[str] | None = None) -> Hit[str] | None:
+    """The wine's country: not the person's («я из Италии»), nor a word of a dish read
+    («к китайской кухне», the catalog's «азиатская кухня»)."""
     for hit in live_hits(COUNTRY_ALIASES, text):
         allowed = CASE_SENSITIVE_ALIASES.get(hit.key)
-        if allowed is not None and text.span(hit) not in allowed:
+        if (allowed is not None and text.span(hit) not in allowed) or _speaker_from(text, hit):
+            continue
+        if dish is not None and dish.start <= hit.start < dish.end:
             continue
         if hit.value == "Чили" and text.previous_word(hit) in _PEPPER_BEFORE:
             continue
@@ -328,7 +341,7 @@ def parse_query(text: str) -> ParsedQuery:
     if (food := _food_hit(message)) is not None:
         put("food_pairing", food.value, food)
     region = _region_hit(message)
-    country = _country_hit(message)
+    country = _country_hit(message, food)
     if country is not None:
         put("country", country.value, country)
     elif region is not None:

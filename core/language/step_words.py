@@ -13,6 +13,7 @@ from core.language.folding import word_set
 DRIER = (
     "посуше",
     "суше",
+    "более сух",
     "драй",
     "drier",
     "dryer",
@@ -35,6 +36,7 @@ DRIER = (
 SWEETER = (
     "послаще",
     "слаще",
+    "более слад",
     "sweeter",
     "more sweet",
     "сладеньк",
@@ -67,6 +69,7 @@ LIGHTER = (
     "полегче",
     "легче",
     "лёгче",
+    "более легк",
     "lighter",
     "менее плотн",
     "менее тяжел",

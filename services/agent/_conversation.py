@@ -97,10 +97,11 @@ def read_turn(
         if not ids and topic.cards:
             parsed = ParsedQuery(WineFilters.model_validate(topic.cards), {})
     opener = asked.opens_as_refinement or similar
+    # «а Château Margaux есть?» that the shop lacks: the request in force is still what fits
+    missing = "" if ids else _missing_name(reading.proper, index)
+    new = bool(ids) or is_new_request(_with_group(parsed.filters, group), followup, asked.words)
     fresh = state.turns == 0 or (
-        not opener
-        and not followup.changes
-        and (bool(ids) or is_new_request(_with_group(parsed.filters, group), followup, asked.words))
+        not opener and not followup.changes and new and not (missing and parsed.filters.is_empty())
     )
     base = replace(state, topic="")
     if similar:
@@ -151,7 +152,6 @@ def read_turn(
         merged = replace(merged, said_now=tuple(dict.fromkeys((*merged.said_now, *kept))))
     structured = not parsed.filters.is_empty() or bool(ids or group or followup.changes or choices)
     mood = reading.proper.strip() if fresh and not structured else ("" if fresh else state.mood)
-    missing = "" if ids else _missing_name(reading.proper, index)
     if parsed.filters.food_pairing:  # «к торту»: the person's word, to rank by
         dish_said = parsed.matched.get("food_pairing", "")
     elif merged.filters.food_pairing == state.filters.food_pairing:

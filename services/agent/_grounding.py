@@ -33,7 +33,8 @@ from core.recommendation import RecommendedWine
 from services.agent._catalog_why import catalog_why
 from services.agent._request_state import RequestState
 from services.agent._safety import allowed_prices, states_wrong_price
-from services.agent._wine_facts import Facts, Verdict, facts_of, forget_wine_facts, row_facts
+from services.agent._verdict import Verdict
+from services.agent._wine_facts import Facts, facts_of, forget_wine_facts, row_facts
 
 NEUTRAL_INTRO = "Вот что я подобрал в каталоге:"
 

@@ -18,7 +18,8 @@ from typing import Any
 from core.language.claims import read_sentence
 from services.agent._grounding import Request, set_verdict
 from services.agent._safety import allowed_prices, states_wrong_price
-from services.agent._wine_facts import Facts, Verdict, brief_facts
+from services.agent._verdict import Verdict
+from services.agent._wine_facts import Facts, brief_facts
 from services.agent._wine_handles import handle
 
 _MARKER = re.compile(r"\[\s*(INTRO|CLOSING|WINE\s*[:=#]?\s*([^\]\n]{1,200}))\s*\]", re.IGNORECASE)

@@ -131,6 +131,9 @@ def _intro(state: RequestState, selection: Selection) -> str:
         return intro
     if selection.source == "balanced":  # nothing else was asked: what the shop has instead
         intro = "Вот что могу предложить из каталога:"
+    elif intro == _FOUND:  # the request in force goes on: what fits it
+        searched = state.summary_ru(numbers=False)
+        intro = f"Вот что подходит под ваш запрос{f' (искал: {searched})' if searched else ''}:"
     # The name is the person's own words: not repeated back, whatever they say.
     return f"Такого вина в каталоге нет. {intro}"
 
@@ -163,4 +166,7 @@ def _picks_intro(state: RequestState, selection: Selection) -> str:
         return "Вот вина в стиле, который вам нравился:"
     if state.refined and (state.last_shown or state.extreme):  # a first «недорогое» refines nothing
         return f"Учел уточнение ({', '.join(state.refined)}). Вот что нашлось в каталоге:"
-    return "Вот что я нашел в каталоге по вашему запросу:"
+    return _FOUND
+
+
+_FOUND = "Вот что я нашел в каталоге по вашему запросу:"

@@ -5,7 +5,6 @@ sentences to these; a catalog's rows come back answer after answer, so each is r
 
 from __future__ import annotations
 
-import enum
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -16,15 +15,15 @@ from typing import Any
 from core.domain import Sweetness, WineType
 from core.language.claim_cues import UNCONFIRMED_KINDS, borne_out, cue_claims_of_kind
 from core.language.claim_grapes import foods_of, pairs_with
-from core.language.claim_hues import DARK, HUE_COLOURS, HUE_FITS
 from core.language.claim_shapes import SHAPE_KINDS, forget_shapes, shape_borne_out
 from core.language.claim_words import forget_groups_read, own_claims_of_kind, reads_kind
 from core.language.claims import Claim, numbers_in, read_claims
 from core.language.folding import fold, stem
 from core.language.request import country_from_text, grape_from_text, region_from_text
-from core.language.vocabulary import BODY_BOUNDS, COLOUR_TYPES, STYLE_TYPES
+from core.language.vocabulary import BODY_BOUNDS, COLOUR_TYPES
 from core.language.world import GROUPS_BY_NAME, NEW_WORLD, OLD_WORLD
 from core.recommendation import RecommendedWine
+from services.agent._colour_verdict import colour_verdict
 from services.agent._name_checks import numerals_as_written, roman_numerals, spelt_otherwise
 from services.agent._name_sounds import (
     forget_name_sounds,
@@ -35,21 +34,12 @@ from services.agent._name_sounds import (
     titled_name_sounds,
     written_sounds,
 )
-
-
-class Verdict(enum.Enum):
-    OK = "ok"
-    FALSE = "false"  # the row says otherwise
-    UNCONFIRMED = "unconfirmed"  # nothing the catalog holds says so
-
+from services.agent._verdict import Verdict
 
 # A region that lies inside another: a claim of the wider one is true of the narrower.
 _WITHIN = {"Напа": "Калифорния"}
 # Dates that name no full year: a short year, a decade, a century.
 _DATES = frozenset({"short_year", "decade", "century"})
-_KIN_STYLES = {frozenset({WineType.dessert, WineType.fortified})}
-_PALE_BODY = 2  # a wine this light (of 5) is never dark in the glass
-_PORT = re.compile(r"(?i)\bport\b|\bLBV\b|портвейн|(?<![а-яё])порто(?![а-яё])")
 
 
 @dataclass(frozen=True)
@@ -204,7 +194,9 @@ class Facts:
             # Ruffino: every word must hold
             return Verdict.OK if all(words_held) else Verdict.FALSE
         if kind == "colour":
-            return self._style(value)
+            return colour_verdict(
+                value, self.wine_type, self.body, self.own_colours, self.name_text
+            )
         if kind == "sweetness":
             if self.sweetness is None:
                 return Verdict.UNCONFIRMED
@@ -217,31 +209,6 @@ class Facts:
                 return Verdict.OK if close else Verdict.FALSE
             return Verdict.UNCONFIRMED
         return Verdict.UNCONFIRMED  # ageing, award, history, number: only the own words
-
-    def _style(self, value: object) -> Verdict:
-        if self.wine_type is None:
-            return Verdict.UNCONFIRMED
-        if value == self.wine_type or frozenset({value, self.wine_type}) in _KIN_STYLES:
-            return Verdict.OK
-        if isinstance(value, str) and value in HUE_FITS:  # «янтарное», «из белых сортов»
-            if self.wine_type in STYLE_TYPES and value in HUE_COLOURS and self.own_colours:
-                allowed = HUE_COLOURS[value] & self.own_colours
-                return Verdict.OK if allowed else Verdict.FALSE
-            if value == DARK and self.body is not None and self.body <= _PALE_BODY:
-                return Verdict.FALSE  # «почти чернильное» of a light pinot
-            if self.wine_type in HUE_FITS[value]:
-                return Verdict.OK
-            # a sparkling wine's colour only its own words tell
-            return Verdict.UNCONFIRMED if self.wine_type == WineType.sparkling else Verdict.FALSE
-        if self.wine_type in STYLE_TYPES and value not in STYLE_TYPES:
-            # a sparkling or fortified wine has a colour the row does not keep: the one its own
-            # words give («Brut Rosé», «красное игристое»), else white
-            if said := self.own_colours:
-                return Verdict.OK if value in said else Verdict.FALSE
-            if _PORT.search(self.name_text):  # a port is red unless its words say otherwise
-                return Verdict.OK if value == WineType.red else Verdict.FALSE
-            return Verdict.OK if value == WineType.white else Verdict.UNCONFIRMED
-        return Verdict.FALSE
 
 
 def _own(facts: Facts, claim: Claim) -> bool:
