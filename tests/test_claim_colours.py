@@ -258,6 +258,11 @@ def test_words_that_look_like_a_colour_confirm_none(
         (_port, "Белый портвейн.", False),
         (_port, "Красный портвейн.", True),
         (_madeira, "Белое креплёное вино.", True),
+        # «тихое»: said not to sparkle, of a colour or a sparkling wine's own name
+        (_sparkling_red, "Тихое красное.", False),
+        (_sparkling_red, "Это тихое.", False),
+        (_red, "Тихое красное, без пузырьков.", True),
+        (_red, "Для тихого вечера вдвоём.", True),
     ],
 )
 def test_a_styled_wine_has_the_colour_of_its_own_words(

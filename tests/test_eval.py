@@ -18,9 +18,9 @@ from services.app.runtime import Runtime
 
 ROOT = Path(__file__).resolve().parents[1]
 # The figures when they were last measured (BENCHMARKS.md, "Language"), a little below: a change
-# that reads worse than this fails. They are floors against regressions, not the issue's bar
-# (kinds 95 %, dialogs 95 %, no false claim), which the test parts do not all reach yet.
-TEST_FLOORS = {"dialogs_offline": 0.952, "claims_false_kept": 1}
+# that reads worse than this fails. They are floors against regressions; the test parts'
+# figures against the issue's bar (kinds 95 %, dialogs 95 %, no false claim) are there too.
+TEST_FLOORS = {"dialogs_offline": 0.952, "claims_false_kept": 0}
 DEV_DIALOGS_OFFLINE = 0.972  # measured 2408/2476 with dialogs_9 (2151/2206 on the files before it)
 # measured 1 of 1093 with claims_12: a century that a year in the wine's words fits by chance
 DEV_CLAIMS_FALSE_KEPT = 1

@@ -95,7 +95,10 @@ _BUBBLES = re.compile(
     r"|frizzant|p[eé]tillant|петийан"
 )
 # «тихое вино»: said not to sparkle; «оранжевое вино»: a style no row's colour is.
-_STILL = re.compile(r"(?<![а-яё])тих\w*\s+(?:\w+\s+)?(?:вин|шампанск)|still wine")
+_STILL = re.compile(
+    r"(?<![а-яё])тих\w*\s+(?:\w+\s+)?(?:вин|шампанск|бел|красн|розов|просекк|ламбруск|кав[аы]\b"
+    r"|брют)|(?<![а-яё])тихое(?=\s*[.,;!—]|$)|still wine"
+)
 _ORANGE = re.compile(
     r"оранжев\w*\s+(?:\w+\s+)?вин|вин\w*\s+оранжев|orange wine|оранж-вин"
     r"|(?<![а-яё])оранжи?(?![а-яё])"
