@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 
 from core.language.folding import fold, stem, word_set
 from core.language.foods import FOOD_WORDS
@@ -304,6 +304,7 @@ _VOCABULARY = (
 )
 
 
+@lru_cache(maxsize=16384)  # a name comes back answer after answer
 def _style_words_only(name: str) -> bool:
     """«Rosso», «Rotwein», «Brut»: a colour or a sweetness in the trade's own word, no name."""
     scanned = ScannedText.of(name)

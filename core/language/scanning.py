@@ -4,7 +4,7 @@ token first, a phrase negated («не сладкое») or a false friend («с�
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Generic, TypeVar
 
@@ -119,6 +119,8 @@ class ScannedText:
     folded: str
     tokens: list[Token]
     stems: frozenset[str] | None = None  # of the tokens: a table none begins is not scanned
+    # what a scan of the whole text found, for readers that ask of it word by word
+    memo: dict[str, frozenset[int]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, text: str) -> ScannedText:

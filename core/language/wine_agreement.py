@@ -76,4 +76,9 @@ def wine_word_follows(text: ScannedText, end: int) -> bool:
 
 
 def grape_at(text: ScannedText, start: int) -> bool:
-    return any(hit.start == start for hit in live_hits(GRAPE_ALIASES, text))
+    starts = text.memo.get("grapes")
+    if starts is None:  # scanned once per text, asked of word after word
+        starts = text.memo["grapes"] = frozenset(
+            hit.start for hit in live_hits(GRAPE_ALIASES, text)
+        )
+    return start in starts
