@@ -56,6 +56,8 @@ def test_a_cuisine_named_by_its_country_is_a_dish(text: str) -> None:
         ("Я из Германии, хочу попробовать грузинское", "Грузия"),
         ("мы сами из Испании, нам бы итальянское", "Италия"),
         ("I am from France, looking for a Spanish red", "Испания"),
+        ("Я турист, из Франции. Хочу грузинское", "Грузия"),
+        ("я хочу вино из Италии", "Италия"),  # the wine's, said by the person
     ],
 )
 def test_where_a_person_comes_from_is_not_the_wines_country(text: str, country: str) -> None:

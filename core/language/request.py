@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from core.domain import Sweetness, WineFilters, WineType
-from core.language.folding import stem
+from core.language.folding import stem, word_set
 from core.language.foods import FOOD_CATEGORIES, FOOD_WORDS
 from core.language.grapes import GRAPE_ALIASES
 from core.language.places import (
@@ -109,13 +109,24 @@ def _body_hit(text: ScannedText) -> Hit[str] | None:
 _PEPPER_BEFORE = frozenset({"с", "со", "перец", "перцем", "перца", "соус", "соусом", "соуса"})
 
 
-# «я из Италии, хочу русское»: where the person is from, not where the wine should be
-_SPEAKER = frozenset({"я", "мы", "сам", "сама", "сами", "m", "am", "are", "re"})
+# «я из Италии», «я турист из Германии», «мы приехали из Испании», «I'm from France»: where
+# the person is from, not where the wine should be
+_SPEAKER = word_set("я мы m am are re")
+_ABOUT_SPEAKER = word_set(
+    "сам сама сами турист туристка туристы гость гости приехал приехала приехали родом a tourist"
+)
 
 
 def _speaker_from(text: ScannedText, hit: Hit[str]) -> bool:
-    before = [token.text for token in text.tokens[max(0, hit.start - 2) : hit.start]]
-    return len(before) == 2 and before[1] in ("из", "from") and before[0] in _SPEAKER
+    before = [token.text for token in text.tokens[max(0, hit.start - 4) : hit.start]]
+    if not before or before[-1] not in ("из", "from"):
+        return False
+    for word in reversed(before[:-1]):
+        if word in _SPEAKER:
+            return True
+        if word not in _ABOUT_SPEAKER:
+            return False
+    return False
 
 
 def _country_hit(text: ScannedText, dish: Hit[str] | None = None) -> Hit[str] | None:
