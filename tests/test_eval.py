@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # that reads worse than this fails. They are floors against regressions; the test parts'
 # figures against the issue's bar (kinds 95 %, dialogs 95 %, no false claim) are there too.
 TEST_FLOORS = {"dialogs_offline": 0.952, "claims_false_kept": 0}
-DEV_DIALOGS_OFFLINE = 0.972  # measured 2408/2476 with dialogs_9 (2151/2206 on the files before it)
+DEV_DIALOGS_OFFLINE = 0.972  # measured 2409/2476 with dialogs_9 (2151/2206 on the files before it)
 # measured 1 of 1093 with claims_12: a century that a year in the wine's words fits by chance
 DEV_CLAIMS_FALSE_KEPT = 1
 DEV_CLAIMS_TRUE_KEPT = 0.985  # measured 1017/1027 with claims_12 (871/874 with claims_11)
@@ -29,7 +29,7 @@ DEV_CLAIMS_TRUE_KEPT = 0.985  # measured 1017/1027 with claims_12 (871/874 with 
 # less than the product does: its figure guards the tool handling, not the language. Measured
 # 80.9 % (1785/2206) with dialogs_8, the file of slang, diminutives and typos that fake model
 # reads worst (61.1 %; the files before it: 1631/1954, 83.5 %, as before dialogs_8 came).
-# With dialogs_9 (company buyers, tourists, voice notes): 79.9 % (1979/2476).
+# With dialogs_9 (company buyers, tourists, voice notes): 80.0 % (1981/2476).
 AGENT_FLOOR = 0.795
 
 
