@@ -89,12 +89,11 @@ _BETWEEN = word_set(
 _LIKE_THINGS: tuple[tuple[tuple[str, ...], Hue], ...] = (
     (("вишн", "черешн", "рубин", "гранат", "кров", "кирпич", "чернил", "ежевик"), WineType.red),
     (("бордо",), WineType.red),
-    (("солом", "лимон", "золот", "мед", "меда"), WineType.white),
+    (("солом", "лимон", "золот", "мед"), WineType.white),
     (("лосос", "шелух", "лепест", "роз", "персик", "коралл", "клубник"), WineType.rose),
     (("янтар", "чая", "чай", "коньяк", "карамел"), AMBER),
     (("апельсин",), ORANGE),
 )
-_QUOTES = "«\"“„'"
 _COLOUR_OF = frozenset({"цвета", "цветом", "цвет"})
 # The wine's whole colour, not a glint of one («зелёные блики»)
 _WHOLE_COLOUR = word_set("цвет цвета цвету цветом цвете окрас окраса окраска окраской окраску")
@@ -118,7 +117,7 @@ def hue_claims(message: ScannedText) -> list[Claim]:
                 claims.append(Claim("colour", thing))
             continue
         hue, plain = _hue_of(token.text)
-        if hue is None or (token.start > 0 and message.original[token.start - 1] in _QUOTES):
+        if hue is None or message.quoted(position):
             continue  # «„золотое“ имя»: a word quoted, not a hue
         if hue == DARK and (grapes := grapes_colour(message, position + 1, hue)):
             claims.append(Claim("colour", grapes))  # «из чёрного винограда»

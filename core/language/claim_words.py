@@ -219,8 +219,7 @@ def _in_a_name(message: ScannedText, at: int) -> bool:
     """Is a colour word the start of a name in quotes («Красный камень»), or part of a name of
     capitalised words: «Red Label», «White Zinfandel», «с виноградника Красный Камень» (not
     «Белое Бордо» or «White Burgundy», a colour and a place)?"""
-    start = message.tokens[at].start
-    if start > 0 and message.original[start - 1] in '«"“':
+    if message.quoted(at):
         return True  # «Красный камень»: a name in quotes
     if at + 1 >= len(message.tokens):
         return False

@@ -113,6 +113,9 @@ def negated(tokens: list[Token], index: int) -> bool:
     return False
 
 
+_QUOTES = "«\"“„'"
+
+
 @dataclass
 class ScannedText:
     original: str
@@ -127,6 +130,11 @@ class ScannedText:
         folded = fold(text)
         tokens = corrected_tokens(folded)
         return cls(text, folded, tokens, frozenset(map(_STEM_OF, tokens)))
+
+    def quoted(self, index: int) -> bool:
+        """Does a quotation mark open right before the token at `index` («„золотое“ имя»)?"""
+        start = self.tokens[index].start
+        return start > 0 and self.original[start - 1] in _QUOTES
 
     def span(self, hit: Hit[object]) -> str:
         return self.original[self.tokens[hit.start].start : self.tokens[hit.end - 1].end]

@@ -127,15 +127,8 @@ _FURTHEST = {
 
 def _intro(state: RequestState, selection: Selection) -> str:
     intro = _picks_intro(state, selection)
-    if not state.missing_name:
-        return intro
-    if selection.source == "balanced":  # nothing else was asked: what the shop has instead
-        intro = "Вот что могу предложить из каталога:"
-    elif intro == _FOUND:  # the request in force goes on: what fits it
-        searched = state.summary_ru(numbers=False)
-        intro = f"Вот что подходит под ваш запрос{f' (искал: {searched})' if searched else ''}:"
     # The name is the person's own words: not repeated back, whatever they say.
-    return f"Такого вина в каталоге нет. {intro}"
+    return f"Такого вина в каталоге нет. {intro}" if state.missing_name else intro
 
 
 def _picks_intro(state: RequestState, selection: Selection) -> str:
@@ -159,6 +152,8 @@ def _picks_intro(state: RequestState, selection: Selection) -> str:
             + f", поэтому я ослабил условие ({names}). Вот ближайшие варианты из каталога:"
         )
     if selection.source == "balanced":
+        if state.missing_name:  # nothing else was asked: what the shop has instead
+            return "Вот что могу предложить из каталога:"
         return "Сейчас я подбираю вина без помощи ИИ. Вот три надежных варианта на разные случаи:"
     if selection.source == "text":
         return "Вот вина из каталога, в описании которых есть то, что вы ищете:"
@@ -166,7 +161,6 @@ def _picks_intro(state: RequestState, selection: Selection) -> str:
         return "Вот вина в стиле, который вам нравился:"
     if state.refined and (state.last_shown or state.extreme):  # a first «недорогое» refines nothing
         return f"Учел уточнение ({', '.join(state.refined)}). Вот что нашлось в каталоге:"
-    return _FOUND
-
-
-_FOUND = "Вот что я нашел в каталоге по вашему запросу:"
+    if state.missing_name:  # the request in force goes on: what fits it
+        return f"Вот что подходит под ваш запрос{looked}:"
+    return "Вот что я нашел в каталоге по вашему запросу:"

@@ -58,10 +58,10 @@ class Selection:
     nothing_further: str | None = None
 
 
-# What may be given up to find new wines when every wine that fits was shown: never the
-# colour, sweetness, country or price a person notices at once (`WineFilters.hard`).
 # Conditions that may name what no wine of the catalog has at all (a dish, a grape, a region)
 _UNKNOWN_FIRST = ("region", "grape_variety", "food_pairing")
+# What may be given up to find new wines when every wine that fits was shown: never the
+# colour, sweetness, country or price a person notices at once (`WineFilters.hard`).
 SOFT_FILTERS = ("region", "body_min", "body_max", "grape_variety", "food_pairing")
 
 
@@ -183,12 +183,9 @@ async def _structured(
     if (widened := await _dish_widened(repo, state, shown, source)) is not None:
         return widened
     # Nothing in the catalog fits: give up the least important condition first, and what
-    # this message asked for last (the intro names what was given up).
-    # what this message asked for or said again («тоже до тысячи») is given up last
+    # this message asked for or said again («тоже до тысячи») last; the intro names it.
     said = {*state.asked_now, *state.said_now}
-    order = [n for n in RELAXATION_ORDER if n not in said] + [
-        n for n in RELAXATION_ORDER if n in said
-    ]
+    order = sorted(RELAXATION_ORDER, key=lambda name: name in said)  # stable: in its order
     for name in _UNKNOWN_FIRST:
         value = getattr(filters, name)
         if value is not None and not await _pool(repo, state, WineFilters(**{name: value})):
@@ -202,7 +199,7 @@ async def _structured(
     for name in [n for n in order if getattr(filters, n) is not None]:
         filters = filters.model_copy(update={name: _given_up(state, filters, name)})
         relaxed.append(name)
-        fresh = [w for w in await _pool(repo, state, filters) if w.id not in shown]
+        fresh = await _unseen(repo, state, filters, shown)
         if fresh:
             closest = cheaper and "price_max" in relaxed
             if closest and state.last_shown:  # fewer cards rather than a dearer one
@@ -220,9 +217,8 @@ async def _dish_widened(
     repo: WineRepository, state: RequestState, shown: set[Any], source: str
 ) -> Selection | None:
     """Before any condition is given up, a dish nothing else asked fits widens: to its kind
-    («белое к форели» → a white for fish; the intro says the dish was eased), or to the dish
-    a pairing of several words is a kind of («осьминог на гриле» → any octopus). Widened
-    wines meet less than the whole request, so the shop's rules do not re-order them."""
+    («белое к форели» → a white for fish, the dish said to be eased) or to the dish a pairing
+    of several words is a kind of («осьминог на гриле»); the shop's rules do not re-order."""
     dish = state.filters.food_pairing
     if dish is None:
         return None
@@ -233,7 +229,7 @@ async def _dish_widened(
         if wider is None or wider == dish:
             continue
         loose = state.filters.model_copy(update={"food_pairing": wider})
-        fresh = [w for w in await _pool(repo, state, loose) if w.id not in shown]
+        fresh = await _unseen(repo, state, loose, shown)
         if fresh:
             wines = choose(fresh, loose, dish_said=ranked_by)
             return Selection(wines, source, ["food_pairing"] if eased else [])
@@ -269,7 +265,7 @@ async def _all_shown(
     for name in [n for n in soft if getattr(filters, n) is not None]:
         filters = filters.model_copy(update={name: None})
         relaxed.append(name)
-        fresh = [w for w in await _pool(repo, state, filters) if w.id not in shown]
+        fresh = await _unseen(repo, state, filters, shown)
         if fresh:
             return Selection(choose(fresh, filters), "filters", relaxed, all_shown=True)
     cheapest = "дешевле" in state.refined
@@ -320,9 +316,14 @@ async def _nothing_further(repo: WineRepository, state: RequestState, direction:
 async def _beyond_the_dish(repo: WineRepository, state: RequestState) -> Selection | None:
     """New wines of the step without the dish, the intro saying the dish was given up."""
     loose = state.filters.model_copy(update={"food_pairing": None})
-    seen = set(state.shown)
-    fresh = [w for w in await _pool(repo, state, loose) if w.id not in seen]
+    fresh = await _unseen(repo, state, loose, set(state.shown))
     return Selection(choose(fresh, loose), "filters", ["food_pairing"]) if fresh else None
+
+
+async def _unseen(
+    repo: WineRepository, state: RequestState, filters: WineFilters, shown: set[Any]
+) -> list[Wine]:
+    return [w for w in await _pool(repo, state, filters) if w.id not in shown]
 
 
 def _still_of_grape(pool: list[Wine], filters: WineFilters) -> list[Wine]:

@@ -20,7 +20,7 @@ from core.language.claim_words import forget_groups_read, own_claims_of_kind, re
 from core.language.claims import Claim, numbers_in, read_claims
 from core.language.folding import fold, stem
 from core.language.request import country_from_text, grape_from_text, region_from_text
-from core.language.vocabulary import BODY_BOUNDS, COLOUR_TYPES, STYLE_TYPES
+from core.language.vocabulary import BODY_BOUNDS, COLOUR_TYPES
 from core.language.world import GROUPS_BY_NAME, NEW_WORLD, OLD_WORLD
 from core.recommendation import RecommendedWine
 from services.agent._colour_verdict import colour_verdict
@@ -78,7 +78,6 @@ class Facts:
         """The claims the wine's own words make."""
         return _own_claims(self.own_text)
 
-    @property
     def own_colours(self) -> frozenset[object]:
         """The colours (red, white, rosé) the wine's own words give it."""
         said = own_claims_of_kind(self.own_text, "colour")
@@ -194,10 +193,9 @@ class Facts:
             # Ruffino: every word must hold
             return Verdict.OK if all(words_held) else Verdict.FALSE
         if kind == "colour":
-            # only a sparkling, sweet or fortified wine's own words are read for its colour
-            styled = self.wine_type in STYLE_TYPES
-            own = self.own_colours if styled else frozenset()
-            return colour_verdict(value, self.wine_type, self.body, own, self.name_text)
+            return colour_verdict(
+                value, self.wine_type, self.body, self.own_colours, self.name_text
+            )
         if kind == "sweetness":
             if self.sweetness is None:
                 return Verdict.UNCONFIRMED
