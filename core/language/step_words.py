@@ -231,7 +231,20 @@ _SEEMING = (
     r"|было|был|была|были|вышло|вышел|вышла|оказалось|оказался|оказалась|на вкус)(?! бы)"
 )
 _VAGUE = r"(?:какое|какой|какая)[- ]то"  # «сладкое какое-то»: said after the taste only
-_TASTES = r"кисл|кисел|сладк|сладок|притор|тяжел|плотн|водянист|жидк|жидок"
+# a taste the wines shown had, and the step away from it
+_AWAY = {
+    "кисл": "sweeter",
+    "кисел": "sweeter",
+    "сладк": "drier",
+    "сладок": "drier",
+    "притор": "drier",
+    "тяжел": "lighter",
+    "плотн": "lighter",
+    "водянист": "fuller",
+    "жидк": "fuller",
+    "жидок": "fuller",
+}
+_TASTES = "|".join(_AWAY)
 
 
 def _taste(name: str) -> str:
@@ -248,25 +261,13 @@ _WISH = re.compile(
     r"(?<![а-я])(?:чтоб|чтобы|бы|хочу|хочется|хотим|хотелось|нужно|нужен|нужна|надо|пусть"
     r"|должно|должен|должна|люблю|любит|ищу|посоветуй\w*|подбери\w*)(?:\s+\S+){0,2}\s*$"
 )
-_AWAY = {
-    "кисл": "sweeter",
-    "кисел": "sweeter",
-    "сладк": "drier",
-    "сладок": "drier",
-    "притор": "drier",
-    "тяжел": "lighter",
-    "плотн": "lighter",
-    "водянист": "fuller",
-    "жидк": "fuller",
-    "жидок": "fuller",
-}
 # «сухое кажется кислым»: the style the complaint is about is its measure, not asked for
 _COMPLAINED_STYLE = re.compile(
     rf"(?<![а-я])(?:полу)?(?:сух|сладк)\w*(?= (?:\w+ )?{_SEEMING} (?:\w+ )?\w*(?:{_TASTES}))"
 )
 
 
-_BODY_TASTES = ("тяжел", "плотн", "водянист", "жидк", "жидок")
+_BODY_TASTES = tuple(taste for taste, step in _AWAY.items() if step in ("lighter", "fuller"))
 _WORD_AT = re.compile(r"\w*")
 
 
