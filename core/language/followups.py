@@ -249,7 +249,10 @@ def is_new_request(filters: WineFilters, followup: FollowUp, word_count: int) ->
         update={"price_min": None, "price_max": None, "country": None, "region": None}
     )
     said = others.model_dump(exclude_none=True)
-    if said.keys() <= _STYLE_FIELDS and len(said) == 1 and word_count <= 8:
+    # a sweetness said in a longer message too («мама хочет полусладкое, чтоб всем зашло»); a
+    # colour with more words is a request of its own («добрый день! хочу розовое на лето»)
+    longest = 8 if said.keys() == {"sweetness"} else 6
+    if said.keys() <= _STYLE_FIELDS and len(said) == 1 and word_count <= longest:
         return False  # «мне всё-таки сухой», «лучше полусладкое»: one trait of the same request
     if said.keys() == {"food_pairing"}:
         # «к запечённой курочке», «планы поменялись, будет азиатская еда»: a meal named with
