@@ -43,7 +43,7 @@ import signal
 import sys
 import tempfile
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,6 +58,8 @@ EMBEDDING_DIM = 64
 LLM_TIMEOUT = 2.0
 TELEGRAM_TIMEOUT = 2.0
 RECORD = "SOAK "  # prefix of the child's JSON log lines
+_NAMED_UPDATE = re.compile(r"\bupdates? (\d+)")
+ABOUT_LINES = 6
 FIRST_CHAT = 7_000_000
 
 QUESTIONS = [
@@ -413,6 +415,7 @@ class _Tally:
         self.sent_after_back: set[int] = set()
         self.database_up = True
         self.refused_late = 0.0  # the last refusal, in seconds after the database was back
+        self.about: defaultdict[int, list[str]] = defaultdict(list)  # log lines naming an update
 
     @property
     def done(self) -> int:
@@ -435,6 +438,9 @@ class _Tally:
             return
         record = json.loads(line[len(RECORD) :])
         name, msg, level, exc = record["name"], record["msg"], record["level"], record["exc"]
+        for update_id in {int(n) for n in _NAMED_UPDATE.findall(msg)}:
+            if len(self.about[update_id]) < ABOUT_LINES:  # what explains a lost update
+                self.about[update_id].append(f"{level} {name}: {msg[:160]}")
         if name == "sommelier.answers":
             fields = json.loads(msg)
             if fields["event"] == "answer":
@@ -660,7 +666,7 @@ async def run_soak(
             pg.shutdown()
         shutil.rmtree(data_dir, ignore_errors=True)
 
-    _judge(report, replies, pushed, tally.sent_after_back)
+    _judge(report, replies, pushed, tally.sent_after_back, tally.about)
     report.apologies = dict(tally.apologies)
     report.unhandled = dict(tally.unhandled)
     report.handled_noise = dict(tally.noise)
@@ -676,10 +682,15 @@ async def run_soak(
 
 
 def _judge(
-    report: SoakReport, replies: Replies, pushed: list[int], sent_after_back: set[int]
+    report: SoakReport,
+    replies: Replies,
+    pushed: list[int],
+    sent_after_back: set[int],
+    about: dict[int, list[str]],
 ) -> None:
     """Each update by what its chat was shown for it: an answer, the refusal, only the
-    apology, or nothing (lost); and whether any message was shown twice (duplicated)."""
+    apology, or nothing (lost); and whether any message was shown twice (duplicated). An odd
+    one's example carries the bot's log lines that name it."""
     from services.app.texts import T
 
     refusal, apology = f"sendMessage: {T.unavailable}", f"sendMessage: {T.apology}"
@@ -697,7 +708,7 @@ def _judge(
     report.lost = replies.lost(pushed)
     report.duplicated = replies.duplicated(pushed)
     odd = report.duplicated + report.lost
-    report.reply_examples = [replies.example(u) for u in odd[:5]]
+    report.reply_examples = ["; ".join([replies.example(u), *about.get(u, [])]) for u in odd[:5]]
     report.unmarked_messages = dict(replies.unattributed)
 
 
@@ -724,7 +735,14 @@ def _telegram_fault(rng: random.Random, tg: Any) -> str:
     if kind == 429:
         tg.fail_next(method, 429, f"Too Many Requests: retry after 1 {INJECTED}", retry_after=1)
     elif kind == 400 and method == "sendMessage":
-        tg.fail_next(method, 400, f"Bad Request: can't parse entities: {INJECTED}")
+        # As Telegram: only a message with a parse_mode has entities it can fail to parse (a
+        # second fault of this kind meets the same message's plain resend no more than there).
+        tg.fail_next(
+            method,
+            400,
+            f"Bad Request: can't parse entities: {INJECTED}",
+            when=lambda params: bool(params.get("parse_mode")),
+        )
     elif kind == 400:
         tg.fail_next(method, 400, f"Bad Request: TEXTDRAFT_PEER_INVALID {INJECTED}")
     elif kind == "slow":

@@ -196,6 +196,12 @@ async def _on_error(event: ErrorEvent, people: People, turns: Turns, bot: Bot) -
         log.error("error handling update %s", update.update_id, exc_info=exc)
         reply = T.apology
     if chat_id is not None:
-        with contextlib.suppress(Exception):
+        try:
             await bot.send_message(chat_id, reply)
+        except Exception as send_error:  # Telegram refused this too: the log is all that is left
+            log.warning(
+                "update %s: the person could not be told either (%s)",
+                update.update_id,
+                type(send_error).__name__,
+            )
     return True

@@ -313,6 +313,28 @@ async def test_fail_next_forbidden_and_server_errors(
     assert [call.status for call in telegram.calls] == [403, 403, 502, 200]
 
 
+async def test_fail_next_when_meets_only_the_calls_it_accepts(
+    telegram: FakeTelegramServer, bot: Bot
+) -> None:
+    """«can't parse entities» is Telegram's answer to a message with a parse_mode only: a plain
+    message passes, and the fault waits for the next message that has one."""
+    telegram.fail_next(
+        "sendMessage",
+        400,
+        "Bad Request: can't parse entities: injected",
+        when=lambda params: bool(params.get("parse_mode")),
+    )
+    await bot.send_message(CHAT, "plain", parse_mode=None)
+    with pytest.raises(TelegramBadRequest, match="can't parse entities"):
+        await bot.send_message(CHAT, "<b>bold</b>", parse_mode="HTML")
+    await bot.send_message(CHAT, "<b>again</b>", parse_mode="HTML")
+    assert [(c.params["text"], c.status) for c in telegram.calls] == [
+        ("plain", 200),
+        ("<b>bold</b>", 400),
+        ("<b>again</b>", 200),
+    ]
+
+
 async def test_delay_next_causes_client_timeout(telegram: FakeTelegramServer, bot: Bot) -> None:
     telegram.delay_next("sendMessage", 2.0)
     with pytest.raises(TelegramNetworkError):  # the client gave up before the server answered

@@ -175,6 +175,29 @@ async def test_while_the_database_is_away_the_bot_paces_alone_and_honours_a_429(
         await asyncio.to_thread(pg.start)
 
 
+async def test_a_notice_telegram_refuses_is_logged_not_dropped_in_silence(
+    outage_db: tuple[Runtime, PostgresControl], caplog: pytest.LogCaptureFixture
+) -> None:
+    """The database is away and Telegram refuses the «temporarily unavailable» notice for good:
+    nobody can be told, so the log says which update went without a word, and why."""
+    rt, pg = outage_db
+    caplog.set_level(logging.WARNING)
+    async with running_bot(rt, db_timeout_seconds=DB_TIMEOUT) as h:
+        await adult(h, ALICE)
+        await asyncio.to_thread(pg.stop)
+        h.tg.fail_next("sendMessage", 400, "Bad Request: chat not found")
+        before = len(messages(h.tg.sent(chat_id=ALICE)))
+        update = h.tg.message_update(ALICE, "/profile")
+        h.tg.push_update(update)
+        await h.tg.wait_for(lambda _: bool(h.tg.rejected), 30)
+        await h.idle(timeout=30)
+        shown = messages(h.tg.sent(chat_id=ALICE))[before:]
+        await asyncio.to_thread(pg.start)
+    assert shown == []  # Telegram took nothing
+    told = f"update {update['update_id']}: the person could not be told either"
+    assert f"{told} (TelegramBadRequest)" in caplog.text
+
+
 async def test_a_hanging_database_is_reported_within_the_timeout(
     outage_db: tuple[Runtime, PostgresControl], caplog: pytest.LogCaptureFixture
 ) -> None:

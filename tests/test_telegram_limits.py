@@ -295,3 +295,27 @@ async def test_slots_reserved_ahead_wait_for_the_answers_of_a_stalled_burst() ->
     await asyncio.gather(*(notice(i, local.reserve(7)) for i in range(6)))
     assert telegram.refusals == []
     assert time.monotonic() - started >= 1.3  # the sixth waited for the late answers
+
+
+async def test_messages_woken_together_by_a_stalled_loop_leave_the_bots_slot_apart() -> None:
+    """The database away, twelve notices to twelve chats take the bot's slots a thirtieth of a
+    second apart; a stalled loop wakes them all at once. They leave spaced by the clock they
+    actually go at, so Telegram's count of the bot (a clump of ten, then thirty a second)
+    never refuses one (the small chaos soak met this 429 on a loaded machine)."""
+    pace = Pace(bot_seconds=1 / 30, private_seconds=1.0, group_seconds=3.0, chat_burst=5)
+    local = LocalPace(pace)
+    telegram = TelegramLimits()
+    for chat in range(1, 13):
+        local.reserve(chat)
+    time.sleep(0.5)  # noqa: ASYNC251 (the stalled loop: every slot passes before they wake)
+
+    async def notice(chat: int) -> None:
+        await local.settle(chat)
+        local.sending(chat)
+        assert telegram.check("sendMessage", chat) is None, f"notice to {chat} refused"
+        local.answered(chat, time.monotonic())
+
+    started = time.monotonic()
+    await asyncio.gather(*(notice(chat) for chat in range(1, 13)))
+    assert telegram.refusals == []
+    assert time.monotonic() - started >= 7 / 30 - 0.02  # past the clump, a slot apart

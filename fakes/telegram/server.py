@@ -216,9 +216,12 @@ class FakeTelegramServer(UpdatesMixin, MediaMixin, MessagesMixin, InlineMixin):
         retry_after: int | None = None,
         times: int = 1,
         after: int = 0,
+        when: Callable[[dict[str, Any]], bool] | None = None,
     ) -> None:
         """Answer the next ``times`` calls of ``method`` with an error instead of handling them
-        (the first ``after`` calls of it pass untouched)."""
+        (the first ``after`` calls of it pass untouched). With ``when``, only calls whose
+        parameters it accepts count: Telegram answers «can't parse entities» only to a message
+        with a parse_mode, for instance."""
         if retry_after is None and status == 429:
             retry_after = 1
         self._failures.setdefault(method.lower(), []).append(
@@ -228,6 +231,7 @@ class FakeTelegramServer(UpdatesMixin, MediaMixin, MessagesMixin, InlineMixin):
                 status=status,
                 description=description,
                 retry_after=retry_after,
+                when=when,
             )
         )
 
@@ -251,17 +255,19 @@ class FakeTelegramServer(UpdatesMixin, MediaMixin, MessagesMixin, InlineMixin):
         )
 
     @staticmethod
-    def _take(queue: dict[str, list[Injection]], method: str) -> Injection | None:
-        pending = queue.get(method.lower())
+    def _take(queue: dict[str, list[Injection]], call: SentCall) -> Injection | None:
+        pending = queue.get(call.method.lower())
         if not pending:
             return None
-        injection = pending[0]
+        injection = next((i for i in pending if i.when is None or i.when(call.params)), None)
+        if injection is None:
+            return None
         if injection.skip > 0:
             injection.skip -= 1
             return None
         injection.remaining -= 1
         if injection.remaining <= 0:
-            pending.pop(0)
+            pending[:] = [i for i in pending if i is not injection]
         return injection
 
     # ---------------------------------------------------------------- HTTP plumbing
@@ -294,8 +300,8 @@ class FakeTelegramServer(UpdatesMixin, MediaMixin, MessagesMixin, InlineMixin):
         # Judged as it arrives, in the order calls arrive (as Telegram counts them): an injected
         # delay makes only the answer late. Judged after the delay, a slow call would be
         # counted behind calls that came after it, and refused for their pace, not its own.
-        delay = self._take(self._delays, call.method)
-        failure = self._take(self._failures, call.method)
+        delay = self._take(self._delays, call)
+        failure = self._take(self._failures, call)
         refusal = (
             None if failure is not None else self.limits.check(call.method, call.chat_id, call.at)
         )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -132,6 +133,9 @@ class Injection:
     description: str = ""
     retry_after: int | None = None
     seconds: float = 0.0
+    # Only calls with these parameters meet it (None: every call of the method); the others
+    # pass untouched and leave it for the next one that does.
+    when: Callable[[dict[str, Any]], bool] | None = None
 
 
 def decode_form_value(key: str, value: str) -> Any:

@@ -16,6 +16,10 @@ MAX_CHATS = 10_000  # chats remembered; past that, the ones that hold nothing ba
 # The longest a message waits for the one before it to the same chat to be answered (each is
 # answered or fails within the session's timeout; this only bounds a count gone wrong).
 IN_FLIGHT_WAIT_SECONDS = 5.0
+# Messages (to any chats) that may leave at the same moment; past them, they leave the bot's
+# slot apart by the clock they actually go at. Slots are taken before a wait, and a stalled loop
+# wakes every message whose slot passed meanwhile at once: Telegram counts the clump it gets.
+SEND_CLUMP = 5
 
 
 class LocalPace:
@@ -33,6 +37,7 @@ class LocalPace:
         self._answers: dict[int, float] = {}
         self._in_flight: dict[int, int] = {}  # chat -> messages sent, not yet answered
         self._idle: dict[int, asyncio.Event] = {}  # chat -> set when none is in flight
+        self._next_send = 0.0  # the bot's next slot, counted when its messages actually left
 
     def hold(self, seconds: float) -> None:
         self._hold_until = max(self._hold_until, time.monotonic() + seconds)
@@ -76,8 +81,9 @@ class LocalPace:
 
     async def settle(self, chat_id: int) -> None:
         """Wait until the messages to the chat still in flight are answered (at most
-        `IN_FLIGHT_WAIT_SECONDS`) and the answers' count lets one more arrive; `sending` must
-        follow with no await between, so that two messages never both pass."""
+        `IN_FLIGHT_WAIT_SECONDS`), the answers' count lets one more arrive, and the bot's count
+        of what actually left lets one more go; `sending` must follow with no await between,
+        so that two messages never both pass."""
         deadline = time.monotonic() + IN_FLIGHT_WAIT_SECONDS
         while True:
             idle = self._idle.get(chat_id)
@@ -87,13 +93,17 @@ class LocalPace:
                 continue  # another message may have gone meanwhile: look again
             now = time.monotonic()
             burst_ahead = self._interval(chat_id) * (max(1, self._pace.chat_burst) - 1)
-            gap = self._answers.get(chat_id, now) - burst_ahead - now
+            gap = max(
+                self._answers.get(chat_id, now) - burst_ahead - now,
+                self._next_send - (SEND_CLUMP - 1) * self._pace.bot_seconds - now,
+            )
             if gap <= 0:
                 return
             await asyncio.sleep(gap)
 
     def sending(self, chat_id: int) -> None:
         """A message to the chat goes now; `answered` counts it back."""
+        self._next_send = max(self._next_send, time.monotonic()) + self._pace.bot_seconds
         self._in_flight[chat_id] = self._in_flight.get(chat_id, 0) + 1
         self._idle.setdefault(chat_id, asyncio.Event())
 
