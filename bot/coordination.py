@@ -40,6 +40,7 @@ from bot.delivery_plan import delivery_plan
 from core.errors import DatabaseUnavailableError, LeaseLostError
 from core.recommendation import Recommendation
 from services.app.ops.ledger import Intake, LeasedUpdate, Ledger
+from services.app.sending.limits import PartsSent
 from services.app.turns.turns import WithTurn
 
 log = logging.getLogger(__name__)
@@ -182,6 +183,12 @@ class Delivery:
         answer is the one the person gets, and this one is never sent."""
         self.plan = delivery_plan(rec)
         return self.plan
+
+    def sent(self, parts: int) -> PartsSent:
+        """The first `parts` parts went out: what records it (`mark_sent`, or the statement of
+        the next part's permit)."""
+        self.sent_parts = parts
+        return PartsSent(self.update_id, parts, self.coordinator.owner)
 
     async def mark_sent(self, parts: int) -> None:
         """Record that the first `parts` parts of the answer went out. Best effort: with the

@@ -39,6 +39,7 @@ from bot.telegram_html import escape, html_to_plain, plan_card_messages, split_t
 from core.failpoints import failpoint
 from core.recommendation import Recommendation, RecommendedWine
 from services.app.ops.metrics import TELEGRAM_ERRORS
+from services.app.sending.limits import PermitRider, SendLimits, riding_with_permits
 from services.app.texts import T
 
 log = logging.getLogger(__name__)
@@ -197,23 +198,46 @@ async def send_recommendation(
     bot: Bot, chat_id: int, rec: Recommendation, delivery: Delivery | None = None
 ) -> None:
     """Intro, one card per wine, closing — each part recorded in the update's ledger row as it
-    goes out, so that a process taking over after a crash sends only the parts still missing."""
+    goes out, so that a process taking over after a crash sends only the parts still missing.
+    Where every message takes a permit, the next part's permit records the parts before it in
+    its own statement; the last part is recorded alone."""
     if delivery is not None and delivery.plan is None:
         delivery = None  # nothing planned (stored) for this update: nothing to resume
     done = delivery.sent_parts if delivery is not None else 0
     last_card = len(rec.wines) + 1
-    for number, send in enumerate(_parts(bot, chat_id, rec), start=1):
-        if number <= done:
-            continue
-        await send()
-        if number == 2:
-            failpoint("card_sent_unrecorded")  # Telegram has the first card, the ledger not
+    riding = _permits_taken(bot)
+    with riding_with_permits() as rider:
+        for number, send in enumerate(_parts(bot, chat_id, rec), start=1):
+            if number <= done:
+                continue
+            await send()
+            if number == 2:
+                failpoint("card_sent_unrecorded")  # Telegram has the first card, the ledger not
+            then = "after_intro" if number == 1 else "after_cards" if number == last_card else None
+            if delivery is None:
+                if then is not None:
+                    failpoint(then)
+                continue
+            # A part that sent nothing (an empty text) took no permit: the next one records both.
+            rider.parts_sent, rider.failpoint = delivery.sent(number), then or rider.failpoint
+            if not riding:
+                await _record(rider, delivery)
         if delivery is not None:
-            await delivery.mark_sent(number)
-        if number == 1:
-            failpoint("after_intro")
-        elif number == last_card:
-            failpoint("after_cards")
+            await _record(rider, delivery)  # the last part: no permit after it
+
+
+async def _record(rider: PermitRider, delivery: Delivery) -> None:
+    """Record the parts sent that no permit recorded, then pass their failpoint."""
+    parts_sent, then = rider.take()
+    if parts_sent is not None:
+        await delivery.mark_sent(parts_sent.parts)
+    if then is not None:
+        failpoint(then)
+
+
+def _permits_taken(bot: Bot) -> bool:
+    limits = getattr(bot.session, "limits", None)
+    return isinstance(limits, SendLimits) and limits.enabled
 
 
 def _parts(bot: Bot, chat_id: int, rec: Recommendation) -> list[Callable[[], Awaitable[None]]]:

@@ -8,7 +8,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from repositories.statements import Executor, driver_execute, driver_fetchall, driver_fetchrow
 
@@ -26,6 +26,26 @@ class Pace:
         return self.private_seconds if chat_id > 0 else self.group_seconds
 
 
+@dataclass(frozen=True)
+class PartsSent:
+    """The first `parts` parts of an update's answer went out: recorded in the update ledger
+    (as `UpdateLedger.mark_sent` records them, while `owner` holds the update) by the statement
+    that takes the permit for the answer's next part, instead of a round trip of its own."""
+
+    update_id: int
+    parts: int
+    owner: str
+
+
+class Permit(NamedTuple):
+    verdict: str
+    wait: float
+    held: bool | None  # with `PartsSent`: whether its owner still held the update
+
+
+_PERMIT = "telegram_send_permit($1, $2, $3, $4, $5, $6, $7, $8)"
+
+
 async def take_permit(
     executor: Executor,
     bot_id: int,
@@ -34,13 +54,12 @@ async def take_permit(
     pace: Pace,
     chat_not_before: float = 0.0,
     bot_not_before: float = 0.0,
-) -> tuple[str, float]:
+    parts_sent: PartsSent | None = None,
+) -> Permit:
     """(verdict, seconds): see alembic/versions/0016_telegram_limits.py. `chat_not_before`,
     `bot_not_before`: seconds before which this process will not send to the chat, or at all,
-    by its own count."""
-    row = await driver_fetchrow(
-        executor,
-        "SELECT verdict, wait FROM telegram_send_permit($1, $2, $3, $4, $5, $6, $7, $8)",
+    by its own count. `parts_sent` is recorded in the same statement."""
+    args: list[Any] = [
         bot_id,
         chat_id,
         alert,
@@ -49,9 +68,19 @@ async def take_permit(
         pace.chat_burst,
         chat_not_before,
         bot_not_before,
-    )
+    ]
+    if parts_sent is None:
+        sql = f"SELECT verdict, wait FROM {_PERMIT}"
+    else:
+        sql = (
+            "WITH marked AS (UPDATE telegram_updates SET sent_parts = $10"
+            " WHERE update_id = $9 AND lease_owner = $11 RETURNING 1) "
+            f"SELECT p.verdict, p.wait, EXISTS (SELECT 1 FROM marked) FROM {_PERMIT} p"
+        )
+        args += [parts_sent.update_id, parts_sent.parts, parts_sent.owner]
+    row = await driver_fetchrow(executor, sql, *args)
     assert row is not None
-    return str(row[0]), float(row[1])
+    return Permit(str(row[0]), float(row[1]), None if parts_sent is None else bool(row[2]))
 
 
 async def hold_bot(executor: Executor, bot_id: int, seconds: float) -> None:

@@ -19,6 +19,7 @@ from core.errors import DatabaseUnavailableError
 from repositories.coordination import RateCounter, UpdateLedger
 from repositories.database import core_connections, make_engine, make_session_factory
 from repositories.statements import driver_execute, driver_fetchrow
+from repositories.telegram_limits import Pace, PartsSent, take_permit
 from repositories.users import UserRepository, read_access
 from services.app.database import Database, DatabaseSessions
 from services.app.runtime import Runtime
@@ -172,3 +173,27 @@ async def test_a_loan_keeps_the_pools_size_and_timeout(clean_db: Runtime) -> Non
         assert engine.pool.checkedout() == 0  # type: ignore[attr-defined]
     finally:
         await engine.dispose()
+
+
+async def test_a_permit_records_the_parts_sent_in_its_own_statement(clean_db: Runtime) -> None:
+    """The permit for an answer's next part records the parts before it (one round trip, not
+    two), and says when the update is no longer this process's: a takeover's record stands."""
+    pace = Pace(bot_seconds=1 / 30, private_seconds=1.0, group_seconds=3.0, chat_burst=5)
+    async with clean_db.engine.begin() as conn:
+        await conn.execute(
+            text(
+                "INSERT INTO telegram_updates (update_id, body, lease_owner)"
+                " VALUES (78, '{}'::jsonb, 'this')"
+            )
+        )
+    connections = core_connections(clean_db.sessions)
+    assert connections is not None
+    async with connections() as conn:
+        mine = await take_permit(conn, 1, 5001, False, pace, parts_sent=PartsSent(78, 2, "this"))
+        theirs = await take_permit(conn, 1, 5002, False, pace, parts_sent=PartsSent(78, 3, "gone"))
+        plain = await take_permit(conn, 1, 5003, False, pace)
+    assert (mine.verdict, mine.held) == ("send", True)
+    assert (theirs.verdict, theirs.held) == ("send", False)
+    assert (plain.verdict, plain.held) == ("send", None)
+    row = await ledger_row(clean_db, 78)
+    assert row is not None and row["sent_parts"] == 2

@@ -138,6 +138,9 @@ def _stems(word: str) -> set[str]:
     return stems
 
 
+_START = 3  # the letters a stem and every term it fits begin alike (see `_fitting`)
+
+
 def _fits(stem: str, term: str) -> bool:
     return term.startswith(stem) or (len(term) >= 5 and stem.startswith(term))
 
@@ -220,6 +223,7 @@ class CatalogIndex:
                         self.russian_stems.setdefault(term, set()).add(stem(word))
         self.terms = index
         self._first_sounds: dict[str, list[str]] | None = None  # built on the first misheard name
+        self._starts: dict[str, list[str]] | None = None  # terms by their first three letters
         self.styles = {entry.wine_id: tuple(entry.style.split("|")) for entry in entries}
         # The catalog's own dish words, by stem: «хачапури», «хамон» — whatever this shop pairs.
         self.foods: dict[str, str] = {}
@@ -309,6 +313,19 @@ class CatalogIndex:
                 found.append(str(best[0]))
         return found
 
+    def _fitting(self, stems: set[str]) -> list[str]:
+        """The terms one of the stems fits (`_fits`). A stem of three letters or more fits only
+        terms that begin with its first three, so only those are tried, not the whole catalog."""
+        if any(len(s) < _START for s in stems):
+            return [term for term in self.terms if any(_fits(s, term) for s in stems)]
+        if self._starts is None:
+            starts: dict[str, list[str]] = {}
+            for term in self.terms:
+                starts.setdefault(term[:_START], []).append(term)
+            self._starts = starts
+        tried = dict.fromkeys(t for s in stems for t in self._starts.get(s[:_START], ()))
+        return [term for term in tried if any(_fits(s, term) for s in stems)]
+
     def _by_first_sound(self) -> dict[str, list[str]]:
         if self._first_sounds is None:
             grouped: dict[str, list[str]] = {}
@@ -332,7 +349,7 @@ class CatalogIndex:
                 continue  # «к папе»: the person the wine is for, not Papa Figos
             stems = _stems(word)
             forms = skeletons(word)
-            fitting = [term for term in self.terms if any(_fits(s, term) for s in stems)]
+            fitting = self._fitting(stems)
             positions: set[int] = set()
             if not fitting:  # «Клауди» for Cloudy: a name heard, not read
                 for term in self._heard(word, forms):

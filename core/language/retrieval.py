@@ -234,6 +234,11 @@ class KnowledgeIndex:
         for position, doc in enumerate(self.docs):
             for term in doc:
                 self.holding.setdefault(term, []).append(position)
+        # term -> (position, what the term adds to that entry's BM25 score), computed once
+        self.scores: dict[str, list[tuple[int, float]]] = {
+            term: [(p, self._bm25(term, p)) for p in positions]
+            for term, positions in self.holding.items()
+        }
         # Each wording's lemmas with their IDF, in the wording's own order (for `closeness`).
         self.weighed: list[list[tuple[frozenset[str], tuple[tuple[str, float], ...]]]] = [
             [(p, tuple((t, self.idf.get(t, 0.0)) for t in p)) for p in phrasings]
@@ -243,6 +248,11 @@ class KnowledgeIndex:
         for term in self.vocabulary:
             if not term.isascii() and len(stem(term)) >= 4:
                 self.by_root.setdefault(stem(term)[:4], []).append(term)
+
+    def _bm25(self, term: str, position: int) -> float:
+        tf = self.docs[position][term]
+        norm = tf + _K1 * (1 - _B + _B * self.lengths[position] / self.average)
+        return self.idf[term] * tf * (_K1 + 1) / norm
 
     def kin(self, lemma: str) -> str | None:
         """A word of the base built on the same root (Snowball stems that differ at most in
@@ -324,23 +334,22 @@ class KnowledgeIndex:
             return []
         total = sum(weight.values())
         matches: list[KnowledgeMatch] = []
-        candidates = sorted({p for term in terms for p in self.holding.get(term, ())})
-        for position in candidates:
-            entry, doc, length = self.entries[position], self.docs[position], self.lengths[position]
+        # Term at a time over the entries that hold it; each entry's terms add up in the
+        # message's order, as they would entry by entry.
+        scores: dict[int, float] = {}
+        held: dict[int, float] = {}
+        for term in terms:
+            weighs = weight[term]
+            for position, adds in self.scores.get(term, ()):
+                scores[position] = scores.get(position, 0.0) + adds
+                held[position] = held.get(position, 0.0) + weighs
+        for position in sorted(scores):
+            entry = self.entries[position]
             if only is not None and entry.id not in only:
                 continue
-            score = 0.0
-            held = 0.0
-            for term in terms:
-                tf = doc.get(term, 0)
-                if not tf:
-                    continue
-                held += weight[term]
-                norm = tf + _K1 * (1 - _B + _B * length / self.average)
-                score += self.idf[term] * tf * (_K1 + 1) / norm
-            if score > 0:
-                term = bool(jargon & self.names[self.position[entry.id]])
-                matches.append(KnowledgeMatch(entry, score, held / total, term))
+            if (score := scores[position]) > 0:
+                named = bool(jargon & self.names[position])
+                matches.append(KnowledgeMatch(entry, score, held[position] / total, named))
         matches.sort(key=lambda m: (-m.score, m.entry.id))
         # The best ten again, by how close the message is to one of each entry's wordings.
         head = sorted(

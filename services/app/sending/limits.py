@@ -14,9 +14,15 @@ from collections.abc import Iterator
 from contextvars import ContextVar
 from enum import Enum
 
-from core.errors import ChatBusyError, DatabaseUnavailableError, RecipientBlockedError
+from core.errors import (
+    ChatBusyError,
+    DatabaseUnavailableError,
+    LeaseLostError,
+    RecipientBlockedError,
+)
+from core.failpoints import failpoint
 from core.settings import Settings
-from repositories.telegram_limits import Pace, hold_bot, mark_blocked, take_permit
+from repositories.telegram_limits import Pace, PartsSent, hold_bot, mark_blocked, take_permit
 from services.app.database import Database, commit
 from services.app.sending.local_pace import LocalPace
 
@@ -45,6 +51,37 @@ def alert_priority() -> Iterator[None]:
         SENDING_PRIORITY.reset(token)
 
 
+class PermitRider:
+    """What the next permit taken in this task records in the same statement: the parts of
+    an answer sent so far (`PartsSent`), and the failpoint that follows their record. One
+    object for the whole answer, so that a task started meanwhile takes it from the same one."""
+
+    __slots__ = ("failpoint", "parts_sent")
+
+    def __init__(self) -> None:
+        self.parts_sent: PartsSent | None = None
+        self.failpoint: str | None = None
+
+    def take(self) -> tuple[PartsSent | None, str | None]:
+        taken = self.parts_sent, self.failpoint
+        self.parts_sent = self.failpoint = None
+        return taken
+
+
+_RIDER: ContextVar[PermitRider | None] = ContextVar("permit_rider", default=None)
+
+
+@contextlib.contextmanager
+def riding_with_permits() -> Iterator[PermitRider]:
+    """The permits this task takes meanwhile carry what the rider holds."""
+    rider = PermitRider()
+    token = _RIDER.set(rider)
+    try:
+        yield rider
+    finally:
+        _RIDER.reset(token)
+
+
 class SendLimits:
     def __init__(self, database: Database, settings: Settings) -> None:
         self._statements = database.statements
@@ -68,6 +105,8 @@ class SendLimits:
         if not self.enabled:
             return
         alert = SENDING_PRIORITY.get() is Priority.ALERT
+        rider = _RIDER.get()
+        parts_sent, then = rider.take() if rider is not None else (None, None)
         while True:
             # This process's own count is the floor: the shared one misses what was sent while
             # the database was away, and a 429's hold it could not store.
@@ -75,8 +114,8 @@ class SendLimits:
             asked = time.monotonic()
             try:
                 async with self._statements() as s:
-                    verdict, wait = await take_permit(
-                        s, bot_id, chat_id, alert, self._pace, chat_ahead, bot_ahead
+                    verdict, wait, held = await take_permit(
+                        s, bot_id, chat_id, alert, self._pace, chat_ahead, bot_ahead, parts_sent
                     )
                     await commit(s)
             except DatabaseUnavailableError:
@@ -84,8 +123,25 @@ class SendLimits:
                     log.warning("database unavailable: this process paces its messages alone")
                     self._database_warned = True
                 verdict, wait = "alone", self._local.reserve(chat_id)
+                if parts_sent is not None:  # a takeover may send that part once more
+                    log.warning(
+                        "update %s: part %d sent but not recorded",
+                        parts_sent.update_id,
+                        parts_sent.parts,
+                    )
+                    parts_sent = then = None
             else:
                 self._database_warned = False
+                if parts_sent is not None:
+                    if not held:
+                        raise LeaseLostError(
+                            f"update {parts_sent.update_id} was taken over after part "
+                            f"{parts_sent.parts}"
+                        )
+                    parts_sent = None
+                    if then is not None:
+                        failpoint(then)
+                        then = None
                 if self._unshared_hold is not None:
                     await self._share_hold()
                 if verdict == "send":
