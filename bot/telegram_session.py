@@ -15,6 +15,8 @@ for its `retry_after`; a 403 marks the person who blocked the bot
 
 from __future__ import annotations
 
+import json
+from http import HTTPStatus
 from typing import Any, cast
 
 from aiogram import Bot
@@ -22,7 +24,7 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.exceptions import TelegramForbiddenError, TelegramNetworkError, TelegramRetryAfter
 from aiogram.methods import TelegramMethod
 from aiogram.methods.base import TelegramType
-from aiogram.types import InputFile
+from aiogram.types import InputFile, MessageId
 from aiohttp import ClientError
 
 from services.app.sending.limits import SendLimits
@@ -113,7 +115,31 @@ class JsonBodySession(AiohttpSession):
             raise TelegramNetworkError(method=method, message="Request timeout error") from e
         except ClientError as e:
             raise TelegramNetworkError(method=method, message=f"{type(e).__name__}: {e}") from e
+        if resp.status == HTTPStatus.OK and (quick := _plain_result(method, raw_result)):
+            return cast(TelegramType, quick[0])
         response = self.check_response(
             bot=bot, method=method, status_code=resp.status, content=raw_result
         )
         return cast(TelegramType, response.result)
+
+
+def _plain_result(method: TelegramMethod[Any], raw: str) -> tuple[Any] | None:
+    """The result of a call that returns True or a message's id, read without aiogram's typed
+    `Response` (a generic model validated per call: most of an answer's Bot API calls — its
+    parts, the typing, the drafts — return nothing more); None for anything else, which
+    `check_response` reads as always, errors included."""
+    returning = method.__returning__
+    if returning is not bool and returning is not MessageId:
+        return None
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or data.get("ok") is not True:
+        return None
+    result = data.get("result")
+    if returning is bool:
+        return (result,) if isinstance(result, bool) else None
+    if isinstance(result, dict) and type(message_id := result.get("message_id")) is int:
+        return (MessageId.model_construct(message_id=message_id),)
+    return None

@@ -9,6 +9,8 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import ARRAY, Select, any_, bindparam, func, inspect, select
 from sqlalchemy.orm import make_transient_to_detached
+from sqlalchemy.orm.attributes import instance_state
+from sqlalchemy.orm.instrumentation import manager_of_class
 
 from core.domain import Sweetness, WineFilters, WineType
 from repositories.models import Wine
@@ -48,6 +50,7 @@ _BRIEF_SELECT = f"SELECT {', '.join(WineBrief._fields)} FROM wines WHERE {ON_SAL
 _WINE_FIELDS = tuple(c.key for c in inspect(Wine).column_attrs if not c.deferred)
 _WINES_BY_IDS = f"SELECT {', '.join(_WINE_FIELDS)} FROM wines WHERE id = ANY($1::uuid[])"
 _WINE_TYPES = {t.value: t for t in WineType}
+_NEW_WINE = manager_of_class(Wine).new_instance  # an instance with its ORM state, nothing set
 _SWEETNESS = {s.value: s for s in Sweetness}
 
 
@@ -151,7 +154,10 @@ class WineSearch(FilteredWines):
             values = dict(zip(_WINE_FIELDS, row, strict=True))
             values["wine_type"] = _WINE_TYPES[values["wine_type"]]
             values["sweetness"] = _SWEETNESS[values["sweetness"]]
-            wine = Wine(**values)
+            # Filled as a query fills what it loads, not set attribute by attribute through
+            # the constructor's change events (a fifth of the CPU, for the same detached wine).
+            wine = _NEW_WINE()
+            instance_state(wine).dict.update(values)
             make_transient_to_detached(wine)
             found[wine.id] = wine
         return [found[i] for i in dict.fromkeys(wanted) if i in found]
