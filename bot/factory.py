@@ -41,7 +41,6 @@ from bot.keyboards import age_gate
 from bot.middlewares import (
     AdmissionMiddleware,
     ChatOrderMiddleware,
-    RateLimitMiddleware,
     chat_id_of,
     user_id_of,
 )
@@ -49,7 +48,8 @@ from bot.telegram_session import JsonBodySession
 from core.errors import DatabaseUnavailableError, SettingsError
 from core.settings import Settings
 from services.app.container import Services
-from services.app.people.people import People
+from services.app.ops.rate_limits import RateLimits
+from services.app.people.people import People, UserState
 from services.app.texts import T
 from services.app.turns.turns import Turns
 
@@ -82,24 +82,40 @@ def create_bot(settings: Settings) -> Bot:
 
 
 class AgeGateMiddleware(BaseMiddleware):
-    """Nothing about wine before the user has confirmed being 18 or older."""
+    """Nothing about wine before the user has confirmed being 18 or older. With `limits`, at
+    most N messages per user per minute pass too (the rest get a polite note), counted in the
+    statement that reads the gate."""
+
+    def __init__(self, limits: RateLimits | None = None) -> None:
+        self.limits = limits
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         user = getattr(event, "from_user", None)
-        people: People = data["people"]
-        if user is not None:
+        if user is None:
+            return await handler(event, data)
+        allowed = True
+        if self.limits is not None:
+            allowed, access = await self.limits.allow_with_access(f"tg:{user.id}", user.id)
+            state = UserState(user.id, *access) if access is not None else None
+        else:
+            people: People = data["people"]
             state = await people.state(user.id)
-            if state is None or not state.age_confirmed:
-                if isinstance(event, CallbackQuery):
-                    await event.answer(T.age_required)
-                elif isinstance(event, Message):
-                    await event.answer(T.age_question, reply_markup=age_gate())
-                return None
+        if state is None or not state.age_confirmed:
+            if isinstance(event, CallbackQuery):
+                await event.answer(T.age_required)
+            elif isinstance(event, Message):
+                await event.answer(T.age_question, reply_markup=age_gate())
+            return None
+        if not allowed:
+            await event.answer(T.rate_limited)  # type: ignore[attr-defined]
+            return None
         return await handler(event, data)
 
 
-def _gated(router: Router) -> Router:
-    router.message.middleware(AgeGateMiddleware())
+def _gated(router: Router, limits: RateLimits | None = None) -> Router:
+    """The age gate in front of the router's messages and buttons; with `limits`, its messages
+    are rate-limited as well."""
+    router.message.middleware(AgeGateMiddleware(limits))
     router.callback_query.middleware(AgeGateMiddleware())
     return router
 
@@ -139,17 +155,14 @@ def create_dispatcher(
 
     # Fresh routers for every Dispatcher: a router joins one parent only, and the middlewares
     # (with the rate limiter's state) must not pile up on shared module-level routers.
-    questions = _gated(conversation.build_router())
-    questions.message.middleware(RateLimitMiddleware(services.rate_limits))
+    questions = _gated(conversation.build_router(), services.rate_limits)
     questions.message.middleware(AdmissionMiddleware(services.admission))
     # Photos and voice are questions too: the same 18+ gate, the same per-user limit, and a
     # photo's caption is admitted like a message's words.
-    media_questions = _gated(media.build_router())
-    media_questions.message.middleware(RateLimitMiddleware(services.rate_limits))
+    media_questions = _gated(media.build_router(), services.rate_limits)
     media_questions.message.middleware(AdmissionMiddleware(services.admission))
     # Link codes are guessed only as fast as a person may write.
-    linking = _gated(link.build_router())
-    linking.message.middleware(RateLimitMiddleware(services.rate_limits))
+    linking = _gated(link.build_router(), services.rate_limits)
     dp.include_routers(
         group.build_router(),
         privacy.build_router(),

@@ -1,5 +1,5 @@
-"""Dispatcher middlewares: per-chat ordering, in-flight tracking, the per-user rate limit and
-the admission of a question's words."""
+"""Dispatcher middlewares: per-chat ordering, in-flight tracking and the admission of a
+question's words (the age gate and the per-user rate limit: bot/factory.py)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ from bot.coordination import Coordinator, Delivery
 from bot.delivery import send_planned
 from core.errors import DatabaseUnavailableError, LeaseLostError
 from core.failpoints import failpoint
-from services.app.ops.rate_limits import RateLimits
 from services.app.texts import T
 from services.app.turns.admission import Admission
 
@@ -142,20 +141,6 @@ async def _with_error_handlers(handler: Handler, update: Update, data: dict[str,
         if response is UNHANDLED:
             raise
         return response
-
-
-class RateLimitMiddleware(BaseMiddleware):
-    """At most N messages per user per minute reach the sommelier; the rest get a polite note."""
-
-    def __init__(self, limits: RateLimits) -> None:
-        self.limits = limits
-
-    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
-        user = event.from_user if isinstance(event, Message) else None
-        if user is not None and not await self.limits.allow(f"tg:{user.id}"):
-            await event.answer(T.rate_limited)  # type: ignore[union-attr]
-            return None
-        return await handler(event, data)
 
 
 ADMIT_FLAG = "admit"  # a handler's flag: "text" (a message's text) or "caption" (a photo's)

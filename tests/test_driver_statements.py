@@ -197,3 +197,26 @@ async def test_a_permit_records_the_parts_sent_in_its_own_statement(clean_db: Ru
     assert (plain.verdict, plain.held) == ("send", None)
     row = await ledger_row(clean_db, 78)
     assert row is not None and row["sent_parts"] == 2
+
+
+async def test_a_question_is_counted_and_its_person_read_in_one_statement(
+    clean_db: Runtime,
+) -> None:
+    """The gate in front of a question: the rate counter's hit and the person's access, read
+    as `RateCounter.hit` and `read_access` read them, from one statement."""
+    async with clean_db.sessions() as s:
+        await UserRepository(s).upsert(503, "Анна")
+        await UserRepository(s).confirm_age(503)
+        await s.commit()
+    connections = core_connections(clean_db.sessions)
+    assert connections is not None
+    window = timedelta(minutes=1)
+    async with connections() as conn:
+        first = await RateCounter(conn).hit_and_read_access("tg:503", window, 503)
+        second = await RateCounter(conn).hit_and_read_access("tg:503", window, 503)
+        stranger = await RateCounter(conn).hit_and_read_access("tg:504", window, 504)
+        third = await RateCounter(conn).hit("tg:503", window)
+    assert first == (1.0, (True, True))
+    assert second == (2.0, (True, True))
+    assert stranger == (1.0, None)
+    assert third == 3.0

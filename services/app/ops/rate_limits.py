@@ -27,6 +27,17 @@ class RateLimits:
         it is over the limit for the last minute."""
         return await self._allow(key, self.per_person)
 
+    async def allow_with_access(
+        self, key: str, user_id: int
+    ) -> tuple[bool, tuple[bool, bool] | None]:
+        """`allow(key)`, and the person's gate (age confirmed, active; None for someone the bot
+        has not met) read in the same statement: a question's two looks at the database
+        before anything else, in one round trip."""
+        async with self._statements() as s:
+            hits, access = await RateCounter(s).hit_and_read_access(key, WINDOW, user_id)
+            await commit(s)
+        return self._judged(key, hits, self.per_person), access
+
     async def allow_address(self, key: str) -> bool:
         """The same for one IP address's calls to the web chat, all its visitors together
         (`WEB_RATE_LIMIT_PER_ADDRESS`)."""
@@ -36,6 +47,10 @@ class RateLimits:
         async with self._statements() as s:
             hits = await RateCounter(s).hit(key, WINDOW)
             await commit(s)
+        return self._judged(key, hits, limit)
+
+    @staticmethod
+    def _judged(key: str, hits: float, limit: int) -> bool:
         allowed = hits <= limit
         if not allowed:
             log_refusal(key, "rate_limited")
