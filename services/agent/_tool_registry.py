@@ -15,6 +15,7 @@ from typing import Any, Generic, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from core.errors import CatalogFilterError, ToolArgumentsError
+from repositories.models import Wine
 from services.agent._tool_arguments import normalize
 
 A = TypeVar("A", bound=BaseModel)
@@ -25,6 +26,7 @@ class ToolOutput:
     payload: dict[str, Any]
     wine_ids: list[uuid.UUID] = field(default_factory=list)
     summary: str = ""
+    rows: list[Wine] = field(default_factory=list)  # whole wines read for the output, if any
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,7 @@ class ToolResult:
     wine_ids: list[uuid.UUID] = field(default_factory=list)
     summary: str = ""
     wines: list[dict[str, Any]] = field(default_factory=list)  # the briefs the model got
+    rows: list[Wine] = field(default_factory=list)  # those wines whole, when the tool read them
 
 
 class ToolRegistry:
@@ -158,6 +161,7 @@ class ToolRegistry:
             output.wine_ids,
             output.summary,
             list(output.payload.get("wines") or []),
+            output.rows,
         )
 
 
