@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any, NamedTuple
 
@@ -20,7 +20,6 @@ from repositories.wine_filters import (
     ON_SALE_SQL,
     ORDER_SQL,
     FilteredWines,
-    FilterTerm,
     SearchOrder,
     check_limit,
     check_order,
@@ -50,7 +49,6 @@ _BRIEF_SELECT = f"SELECT {', '.join(WineBrief._fields)} FROM wines WHERE {ON_SAL
 #: A wine's columns as a query loads them (the deferred ones, vectors, left out).
 _WINE_FIELDS = tuple(c.key for c in inspect(Wine).column_attrs if not c.deferred)
 _WINES_BY_IDS = f"SELECT {', '.join(_WINE_FIELDS)} FROM wines WHERE id = ANY($1::uuid[])"
-_ROWS_SELECT = f"SELECT {', '.join(_WINE_FIELDS)} FROM wines WHERE {ON_SALE_SQL}"
 _WINE_TYPES = {t.value: t for t in WineType}
 _NEW_WINE = manager_of_class(Wine).new_instance  # an instance with its ORM state, nothing set
 _SWEETNESS = {s.value: s for s in Sweetness}
@@ -83,43 +81,15 @@ class WineSearch(FilteredWines):
         terms = await self._terms(validate_filters(filters))
         if terms is None:
             return []
-        rows = await self._pool(_BRIEF_SELECT, terms, limit, order, executor)
+        where = "".join(f" AND {term.sql(f'${n}')}" for n, term in enumerate(terms, 1))
+        sql = f"{_BRIEF_SELECT}{where} ORDER BY {ORDER_SQL[order]} LIMIT ${len(terms) + 1}"
+        rows = await driver_fetchall(
+            executor or self.session, sql, *(term.value for term in terms), limit
+        )
         return [
             WineBrief(*row[:7], _WINE_TYPES[row[7]], _SWEETNESS[row[8]], row[9], row[10], row[11])
             for row in rows
         ]
-
-    async def search_rows(
-        self,
-        filters: WineFilters | Mapping[str, Any] | None,
-        limit: int = 10,
-        order: SearchOrder = "price_desc",
-        executor: Executor | None = None,
-    ) -> list[Wine]:
-        """`search_briefs` as whole wines (as `read_by_ids` reads them): for a few rows the
-        answer will pick from, so that the picks need no read of their own."""
-        check_limit(limit, 0)
-        check_order(order)
-        terms = await self._terms(validate_filters(filters))
-        if terms is None:
-            return []
-        return [
-            _wine_of(row) for row in await self._pool(_ROWS_SELECT, terms, limit, order, executor)
-        ]
-
-    async def _pool(
-        self,
-        select_sql: str,
-        terms: list[FilterTerm],
-        limit: int,
-        order: SearchOrder,
-        executor: Executor | None,
-    ) -> list[Any]:
-        where = "".join(f" AND {term.sql(f'${n}')}" for n, term in enumerate(terms, 1))
-        sql = f"{select_sql}{where} ORDER BY {ORDER_SQL[order]} LIMIT ${len(terms) + 1}"
-        return await driver_fetchall(
-            executor or self.session, sql, *(term.value for term in terms), limit
-        )
 
     async def _matching(
         self,
@@ -181,22 +151,16 @@ class WineSearch(FilteredWines):
             return []
         found: dict[uuid.UUID, Wine] = {}
         for row in await driver_fetchall(executor or self.session, _WINES_BY_IDS, wanted):
-            wine = _wine_of(row)
+            values = dict(zip(_WINE_FIELDS, row, strict=True))
+            values["wine_type"] = _WINE_TYPES[values["wine_type"]]
+            values["sweetness"] = _SWEETNESS[values["sweetness"]]
+            # Filled as a query fills what it loads, not set attribute by attribute through
+            # the constructor's change events (a fifth of the CPU, for the same detached wine).
+            wine = _NEW_WINE()
+            instance_state(wine).dict.update(values)
+            make_transient_to_detached(wine)
             found[wine.id] = wine
         return [found[i] for i in dict.fromkeys(wanted) if i in found]
-
-
-def _wine_of(row: Sequence[Any]) -> Wine:
-    """A wine as a session leaves it when it closes (detached, the deferred columns not
-    loaded), from a row of `_WINE_FIELDS`: filled as a query fills what it loads, not set
-    attribute by attribute through the constructor's change events (a fifth of the CPU)."""
-    values = dict(zip(_WINE_FIELDS, row, strict=True))
-    values["wine_type"] = _WINE_TYPES[values["wine_type"]]
-    values["sweetness"] = _SWEETNESS[values["sweetness"]]
-    wine = _NEW_WINE()
-    instance_state(wine).dict.update(values)
-    make_transient_to_detached(wine)
-    return wine
 
 
 def _as_ids(ids: Iterable[uuid.UUID | str]) -> list[uuid.UUID]:

@@ -194,7 +194,6 @@ class AgentWithTools:
             run.tools_called.append(call.name)
             run.trusted_ids.update(result.wine_ids)
             run.briefs.extend(result.wines)
-            run.rows.update((wine.id, wine) for wine in result.rows)
             run.messages.append(
                 {"role": "tool", "tool_call_id": call.id, "content": result.content}
             )

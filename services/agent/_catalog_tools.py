@@ -157,7 +157,7 @@ def _output(wines: list[CatalogWine], summary: str, hint: str | None = None) -> 
     if not wines:
         payload["hint"] = hint or "nothing matched; retry with fewer or broader filters"
     ids: list[uuid.UUID] = [w.id for w in wines]
-    return ToolOutput(payload, ids, summary, [w for w in wines if isinstance(w, Wine)])
+    return ToolOutput(payload, ids, summary)
 
 
 def build_catalog_tools(
@@ -175,7 +175,6 @@ def build_catalog_tools(
             in_memory = args.name or args.countries or args.exclude_countries or args.exclude_grapes
             in_memory = in_memory or REQUEST_IN_FORCE.get() is not None
             wanted = POOL if in_memory or picks.active else args.limit + len(SHOWN_WINES.get())
-            whole = wanted < POOL  # a few: read whole, the picks come from them
             named = set((await catalog_index(repo)).match(args.name)[0]) if args.name else None
             wines: list[CatalogWine] = []
             held = held_to_request(args.filters())
@@ -183,7 +182,7 @@ def build_catalog_tools(
                 order = price_order()
                 if filters is not held and await read_pool(sessions, repo, requested(), 1, order):
                     break  # the request can be met: «nothing fits» is the honest answer
-                pool = await read_pool(sessions, repo, filters, wanted, order, whole)
+                pool = await read_pool(sessions, repo, filters, wanted, order)
                 pool = [w for w in pool if named is None or w.id in named]
                 fitting = [w for w in pool if args.admits(w)]
                 if filters is held:

@@ -46,13 +46,8 @@ async def read_pool(
     filters: WineFilters,
     limit: int,
     order: SearchOrder,
-    whole: bool = False,
-) -> list[WineBrief] | list[Wine]:
-    """The search's pool as briefs; `whole`: as whole wines (a few, that the answer's picks
-    are then taken from without a read of their own)."""
+) -> list[WineBrief]:
     async with pooled_loan(sessions) as loan:
-        if whole:
-            return await repo.search_rows(filters, limit, order, executor=loan)
         return await repo.search_briefs(filters, limit, order, executor=loan)
 
 

@@ -33,8 +33,7 @@ async def resolve_picks(
     wines: list[RecommendedWine] = []
     async with sessions() as session:
         repo = WineRepository(session)
-        refs = [pick.ref for pick in parsed.picks]
-        picked = await _lookup_all(sessions, repo, refs, allowed, run.rows)
+        picked = await _lookup_all(sessions, repo, [pick.ref for pick in parsed.picks], allowed)
         contradicting = any(w is not None and not request.admits(w) for w in picked)
         if contradicting and not await repo.search(request, limit=1):
             request = WineFilters()
@@ -55,14 +54,12 @@ async def _lookup_all(
     repo: WineRepository,
     refs: Sequence[str],
     allowed: set[uuid.UUID],
-    read: dict[uuid.UUID, Wine],
 ) -> list[Wine | None]:
-    """Each ref's wine on sale: the ids (or handles) the model was shown, as this turn's tools
-    read them whole or else in one read; names one by one."""
+    """Each ref's wine on sale: the ids (or handles) the model was shown in one read, names one
+    by one."""
     ids = [id_for(ref, allowed) for ref in refs]
-    wanted = [i for i in ids if i is not None and i in allowed and i not in read]
+    wanted = [i for i in ids if i is not None and i in allowed]
     by_id = {w.id: w for w in await read_wines(sessions, repo, wanted)} if wanted else {}
-    by_id.update(read)
     found: list[Wine | None] = []
     for ref, wine_id in zip(refs, ids, strict=True):
         if wine_id is None:

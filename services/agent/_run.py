@@ -11,7 +11,6 @@ from typing import Any
 from core.domain import WineFilters
 from core.language.reading import Reading
 from core.recommendation import Usage
-from repositories.models import Wine
 from services.agent._grounding import Request
 from services.agent._request_state import RequestState
 from services.agent._tool_registry import ToolRegistry
@@ -67,8 +66,6 @@ class Run:
     tools_called: list[str] = field(default_factory=list)
     trusted_ids: set[uuid.UUID] = field(default_factory=set)
     briefs: list[dict[str, Any]] = field(default_factory=list)  # wines the tools showed the model
-    # Those of them a tool read whole: the picks are taken from here, not read again.
-    rows: dict[uuid.UUID, Wine] = field(default_factory=dict)
     steps: int = 0
     fallback_reason: str | None = None
     # The provider refused a request with the tools (HTTP 400 and the like, which no retry
@@ -94,4 +91,3 @@ class Run:
         self.messages = self.messages[:1]
         self.trusted_ids = set()
         self.briefs = []
-        self.rows = {}

@@ -15,7 +15,6 @@ from typing import Any, Generic, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from core.errors import CatalogFilterError, ToolArgumentsError
-from repositories.models import Wine
 from services.agent._tool_arguments import normalize
 
 A = TypeVar("A", bound=BaseModel)
@@ -26,7 +25,6 @@ class ToolOutput:
     payload: dict[str, Any]
     wine_ids: list[uuid.UUID] = field(default_factory=list)
     summary: str = ""
-    rows: list[Wine] = field(default_factory=list)  # whole wines read for the output, if any
 
 
 @dataclass(frozen=True)
@@ -67,7 +65,6 @@ class ToolResult:
     wine_ids: list[uuid.UUID] = field(default_factory=list)
     summary: str = ""
     wines: list[dict[str, Any]] = field(default_factory=list)  # the briefs the model got
-    rows: list[Wine] = field(default_factory=list)  # those wines whole, when the tool read them
 
 
 class ToolRegistry:
@@ -161,7 +158,6 @@ class ToolRegistry:
             output.wine_ids,
             output.summary,
             list(output.payload.get("wines") or []),
-            output.rows,
         )
 
 
