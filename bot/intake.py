@@ -30,6 +30,7 @@ from services.app.texts import T
 log = logging.getLogger(__name__)
 
 RECOVERY_SECONDS = 1.0
+GATHER_SECONDS = 0.05  # after a batch, before the next long poll (see `poll`)
 
 
 def body_of(update: Update) -> dict[str, Any]:
@@ -293,6 +294,11 @@ class UpdateWorker:
                 if updates:
                     await self.receive(updates)
                     get_updates.offset = updates[-1].update_id + 1
+                    # Busy: the next long poll would return at the first update again. A moment
+                    # lets the ones arriving meanwhile come in one call and one intake statement
+                    # (at 20 messages a second about two a batch) for at most that much wait.
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(stop.wait(), GATHER_SECONDS)
         finally:
             stopped.cancel()
 

@@ -16,6 +16,7 @@ for its `retry_after`; a 403 marks the person who blocked the bot
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from http import HTTPStatus
 from typing import Any, cast
 
@@ -44,6 +45,18 @@ def paced_chat(method: TelegramMethod[Any]) -> int | None:
     return _chat_of(method)
 
 
+def _set_fields(method: TelegramMethod[Any]) -> Iterator[tuple[str, Any]]:
+    """The method's fields that are set, then its extra ones, as `model_dump(exclude_none=True)`
+    gives them to `prepare_value` — without pydantic's serializer walking every field of the
+    model first (a nested model is dumped by `prepare_value` itself, None left out alike)."""
+    for key, value in method.__dict__.items():
+        if value is not None:
+            yield key, value
+    for key, value in (method.__pydantic_extra__ or {}).items():
+        if value is not None:
+            yield key, value
+
+
 def _chat_of(method: TelegramMethod[Any]) -> int | None:
     chat_id = getattr(method, "chat_id", None)
     return chat_id if isinstance(chat_id, int) and not isinstance(chat_id, bool) else None
@@ -60,7 +73,7 @@ class JsonBodySession(AiohttpSession):
         plain = getattr(method, "plain_json", ())  # fields given as the Bot API's JSON already
         # None is left out at every depth either way (`prepare_value`): dumped without it, a
         # keyboard's unused button fields are not walked at all.
-        for key, value in method.model_dump(warnings=False, exclude_none=True).items():
+        for key, value in _set_fields(method):
             if key in plain:
                 body[key] = value
                 continue

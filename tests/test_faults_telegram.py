@@ -7,6 +7,7 @@ A fault is aimed at the first card, after the intro has gone out.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 from collections.abc import Callable
@@ -150,6 +151,24 @@ async def test_polling_survives_getupdates_failures(seeded: Runtime) -> None:
         await h.wait_messages(chat_id, 5, timeout=30)
         assert len(cards(h.tg.sent(chat_id=chat_id))) == 3
         assert [c.status for c in h.tg.rejected] == [502, 502, 429]
+
+
+async def test_a_busy_stream_of_messages_comes_in_fewer_long_polls_than_messages(
+    seeded: Runtime,
+) -> None:
+    """Twelve people write 20 ms apart: after a batch the bot lets the next ones arrive for a
+    moment, so they come several to a long poll (and to an intake statement) — and every one
+    of them is answered."""
+    async with running_bot(seeded) as h:
+        people = range(954_101, 954_113)
+        for person in people:
+            await h.say(person, "/help")
+            await asyncio.sleep(0.02)
+        await h.idle(timeout=30)
+        assert sorted({c.chat_id for c in messages(h.tg.sent())}) == list(people)
+        polls = [c for c in h.tg.sent("getUpdates") if c.result]
+        assert sum(len(c.result) for c in polls) == len(people)
+        assert len(polls) <= len(people) // 2, [len(c.result) for c in polls]
 
 
 EXPIRED = "Bad Request: query is too old and response timeout expired or query ID is invalid"
