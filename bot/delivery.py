@@ -236,7 +236,8 @@ async def _record(rider: PermitRider, delivery: Delivery) -> None:
 
 
 def _permits_taken(bot: Bot) -> bool:
-    limits = getattr(bot.session, "limits", None)
+    """Does every message this bot sends take a permit (`JsonBodySession` with its limits)?"""
+    limits = getattr(getattr(bot, "session", None), "limits", None)
     return isinstance(limits, SendLimits) and limits.enabled
 
 
