@@ -18,7 +18,8 @@ from typing import Any
 
 from core.errors import LeaseLostError
 from core.recommendation import Recommendation
-from repositories.turns import Plan, Thread, TurnStart, store_turn, turn_start
+from repositories.turn_store import Plan, store_turn
+from repositories.turns import Thread, TurnStart, turn_start
 from services.agent import MAX_STEPS, AgentEvent, Final, SommelierService, UserContext
 from services.app.database import Database, database_errors_as_unavailable
 from services.app.facts.recorder import FactRecorder, new_fact_id, note_unmet_name
