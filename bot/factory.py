@@ -96,7 +96,7 @@ class AgeGateMiddleware(BaseMiddleware):
         allowed = True
         if self.limits is not None:
             allowed, access = await self.limits.allow_with_access(f"tg:{user.id}", user.id)
-            state = UserState(user.id, *access) if access is not None else None
+            state = UserState.read(user.id, access)
         else:
             people: People = data["people"]
             state = await people.state(user.id)

@@ -268,7 +268,7 @@ class Processes:
         )
 
 
-# The sliding-window count of `RateCounter.hit`: the hit, then its estimate, then where from.
+# The sliding-window count of `RateCounter.hit`, alone or with the person's gate beside it.
 _HIT_CTE = (
     "WITH clock AS ("
     " SELECT extract(epoch FROM clock_timestamp()) AS t, CAST($2 AS float8) AS w), "
@@ -288,6 +288,11 @@ _HIT_FROM = (
     "LEFT JOIN rate_counters prev ON prev.key = $1"
     " AND prev.window_start = hit.window_start - make_interval(secs => w)"
 )
+_HIT = f"{_HIT_CTE}SELECT {_HIT_ESTIMATE}{_HIT_FROM}"
+_HIT_AND_ACCESS = (
+    f"{_HIT_CTE}SELECT {_HIT_ESTIMATE}, u.age_confirmed, u.is_active{_HIT_FROM}"
+    " LEFT JOIN users u ON u.id = $3"
+)
 
 
 class RateCounter:
@@ -301,7 +306,7 @@ class RateCounter:
         window boundary cannot pass twice the limit."""
         row = await driver_fetchrow(
             self.session,
-            f"{_HIT_CTE}SELECT {_HIT_ESTIMATE}{_HIT_FROM}",
+            _HIT,
             key,
             window.total_seconds(),
         )
@@ -314,8 +319,7 @@ class RateCounter:
         same statement (a question's two looks before anything else, one round trip)."""
         row = await driver_fetchrow(
             self.session,
-            f"{_HIT_CTE}SELECT {_HIT_ESTIMATE}, u.age_confirmed, u.is_active{_HIT_FROM}"
-            " LEFT JOIN users u ON u.id = $3",
+            _HIT_AND_ACCESS,
             key,
             window.total_seconds(),
             user_id,

@@ -44,6 +44,13 @@ class Permit(NamedTuple):
 
 
 _PERMIT = "telegram_send_permit($1, $2, $3, $4, $5, $6, $7, $8)"
+_PERMIT_ALONE = f"SELECT verdict, wait FROM {_PERMIT}"
+# The parts sent recorded in the same statement ($9-$11), while their owner holds the update.
+_PERMIT_RECORDING = (
+    "WITH marked AS (UPDATE telegram_updates SET sent_parts = $10"
+    " WHERE update_id = $9 AND lease_owner = $11 RETURNING 1) "
+    f"SELECT p.verdict, p.wait, EXISTS (SELECT 1 FROM marked) FROM {_PERMIT} p"
+)
 
 
 async def take_permit(
@@ -70,13 +77,9 @@ async def take_permit(
         bot_not_before,
     ]
     if parts_sent is None:
-        sql = f"SELECT verdict, wait FROM {_PERMIT}"
+        sql = _PERMIT_ALONE
     else:
-        sql = (
-            "WITH marked AS (UPDATE telegram_updates SET sent_parts = $10"
-            " WHERE update_id = $9 AND lease_owner = $11 RETURNING 1) "
-            f"SELECT p.verdict, p.wait, EXISTS (SELECT 1 FROM marked) FROM {_PERMIT} p"
-        )
+        sql = _PERMIT_RECORDING
         args += [parts_sent.update_id, parts_sent.parts, parts_sent.owner]
     row = await driver_fetchrow(executor, sql, *args)
     assert row is not None

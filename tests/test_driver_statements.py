@@ -30,10 +30,7 @@ from tests.test_crash_recovery import ledger_row
 async def test_the_gate_reads_the_same_through_a_connection_and_a_session(
     clean_db: Runtime,
 ) -> None:
-    async with clean_db.sessions() as s:
-        await UserRepository(s).upsert(501, "Анна")
-        await UserRepository(s).confirm_age(501)
-        await s.commit()
+    await _an_adult(clean_db, 501)
     connections = core_connections(clean_db.sessions)
     assert connections is not None
     async with connections() as conn:
@@ -204,10 +201,7 @@ async def test_a_question_is_counted_and_its_person_read_in_one_statement(
 ) -> None:
     """The gate in front of a question: the rate counter's hit and the person's access, read
     as `RateCounter.hit` and `read_access` read them, from one statement."""
-    async with clean_db.sessions() as s:
-        await UserRepository(s).upsert(503, "Анна")
-        await UserRepository(s).confirm_age(503)
-        await s.commit()
+    await _an_adult(clean_db, 503)
     connections = core_connections(clean_db.sessions)
     assert connections is not None
     window = timedelta(days=3650)  # no window's end falls between the hits, as a minute's might
@@ -220,3 +214,11 @@ async def test_a_question_is_counted_and_its_person_read_in_one_statement(
     assert second == (2.0, (True, True))
     assert stranger == (1.0, None)
     assert third == 3.0
+
+
+async def _an_adult(rt: Runtime, user_id: int) -> None:
+    """A person the bot has met who has confirmed being 18 or older."""
+    async with rt.sessions() as s:
+        await UserRepository(s).upsert(user_id, "Анна")
+        await UserRepository(s).confirm_age(user_id)
+        await s.commit()

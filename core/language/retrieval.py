@@ -228,17 +228,13 @@ class KnowledgeIndex:
         # What an unseen word weighs: as much as the rarest word of the base.
         self.unseen_idf = math.log(1 + (count + 0.5) / 0.5)
         self.vocabulary = sorted(self.idf)
-        # lemma -> the positions of the entries that hold it: a message is scored against those
-        # alone (an entry sharing no word scores nothing).
-        self.holding: dict[str, list[int]] = {}
+        # lemma -> (the position of an entry that holds it, what it adds to that entry's BM25
+        # score), computed once: a message is scored against those entries alone (an entry
+        # sharing no word scores nothing).
+        self.scores: dict[str, list[tuple[int, float]]] = {}
         for position, doc in enumerate(self.docs):
             for term in doc:
-                self.holding.setdefault(term, []).append(position)
-        # term -> (position, what the term adds to that entry's BM25 score), computed once
-        self.scores: dict[str, list[tuple[int, float]]] = {
-            term: [(p, self._bm25(term, p)) for p in positions]
-            for term, positions in self.holding.items()
-        }
+                self.scores.setdefault(term, []).append((position, self._bm25(term, position)))
         # Each wording's lemmas with their IDF, in the wording's own order (for `closeness`).
         self.weighed: list[list[tuple[frozenset[str], tuple[tuple[str, float], ...]]]] = [
             [(p, tuple((t, self.idf.get(t, 0.0)) for t in p)) for p in phrasings]

@@ -29,6 +29,11 @@ class UserState:
     age_confirmed: bool
     is_active: bool
 
+    @classmethod
+    def read(cls, user_id: int, access: tuple[bool, bool] | None) -> UserState | None:
+        """From the gate's read (`read_access`): None for someone the bot has not met."""
+        return cls(user_id, *access) if access is not None else None
+
 
 class People:
     def __init__(self, database: Database, inactivity: timedelta) -> None:
@@ -60,7 +65,7 @@ class People:
     async def state(self, user_id: int) -> UserState | None:
         async with self._database.statements() as conn:
             access = await read_access(conn, user_id)
-        return UserState(user_id, *access) if access is not None else None
+        return UserState.read(user_id, access)
 
     async def new_conversation(self, user_id: int) -> None:
         async with self._database.sessions() as s:
